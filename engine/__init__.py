@@ -1,0 +1,54 @@
+"""Pure, deterministic rules engine for Carcassonne and its relatives.
+
+No Discord, Pillow, SQLite or asyncio here: a game is (setup, seed, actions).
+"""
+
+from engine.actions import (
+    Action,
+    MoveWagon,
+    Pass,
+    PlaceAbbey,
+    PlaceFigure,
+    PlaceTile,
+    action_from_json,
+)
+from engine.errors import GameError, IllegalActionError, MalformedError, WrongPhaseError
+from engine.events import (
+    Event,
+    FeatureScored,
+    FigurePlaced,
+    FigureReturned,
+    GameEnded,
+    TileDiscarded,
+    TilePlaced,
+    TurnStarted,
+)
+from engine.game import Decision, Game, LegalPlacements, Phase
+from engine.setup import Setup
+
+__all__ = [
+    "Action",
+    "Decision",
+    "Event",
+    "FeatureScored",
+    "FigurePlaced",
+    "FigureReturned",
+    "Game",
+    "GameEnded",
+    "GameError",
+    "IllegalActionError",
+    "LegalPlacements",
+    "MalformedError",
+    "MoveWagon",
+    "Pass",
+    "Phase",
+    "PlaceAbbey",
+    "PlaceFigure",
+    "PlaceTile",
+    "Setup",
+    "TileDiscarded",
+    "TilePlaced",
+    "TurnStarted",
+    "WrongPhaseError",
+    "action_from_json",
+]

@@ -1,0 +1,116 @@
+"""Actions: small frozen values for what a player decides, with their record JSON form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import MalformedError
+
+At = int | str
+AT_NAMES = frozenset({"C", "I1", "I2", "NW", "NE", "SE", "SW"})
+FIGURES = frozenset({"follower", "mayor", "barn", "wagon", "man", "hut", "subject"})
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceTile:
+    x: int
+    y: int
+    rotation: int
+    tile: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": "place_tile", "x": self.x, "y": self.y}
+        data["rotation"] = self.rotation
+        if self.tile is not None:
+            data["tile"] = self.tile
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceAbbey:
+    x: int
+    y: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "place_abbey", "x": self.x, "y": self.y}
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceFigure:
+    figure: str
+    x: int
+    y: int
+    at: At
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "place_figure", "figure": self.figure, "x": self.x, "y": self.y, "at": self.at}
+
+
+@dataclass(frozen=True, slots=True)
+class MoveWagon:
+    x: int
+    y: int
+    at: At
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "move_wagon", "x": self.x, "y": self.y, "at": self.at}
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "pass"}
+
+
+Action = PlaceTile | PlaceAbbey | PlaceFigure | MoveWagon | Pass
+
+
+def _int(data: dict[str, Any], name: str) -> int:
+    value = data.get(name)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise MalformedError(f"'{name}' must be a whole number, got {value!r}")
+    return value
+
+
+def _at(data: dict[str, Any]) -> At:
+    value = data.get("at")
+    if isinstance(value, bool):
+        raise MalformedError(f"'at' must be an edge position 0-11 or one of C, I1, I2, got {value!r}")
+    if isinstance(value, int) and 0 <= value < 12:
+        return value
+    if isinstance(value, str) and value in AT_NAMES:
+        return value
+    raise MalformedError(
+        f"'at' must be an edge position 0-11, C, I1, I2 or a corner NW/NE/SE/SW, got {value!r}"
+    )
+
+
+def action_from_json(data: Any) -> Action:
+    """Read one record action; raises :class:`MalformedError` with what is wrong."""
+    if not isinstance(data, dict):
+        raise MalformedError(f"an action must be a JSON object, got {data!r}")
+    kind = data.get("type")
+    if kind == "place_tile":
+        rotation = _int(data, "rotation")
+        if rotation not in (0, 90, 180, 270):
+            raise MalformedError(f"'rotation' must be 0, 90, 180 or 270, got {rotation}")
+        tile = data.get("tile")
+        if tile is not None and not isinstance(tile, str):
+            raise MalformedError(f"'tile' must be a tile name, got {tile!r}")
+        return PlaceTile(_int(data, "x"), _int(data, "y"), rotation, tile)
+    if kind == "place_abbey":
+        return PlaceAbbey(_int(data, "x"), _int(data, "y"))
+    if kind == "place_figure":
+        figure = data.get("figure")
+        if figure not in FIGURES:
+            raise MalformedError(f"'figure' must be one of {', '.join(sorted(FIGURES))}, got {figure!r}")
+        return PlaceFigure(str(figure), _int(data, "x"), _int(data, "y"), _at(data))
+    if kind == "move_wagon":
+        return MoveWagon(_int(data, "x"), _int(data, "y"), _at(data))
+    if kind == "pass":
+        return Pass()
+    raise MalformedError(
+        f"unknown action type {kind!r}: expected place_tile, place_abbey, place_figure, "
+        "move_wagon or pass"
+    )

@@ -1,0 +1,282 @@
+"""The board: placed tiles, the frontier of empty squares, and features kept incrementally.
+
+Features are nodes of a union-find forest, one node per (placed tile, local feature). Each root
+carries the feature's data: the set of tiles it covers (so a tile counts once), pennants, open
+edges (so "is it complete" is a comparison with 0), figures, and for fields the city nodes they
+touch. A centre feature (cloister, abbey) keeps in ``open`` the number of empty squares around it.
+
+The frontier maps each empty square next to a tile to a 4-letter key: the letters of the
+neighbouring edges facing it (N, E, S, W), ``?`` where there is no neighbour. Which rotations of a
+tile kind fit a key is computed once per (kind, key), so listing legal placements costs one dict
+look-up per distinct key on the board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from engine.tiles import EDGE_STEPS, Oriented, TileKind, facing
+
+Pos = tuple[int, int]
+
+#: Feature types whose completion is counted by open edges.
+CLOSABLE = frozenset({"road", "city", "river", "forest", "path", "tower", "house"})
+NEIGHBOURS_8 = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
+
+
+@dataclass(slots=True)
+class Figure:
+    """A figure on the board."""
+
+    player: int
+    kind: str  # follower, mayor, wagon, barn, ...
+    pos: Pos
+    local: int  # local feature index on the tile at pos (-1 for a barn's corner)
+    at: int | str  # the record's `at` for it
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedTile:
+    pos: Pos
+    oriented: Oriented
+    first_node: int
+    #: Turn number (0 for the start tile) at which the tile was placed.
+    turn: int
+
+
+def edges_match(mine: str, theirs: str) -> bool:
+    """Base matching: same letter; ``*`` (abbey) matches anything."""
+    return mine == theirs or mine == "*" or theirs == "*"
+
+
+class Board:
+    """Placed tiles, frontier and the feature forest."""
+
+    def __init__(self, match: Callable[[str, str], bool] = edges_match) -> None:
+        self.tiles: dict[Pos, PlacedTile] = {}
+        self.frontier: dict[Pos, str] = {}
+        self.by_key: dict[str, set[Pos]] = {}
+        self._match = match
+        self._fits: dict[tuple[str, str], tuple[int, ...]] = {}
+        # Union-find arrays, one entry per node.
+        self.parent: list[int] = []
+        self.ftype: list[str] = []
+        self.node_pos: list[Pos] = []
+        self.node_local: list[int] = []
+        # Root data (None on non-roots).
+        self.ftiles: list[set[Pos] | None] = []
+        self.pennants: list[int] = []
+        self.open: list[int] = []
+        self.figures: list[list[Figure]] = []
+        self.cities: list[list[int]] = []
+        self.done: list[bool] = []
+        #: Hook called as ``on_merge(root_kept, root_absorbed)`` before data is combined.
+        self.on_merge: Callable[[int, int], None] | None = None
+
+    # -- union-find -------------------------------------------------------------------------
+
+    def find(self, node: int) -> int:
+        parent = self.parent
+        root = node
+        while parent[root] != root:
+            root = parent[root]
+        while parent[node] != root:
+            parent[node], node = root, parent[node]
+        return root
+
+    def _union(self, a: int, b: int) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return
+        tiles_a, tiles_b = self.ftiles[ra], self.ftiles[rb]
+        assert tiles_a is not None and tiles_b is not None
+        if len(tiles_a) < len(tiles_b):
+            ra, rb = rb, ra
+            tiles_a, tiles_b = tiles_b, tiles_a
+        if self.on_merge is not None:
+            self.on_merge(ra, rb)
+        self.parent[rb] = ra
+        tiles_a |= tiles_b
+        self.ftiles[rb] = None
+        self.pennants[ra] += self.pennants[rb]
+        self.open[ra] += self.open[rb]
+        if self.figures[rb]:
+            self.figures[ra].extend(self.figures[rb])
+            self.figures[rb] = []
+        if self.cities[rb]:
+            self.cities[ra].extend(self.cities[rb])
+            self.cities[rb] = []
+        self.done[ra] = self.done[ra] or self.done[rb]
+
+    def root_of(self, pos: Pos, local: int) -> int:
+        return self.find(self.tiles[pos].first_node + local)
+
+    # -- placement --------------------------------------------------------------------------
+
+    def fits(self, kind: TileKind, key: str) -> tuple[int, ...]:
+        """The rotations of ``kind`` that may lie on a square whose neighbours read ``key``."""
+        cached = self._fits.get((kind.name, key))
+        if cached is not None:
+            return cached
+        match = self._match
+        rotations = tuple(
+            o.rotation
+            for o in kind.orientations
+            if all(k == "?" or match(o.edges[s], k) for s, k in enumerate(key))
+        )
+        self._fits[(kind.name, key)] = rotations
+        return rotations
+
+    def can_place(self, oriented: Oriented, pos: Pos) -> bool:
+        key = self.frontier.get(pos)
+        if key is None:
+            return False
+        match = self._match
+        return all(k == "?" or match(oriented.edges[s], k) for s, k in enumerate(key))
+
+    def place(self, oriented: Oriented, pos: Pos, turn: int) -> list[int]:
+        """Put a tile down (legality is the caller's business); return the touched roots."""
+        x, y = pos
+        first = len(self.parent)
+        placed = PlacedTile(pos, oriented, first, turn)
+        self.tiles[pos] = placed
+        tiles = self.tiles
+        for index, feat in enumerate(oriented.features):
+            node = first + index
+            self.parent.append(node)
+            self.ftype.append(feat.type)
+            self.node_pos.append(pos)
+            self.node_local.append(index)
+            self.ftiles.append({pos})
+            self.pennants.append(feat.pennants)
+            self.figures.append([])
+            self.cities.append([first + c for c in feat.cities])
+            self.done.append(False)
+            if feat.centre:
+                around = sum((x + dx, y + dy) in tiles for dx, dy in NEIGHBOURS_8)
+                self.open.append(8 - around)
+            elif feat.type in CLOSABLE:
+                self.open.append(len({p // 3 for p in feat.positions}))
+            else:
+                self.open.append(0)
+        touched = [first + i for i in range(len(oriented.features))]
+        for edge, (dx, dy) in enumerate(EDGE_STEPS):
+            other = tiles.get((x + dx, y + dy))
+            if other is None:
+                continue
+            their = other.oriented
+            back = (edge + 2) % 4
+            for local in oriented.edge_features[edge]:
+                if oriented.features[local].type in CLOSABLE:
+                    self.open[self.find(first + local)] -= 1
+            for local in their.edge_features[back]:
+                if their.features[local].type in CLOSABLE:
+                    self.open[self.find(other.first_node + local)] -= 1
+            linked: set[tuple[int, int]] = set()
+            for p in range(3 * edge, 3 * edge + 3):
+                a = oriented.at_position[p]
+                b = their.at_position[facing(p)]
+                if a < 0 or b < 0 or (a, b) in linked:
+                    continue
+                linked.add((a, b))
+                if oriented.features[a].type == their.features[b].type:
+                    self._union(first + a, other.first_node + b)
+                    touched.append(other.first_node + b)
+        for dx, dy in NEIGHBOURS_8:
+            other = tiles.get((x + dx, y + dy))
+            if other is not None and other.oriented.centre >= 0:
+                node = other.first_node + other.oriented.centre
+                self.open[node] -= 1
+                touched.append(node)
+        self._update_frontier(oriented, pos)
+        return touched
+
+    def _update_frontier(self, oriented: Oriented, pos: Pos) -> None:
+        x, y = pos
+        old = self.frontier.pop(pos, None)
+        if old is not None:
+            self._unindex(old, pos)
+        for edge, (dx, dy) in enumerate(EDGE_STEPS):
+            cell = (x + dx, y + dy)
+            if cell in self.tiles or not self.in_bounds(cell):
+                continue
+            key = self.frontier.get(cell)
+            if key is not None:
+                self._unindex(key, cell)
+            else:
+                key = "????"
+            back = (edge + 2) % 4
+            key = key[:back] + oriented.edges[edge] + key[back + 1 :]
+            self.frontier[cell] = key
+            self.by_key.setdefault(key, set()).add(cell)
+
+    def _unindex(self, key: str, cell: Pos) -> None:
+        cells = self.by_key[key]
+        cells.discard(cell)
+        if not cells:
+            del self.by_key[key]
+
+    def in_bounds(self, cell: Pos) -> bool:
+        """Whether a square may ever hold a tile (unbounded here; The Castle overrides)."""
+        return True
+
+    # -- queries ----------------------------------------------------------------------------
+
+    def placements(self, kind: TileKind) -> Iterator[tuple[Pos, int]]:
+        """Every (square, rotation) where ``kind`` may lie, distinct orientations only."""
+        distinct = _distinct_rotations(kind)
+        for key, cells in self.by_key.items():
+            rotations = [r for r in self.fits(kind, key) if r in distinct]
+            if rotations:
+                for cell in sorted(cells):
+                    for rotation in rotations:
+                        yield cell, rotation
+
+    def count_placements(self, kind: TileKind) -> int:
+        distinct = _distinct_rotations(kind)
+        total = 0
+        for key, cells in self.by_key.items():
+            fitting = sum(1 for r in self.fits(kind, key) if r in distinct)
+            total += fitting * len(cells)
+        return total
+
+    def has_placement(self, kind: TileKind) -> bool:
+        return any(self.fits(kind, key) for key in self.by_key)
+
+    def holes(self) -> list[Pos]:
+        """Empty squares with a tile on all four sides."""
+        return sorted(c for c, key in self.frontier.items() if "?" not in key)
+
+    def is_complete(self, root: int) -> bool:
+        return self.open[root] == 0
+
+
+_DISTINCT: dict[str, frozenset[int]] = {}
+
+
+def _distinct_rotations(kind: TileKind) -> frozenset[int]:
+    """Rotations that give a different-looking tile (C has one, U two, D four)."""
+    cached = _DISTINCT.get(kind.name)
+    if cached is not None:
+        return cached
+    seen: set[object] = set()
+    keep: set[int] = set()
+    for o in kind.orientations:
+        shape = (
+            o.edges,
+            frozenset(
+                (f.type, f.positions, f.pennants, f.centre, f.inner, tuple(sorted(f.cities)))
+                for f in o.features
+            ),
+        )
+        if shape not in seen:
+            seen.add(shape)
+            keep.add(o.rotation)
+    result = frozenset(keep)
+    _DISTINCT[kind.name] = result
+    return result
+
+
+def distinct_rotations(kind: TileKind) -> frozenset[int]:
+    return _distinct_rotations(kind)

@@ -1,0 +1,79 @@
+"""Events: facts the engine reports after each action, for narration, rendering and tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class TilePlaced:
+    player: int
+    kind: str
+    x: int
+    y: int
+    rotation: int
+
+
+@dataclass(frozen=True, slots=True)
+class TileDiscarded:
+    """A drawn tile had no legal placement anywhere and left the game."""
+
+    player: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class FigurePlaced:
+    player: int
+    figure: str
+    role: str  # knight, thief, monk, farmer, mayor, wagon, barn, ...
+    x: int
+    y: int
+    at: int | str
+
+
+@dataclass(frozen=True, slots=True)
+class FigureReturned:
+    player: int
+    figure: str
+    x: int
+    y: int
+
+
+@dataclass(frozen=True, slots=True)
+class FeatureScored:
+    """A feature (or a barn, a field...) was scored; ``points`` maps player -> points won."""
+
+    feature: str
+    points: dict[int, int]
+    final: bool
+    tiles: int = 0
+    pennants: int = 0
+    complete: bool = True
+    #: Where the feature is (one of its tiles), for narration and highlighting.
+    where: tuple[int, int] = (0, 0)
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted:
+    player: int
+    turn: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+Event = (
+    TilePlaced
+    | TileDiscarded
+    | FigurePlaced
+    | FigureReturned
+    | FeatureScored
+    | TurnStarted
+    | GameEnded
+)

@@ -1,0 +1,448 @@
+"""The Carcassonne game state machine: decisions, checked actions, events.
+
+A game is (setup, seed, actions): :class:`Game` builds the stack from the setup, then each call to
+:meth:`Game.play` checks one action against the decision the game is waiting for, applies it and
+returns the events it caused. Rules that are not the turn's skeleton live in :mod:`engine.scoring`.
+
+>>> from engine import Game, Setup, Pass
+>>> game = Game(Setup(players=("Alice", "Bob"), seed=7))
+>>> action = next(iter(game.legal_placements()))
+>>> events = game.play(action)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from engine import scoring
+from engine.actions import Action, MoveWagon, Pass, PlaceAbbey, PlaceFigure, PlaceTile
+from engine.board import Board, Figure, Pos, distinct_rotations
+from engine.errors import IllegalActionError, MalformedError, WrongPhaseError
+from engine.events import (
+    Event,
+    FigurePlaced,
+    GameEnded,
+    TileDiscarded,
+    TilePlaced,
+    TurnStarted,
+)
+from engine.setup import Setup
+from engine.tiles import EDGE_NAMES, TileKind, kinds_by_name
+
+FOLLOWERS = 7
+HAND_SIZE = 3
+ROLES = {"road": "thief", "city": "knight", "cloister": "monk", "field": "farmer"}
+EDGE_WORDS = {"C": "city", "R": "road", "F": "field"}
+
+
+class Phase(StrEnum):
+    TILE = "tile"  # place the drawn tile (or one from the hand)
+    FIGURE = "figure"  # place a figure on the tile just placed, or pass
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What the game waits for: who decides, what kind of decision, with which tile(s)."""
+
+    phase: Phase
+    player: int
+    turn: int
+    tile: str | None = None
+    hand: tuple[str, ...] = ()
+
+
+class LegalPlacements:
+    """A lazy view of the legal tile placements: iterate, ``len`` and ``in`` without a list."""
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+        self._kinds = game.placeable_kinds()
+
+    def __iter__(self) -> Iterator[PlaceTile]:
+        with_name = self._game.options["hand"]
+        for kind in self._kinds:
+            name = kind.name if with_name else None
+            for (x, y), rotation in self._game.board.placements(kind):
+                yield PlaceTile(x, y, rotation, name)
+
+    def __len__(self) -> int:
+        return sum(self._game.board.count_placements(kind) for kind in self._kinds)
+
+    def __bool__(self) -> bool:
+        return any(self._game.board.has_placement(kind) for kind in self._kinds)
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, PlaceTile):
+            return False
+        try:
+            self._game.check_place_tile(action)
+        except IllegalActionError:
+            return False
+        return True
+
+
+class Game:
+    """One game of Carcassonne (base game, optionally with expansions)."""
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.options = setup.options
+        self.players = len(setup.players)
+        sets = ("base", *setup.expansions)
+        self.kinds: dict[str, TileKind] = kinds_by_name(*sets)
+        self.board = Board()
+        self.scores = [0] * self.players
+        self.breakdown: list[dict[str, int]] = [{} for _ in range(self.players)]
+        self.supply: list[dict[str, int]] = [{"follower": FOLLOWERS} for _ in range(self.players)]
+        self.actions: list[Action] = []
+        self.turn = 0
+        self.current = 0
+        self.phase = Phase.TILE
+        self.tile: str | None = None
+        self.hands: list[list[str]] = [[] for _ in range(self.players)]
+        self.discarded: list[str] = []
+        self.last_pos: Pos | None = None
+        self.winners: tuple[int, ...] = ()
+        self._touched: list[int] = []
+        self._pending: list[Event] = []
+        self.stack = self._build_stack()
+        start = self.stack.pop()
+        self.board.place(self.kinds[start].oriented(0), (0, 0), 0)
+        if self.options["hand"]:
+            for player in range(self.players):
+                self._refill_hand(player)
+        self._begin_turn()
+        self._pending.clear()
+
+    # -- setup ------------------------------------------------------------------------------
+
+    def _build_stack(self) -> list[str]:
+        """The stack, top last (``pop()`` draws); its first-drawn tile is the start tile."""
+        if self.setup.draw is not None:
+            for name in self.setup.draw:
+                if name not in self.kinds or self.kinds[name].abbey:
+                    raise MalformedError(f"'draw' names an unknown tile kind {name!r}")
+            if not self.setup.draw:
+                raise MalformedError("'draw' must name at least the start tile")
+            return list(reversed(self.setup.draw))
+        pool: list[str] = []
+        start = ""
+        for kind in self.kinds.values():
+            count = kind.count
+            if kind.start and not start:
+                start = kind.name
+                count -= 1
+            pool.extend([kind.name] * count)
+        random.Random(self.setup.seed).shuffle(pool)
+        pool.reverse()
+        pool.append(start)
+        return pool
+
+    @classmethod
+    def from_record(cls, record: Any) -> Game:
+        """Rebuild a game by replaying a record; errors carry the failing action's index."""
+        game = cls(Setup.from_json(record))
+        actions = record.get("actions", [])
+        if not isinstance(actions, list):
+            raise MalformedError("'actions' must be a list")
+        from engine.actions import action_from_json
+
+        for index, raw in enumerate(actions):
+            try:
+                game.play(action_from_json(raw))
+            except ValueError as error:
+                error.args = (f"action {index}: {error}",)
+                error.action_index = index  # type: ignore[attr-defined]
+                raise
+        return game
+
+    def record(self) -> dict[str, Any]:
+        data = self.setup.to_json()
+        data["actions"] = [a.to_json() for a in self.actions]
+        return data
+
+    # -- queries ----------------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def decision(self) -> Decision:
+        hand = tuple(self.hands[self.current]) if self.options["hand"] else ()
+        return Decision(self.phase, self.current, self.turn, self.tile, hand)
+
+    @property
+    def tiles_left(self) -> int:
+        return len(self.stack)
+
+    def placeable_kinds(self) -> list[TileKind]:
+        if self.phase is not Phase.TILE:
+            return []
+        if self.options["hand"]:
+            return [self.kinds[name] for name in dict.fromkeys(self.hands[self.current])]
+        return [self.kinds[self.tile]] if self.tile else []
+
+    def legal_placements(self) -> LegalPlacements:
+        return LegalPlacements(self)
+
+    def legal_figures(self) -> list[PlaceFigure]:
+        """Every figure placement allowed now (empty outside the figure step)."""
+        if self.phase is not Phase.FIGURE or self.last_pos is None:
+            return []
+        return self._figure_options()
+
+    def _figure_options(self) -> list[PlaceFigure]:
+        assert self.last_pos is not None
+        placed = self.board.tiles[self.last_pos]
+        x, y = self.last_pos
+        result = []
+        for figure in self._figure_kinds():
+            for local in self._figure_spots(figure, placed.first_node, placed.oriented):
+                result.append(PlaceFigure(figure, x, y, placed.oriented.at_label(local)))
+        return result
+
+    def _figure_kinds(self) -> list[str]:
+        supply = self.supply[self.current]
+        return [name for name, count in supply.items() if count > 0]
+
+    def _figure_spots(self, figure: str, first: int, oriented: Any) -> list[int]:
+        board = self.board
+        spots = []
+        for local, feat in enumerate(oriented.features):
+            if feat.type not in ROLES:
+                continue
+            root = board.find(first + local)
+            if not board.figures[root]:
+                spots.append(local)
+        return spots
+
+    def figures(self) -> Iterator[Figure]:
+        """Every figure on the board."""
+        board = self.board
+        for node, parent in enumerate(board.parent):
+            if parent == node:
+                yield from board.figures[node]
+
+    def snapshot(self) -> dict[str, Any]:
+        """A comparable summary of the whole state (for replay checks and tests)."""
+        return {
+            "tiles": sorted(
+                (pos, t.oriented.kind, t.oriented.rotation) for pos, t in self.board.tiles.items()
+            ),
+            "figures": sorted((f.player, f.kind, f.pos, str(f.at)) for f in self.figures()),
+            "scores": list(self.scores),
+            "breakdown": [dict(sorted(b.items())) for b in self.breakdown],
+            "supply": [dict(s) for s in self.supply],
+            "stack": list(self.stack),
+            "hands": [list(h) for h in self.hands],
+            "phase": self.phase.value,
+            "current": self.current,
+            "turn": self.turn,
+            "tile": self.tile,
+            "discarded": list(self.discarded),
+        }
+
+    # -- playing ----------------------------------------------------------------------------
+
+    def play(self, action: Action) -> list[Event]:
+        """Check and apply one action; return the events it caused.
+
+        Raises :class:`~engine.errors.IllegalActionError` (a ``ValueError``) with a message a
+        player can read, leaving the game unchanged.
+        """
+        if self.phase is Phase.OVER:
+            raise WrongPhaseError("the game is over: no more moves can be made")
+        self._pending = []
+        if isinstance(action, PlaceTile):
+            self._place_tile(action)
+        elif isinstance(action, PlaceFigure):
+            self._place_figure(action)
+        elif isinstance(action, Pass):
+            self._pass()
+        elif isinstance(action, PlaceAbbey | MoveWagon):
+            raise IllegalActionError("this game is played without the Abbey & Mayor expansion")
+        else:
+            raise MalformedError(f"not an action: {action!r}")
+        self.actions.append(action)
+        events, self._pending = self._pending, []
+        return events
+
+    def emit(self, event: Event) -> None:
+        self._pending.append(event)
+
+    def check_place_tile(self, action: PlaceTile) -> TileKind:
+        """Raise an :class:`IllegalActionError` if ``action`` can't be played now."""
+        if self.phase is not Phase.TILE:
+            raise WrongPhaseError(self._phase_hint())
+        kind = self._chosen_kind(action.tile)
+        pos = (action.x, action.y)
+        if pos in self.board.tiles:
+            raise IllegalActionError(f"square ({action.x}, {action.y}) already holds a tile")
+        key = self.board.frontier.get(pos)
+        if key is None:
+            raise IllegalActionError(
+                f"square ({action.x}, {action.y}) does not touch any placed tile along an edge"
+            )
+        oriented = kind.oriented(action.rotation)
+        for side, letter in enumerate(key):
+            if letter != "?" and oriented.edges[side] != letter:
+                raise IllegalActionError(
+                    f"tile {kind.name} turned {action.rotation}° does not fit at "
+                    f"({action.x}, {action.y}): its {EDGE_NAMES[side]} edge is "
+                    f"{EDGE_WORDS.get(oriented.edges[side], oriented.edges[side])} "
+                    f"but the neighbour there shows {EDGE_WORDS.get(letter, letter)}"
+                )
+        return kind
+
+    def _chosen_kind(self, name: str | None) -> TileKind:
+        if self.options["hand"]:
+            hand = self.hands[self.current]
+            if name is None:
+                raise IllegalActionError(
+                    f"say which tile of your hand you play: {', '.join(hand)}"
+                )
+            if name not in hand:
+                raise IllegalActionError(
+                    f"tile {name} is not in your hand; you hold {', '.join(hand)}"
+                )
+            return self.kinds[name]
+        assert self.tile is not None
+        if name is not None and name != self.tile:
+            raise IllegalActionError(f"the tile to place is {self.tile}, not {name}")
+        return self.kinds[self.tile]
+
+    def _place_tile(self, action: PlaceTile) -> None:
+        kind = self.check_place_tile(action)
+        pos = (action.x, action.y)
+        oriented = kind.oriented(action.rotation)
+        if self.options["hand"]:
+            self.hands[self.current].remove(kind.name)
+        self.tile = None
+        self._touched = self.board.place(oriented, pos, self.turn)
+        self.last_pos = pos
+        self.emit(TilePlaced(self.current, kind.name, action.x, action.y, action.rotation))
+        if self._figure_options():
+            self.phase = Phase.FIGURE
+        else:
+            self._finish_turn()
+
+    def _place_figure(self, action: PlaceFigure) -> None:
+        if self.phase is not Phase.FIGURE:
+            raise WrongPhaseError(self._phase_hint())
+        assert self.last_pos is not None
+        if (action.x, action.y) != self.last_pos:
+            x, y = self.last_pos
+            raise IllegalActionError(
+                f"a figure goes on the tile you just placed, at ({x}, {y}), "
+                f"not at ({action.x}, {action.y})"
+            )
+        placed = self.board.tiles[self.last_pos]
+        if self.supply[self.current].get(action.figure, 0) <= 0:
+            if action.figure not in self.supply[self.current]:
+                raise IllegalActionError(f"there is no {action.figure} in this game")
+            raise IllegalActionError(f"you have no {action.figure} left in your supply")
+        local = placed.oriented.feature_at(action.at)
+        if local < 0:
+            raise IllegalActionError(f"there is no feature at {action.at!r} on this tile")
+        feat = placed.oriented.features[local]
+        if local not in self._figure_spots(action.figure, placed.first_node, placed.oriented):
+            raise IllegalActionError(
+                f"that {feat.type} already holds a figure (maybe further away): "
+                "choose another feature or pass"
+            )
+        root = self.board.find(placed.first_node + local)
+        at = placed.oriented.at_label(local)
+        self.board.figures[root].append(
+            Figure(self.current, action.figure, self.last_pos, local, at)
+        )
+        self.supply[self.current][action.figure] -= 1
+        role = ROLES[feat.type] if action.figure == "follower" else action.figure
+        self.emit(FigurePlaced(self.current, action.figure, action.x, action.y, at, role))
+        self._finish_turn()
+
+    def _pass(self) -> None:
+        if self.phase is not Phase.FIGURE:
+            raise WrongPhaseError(self._phase_hint())
+        self._finish_turn()
+
+    def _phase_hint(self) -> str:
+        if self.phase is Phase.TILE:
+            return "place your tile first"
+        if self.phase is Phase.FIGURE:
+            return "place a figure on the tile you just placed, or pass"
+        return "the game is over"
+
+    # -- turn flow --------------------------------------------------------------------------
+
+    def _finish_turn(self) -> None:
+        scoring.score_completed(self, self._touched)
+        self._touched = []
+        if self.options["hand"]:
+            self._refill_hand(self.current)
+        self.current = (self.current + 1) % self.players
+        self.turn += 1
+        self._begin_turn()
+
+    def _refill_hand(self, player: int) -> None:
+        hand = self.hands[player]
+        while len(hand) < HAND_SIZE and self.stack:
+            hand.append(self.stack.pop())
+
+    def _begin_turn(self) -> None:
+        """Draw for the current player, discarding unplaceable tiles; end the game if none."""
+        if self.options["hand"]:
+            for _ in range(self.players):
+                if self._settle_hand(self.current):
+                    self.phase = Phase.TILE
+                    self.emit(TurnStarted(self.current, self.turn))
+                    return
+                self.current = (self.current + 1) % self.players
+            self._end_game()
+            return
+        while self.stack:
+            name = self.stack.pop()
+            if self.board.has_placement(self.kinds[name]):
+                self.tile = name
+                self.phase = Phase.TILE
+                self.emit(TurnStarted(self.current, self.turn))
+                return
+            self.discarded.append(name)
+            self.emit(TileDiscarded(self.current, name))
+        self._end_game()
+
+    def _settle_hand(self, player: int) -> bool:
+        """Discard unplaceable tiles from a hand (drawing replacements); True if one remains."""
+        hand = self.hands[player]
+        while True:
+            stuck = [n for n in hand if not self.board.has_placement(self.kinds[n])]
+            if not stuck:
+                return bool(hand)
+            for name in stuck:
+                hand.remove(name)
+                self.discarded.append(name)
+                self.emit(TileDiscarded(player, name))
+            self._refill_hand(player)
+
+    def _end_game(self) -> None:
+        self.tile = None
+        scoring.score_final(self)
+        self.phase = Phase.OVER
+        best = max(self.scores)
+        self.winners = tuple(p for p, s in enumerate(self.scores) if s == best)
+        self.emit(GameEnded(tuple(self.scores), self.winners))
+
+    def add_points(self, player: int, category: str, points: int) -> None:
+        self.scores[player] += points
+        breakdown = self.breakdown[player]
+        breakdown[category] = breakdown.get(category, 0) + points
+
+
+def distinct_orientations(kind: TileKind) -> list[int]:
+    """Rotations of a kind that look different (for rotation buttons)."""
+    return sorted(distinct_rotations(kind))

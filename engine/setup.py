@@ -1,0 +1,126 @@
+"""Game setup: which game, expansions, options, players, seed; read from and written to records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import MalformedError
+
+#: Options per game: name -> (allowed values, default).
+OPTIONS: dict[str, dict[str, tuple[tuple[Any, ...], Any]]] = {
+    "carcassonne": {
+        "small_city": (("classic", "modern"), "classic"),
+        "farmers": (("classic", "classic4", "modern"), "classic"),
+        "incomplete": (("standard", "half"), "standard"),
+        "hand": ((False, True), False),
+    },
+}
+EXPANSIONS: dict[str, tuple[str, ...]] = {"carcassonne": ("abbey_mayor",)}
+MIN_PLAYERS, MAX_PLAYERS = 1, 6
+RECORD_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything that fixes a game before its first action."""
+
+    players: tuple[str, ...]
+    seed: int = 0
+    game: str = "carcassonne"
+    expansions: tuple[str, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)
+    #: Forced draw order (tile kind names; the first is the start tile), or None to shuffle.
+    draw: tuple[str, ...] | None = None
+    bonus_draw: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.game not in OPTIONS:
+            raise MalformedError(
+                f"unknown game {self.game!r}: expected one of {', '.join(sorted(OPTIONS))}"
+            )
+        if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
+            raise MalformedError(
+                f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(self.players)}"
+            )
+        if len(set(self.players)) != len(self.players):
+            raise MalformedError("player names must be different from each other")
+        allowed = EXPANSIONS.get(self.game, ())
+        for name in self.expansions:
+            if name not in allowed:
+                raise MalformedError(
+                    f"unknown expansion {name!r} for {self.game}: "
+                    f"expected {', '.join(allowed) or 'none'}"
+                )
+        known = OPTIONS[self.game]
+        full: dict[str, Any] = {}
+        for name, value in self.options.items():
+            if name not in known:
+                raise MalformedError(
+                    f"unknown option {name!r}: expected one of {', '.join(sorted(known))}"
+                )
+            values, _ = known[name]
+            if value not in values or type(value) is not type(values[0]):
+                shown = ", ".join(str(v).lower() for v in values)
+                raise MalformedError(f"option {name} must be one of {shown}, got {value!r}")
+            full[name] = value
+        for name, (_, default) in known.items():
+            full.setdefault(name, default)
+        object.__setattr__(self, "options", full)
+
+    def option(self, name: str) -> Any:
+        return self.options[name]
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "format": RECORD_FORMAT,
+            "game": self.game,
+            "expansions": list(self.expansions),
+            "options": dict(self.options),
+            "players": list(self.players),
+            "seed": self.seed,
+        }
+        if self.draw is not None:
+            data["draw"] = list(self.draw)
+        if self.bonus_draw is not None:
+            data["bonus_draw"] = list(self.bonus_draw)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> Setup:
+        if not isinstance(data, dict):
+            raise MalformedError("a record must be a JSON object")
+        if data.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+            raise MalformedError(f"unsupported record format {data.get('format')!r}: expected 1")
+        players = data.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise MalformedError("'players' must be a list of player names")
+        seed = data.get("seed", 0)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise MalformedError(f"'seed' must be a whole number, got {seed!r}")
+        game = data.get("game", "carcassonne")
+        if not isinstance(game, str):
+            raise MalformedError(f"'game' must be a name, got {game!r}")
+        expansions = data.get("expansions", [])
+        if not isinstance(expansions, list) or not all(isinstance(e, str) for e in expansions):
+            raise MalformedError("'expansions' must be a list of names")
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise MalformedError("'options' must be an object")
+        draws: list[tuple[str, ...] | None] = []
+        for name in ("draw", "bonus_draw"):
+            value = data.get(name)
+            if value is not None and (
+                not isinstance(value, list) or not all(isinstance(k, str) for k in value)
+            ):
+                raise MalformedError(f"'{name}' must be a list of tile names")
+            draws.append(tuple(value) if value is not None else None)
+        return cls(
+            players=tuple(players),
+            seed=seed,
+            game=game,
+            expansions=tuple(expansions),
+            options=dict(options),
+            draw=draws[0],
+            bonus_draw=draws[1],
+        )
