@@ -44,7 +44,13 @@ class PlaceFigure:
     at: At
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": "place_figure", "figure": self.figure, "x": self.x, "y": self.y, "at": self.at}
+        return {
+            "type": "place_figure",
+            "figure": self.figure,
+            "x": self.x,
+            "y": self.y,
+            "at": self.at,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +82,9 @@ def _int(data: dict[str, Any], name: str) -> int:
 def _at(data: dict[str, Any]) -> At:
     value = data.get("at")
     if isinstance(value, bool):
-        raise MalformedError(f"'at' must be an edge position 0-11 or one of C, I1, I2, got {value!r}")
+        raise MalformedError(
+            f"'at' must be an edge position 0-11 or one of C, I1, I2, got {value!r}"
+        )
     if isinstance(value, int) and 0 <= value < 12:
         return value
     if isinstance(value, str) and value in AT_NAMES:
@@ -104,7 +112,9 @@ def action_from_json(data: Any) -> Action:
     if kind == "place_figure":
         figure = data.get("figure")
         if figure not in FIGURES:
-            raise MalformedError(f"'figure' must be one of {', '.join(sorted(FIGURES))}, got {figure!r}")
+            raise MalformedError(
+                f"'figure' must be one of {', '.join(sorted(FIGURES))}, got {figure!r}"
+            )
         return PlaceFigure(str(figure), _int(data, "x"), _int(data, "y"), _at(data))
     if kind == "move_wagon":
         return MoveWagon(_int(data, "x"), _int(data, "y"), _at(data))

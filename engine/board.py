@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from engine.tiles import EDGE_STEPS, Oriented, TileKind, facing
 
 Pos = tuple[int, int]
+Fit = tuple[tuple[int, ...], tuple[int, ...]]
 
 #: Feature types whose completion is counted by open edges.
 CLOSABLE = frozenset({"road", "city", "river", "forest", "path", "tower", "house"})
@@ -58,7 +59,6 @@ class Board:
         self.frontier: dict[Pos, str] = {}
         self.by_key: dict[str, set[Pos]] = {}
         self._match = match
-        self._fits: dict[tuple[str, str], tuple[int, ...]] = {}
         # Union-find arrays, one entry per node.
         self.parent: list[int] = []
         self.ftype: list[str] = []
@@ -116,17 +116,35 @@ class Board:
 
     def fits(self, kind: TileKind, key: str) -> tuple[int, ...]:
         """The rotations of ``kind`` that may lie on a square whose neighbours read ``key``."""
-        cached = self._fits.get((kind.name, key))
-        if cached is not None:
-            return cached
+        return self._fit(kind, key)[0]
+
+    def _table(self, kind: TileKind) -> dict[str, Fit]:
+        """Per kind, key -> (fitting rotations, fitting rotations that look different).
+
+        Shared by every board with the same matching rule, filled lazily, kept for good: there
+        are at most 5**4 keys per kind.
+        """
+        table = _FIT_TABLES.get((self._match, kind.name))
+        if table is None:
+            table = _FIT_TABLES[(self._match, kind.name)] = {}
+        return table
+
+    def _fit(self, kind: TileKind, key: str) -> Fit:
+        table = self._table(kind)
+        cached = table.get(key)
+        return cached if cached is not None else self._compute_fit(kind, key, table)
+
+    def _compute_fit(self, kind: TileKind, key: str, table: dict[str, Fit]) -> Fit:
         match = self._match
         rotations = tuple(
             o.rotation
             for o in kind.orientations
             if all(k == "?" or match(o.edges[s], k) for s, k in enumerate(key))
         )
-        self._fits[(kind.name, key)] = rotations
-        return rotations
+        distinct = _distinct_rotations(kind)
+        result = (rotations, tuple(r for r in rotations if r in distinct))
+        table[key] = result
+        return result
 
     def can_place(self, oriented: Oriented, pos: Pos) -> bool:
         key = self.frontier.get(pos)
@@ -225,24 +243,44 @@ class Board:
 
     def placements(self, kind: TileKind) -> Iterator[tuple[Pos, int]]:
         """Every (square, rotation) where ``kind`` may lie, distinct orientations only."""
-        distinct = _distinct_rotations(kind)
+        table = self._table(kind)
         for key, cells in self.by_key.items():
-            rotations = [r for r in self.fits(kind, key) if r in distinct]
-            if rotations:
+            fit = table.get(key) or self._compute_fit(kind, key, table)
+            if fit[1]:
                 for cell in sorted(cells):
-                    for rotation in rotations:
+                    for rotation in fit[1]:
                         yield cell, rotation
 
     def count_placements(self, kind: TileKind) -> int:
-        distinct = _distinct_rotations(kind)
+        table = self._table(kind)
         total = 0
         for key, cells in self.by_key.items():
-            fitting = sum(1 for r in self.fits(kind, key) if r in distinct)
-            total += fitting * len(cells)
+            fit = table.get(key) or self._compute_fit(kind, key, table)
+            if fit[1]:
+                total += len(fit[1]) * len(cells)
         return total
 
+    def placement_at(self, kind: TileKind, index: int) -> tuple[Pos, int]:
+        """The ``index``-th item of :meth:`placements`, skipping whole groups of squares."""
+        table = self._table(kind)
+        for key, cells in self.by_key.items():
+            fit = table.get(key) or self._compute_fit(kind, key, table)
+            if not fit[1]:
+                continue
+            size = len(fit[1]) * len(cells)
+            if index < size:
+                cell = sorted(cells)[index // len(fit[1])]
+                return cell, fit[1][index % len(fit[1])]
+            index -= size
+        raise IndexError("placement index out of range")
+
     def has_placement(self, kind: TileKind) -> bool:
-        return any(self.fits(kind, key) for key in self.by_key)
+        table = self._table(kind)
+        for key in self.by_key:
+            fit = table.get(key) or self._compute_fit(kind, key, table)
+            if fit[0]:
+                return True
+        return False
 
     def holes(self) -> list[Pos]:
         """Empty squares with a tile on all four sides."""
@@ -253,6 +291,7 @@ class Board:
 
 
 _DISTINCT: dict[str, frozenset[int]] = {}
+_FIT_TABLES: dict[tuple[Callable[[str, str], bool], str], dict[str, Fit]] = {}
 
 
 def _distinct_rotations(kind: TileKind) -> frozenset[int]:

@@ -70,11 +70,7 @@ def play_random(game: Game, rng: random.Random) -> int:
     while game.phase is not Phase.OVER:
         if game.phase is Phase.TILE:
             view = game.legal_placements()
-            choice = rng.randrange(len(view))
-            for index, action in enumerate(view):
-                if index == choice:
-                    game.play(action)
-                    break
+            game.play(view[rng.randrange(len(view))])
         else:
             options = game.legal_figures()
             pick = rng.randrange(len(options) + 1)

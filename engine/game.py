@@ -73,6 +73,20 @@ class LegalPlacements:
     def __len__(self) -> int:
         return sum(self._game.board.count_placements(kind) for kind in self._kinds)
 
+    def __getitem__(self, index: int) -> PlaceTile:
+        """The ``index``-th legal placement in iteration order, without listing the others."""
+        if index < 0:
+            index += len(self)
+        board = self._game.board
+        with_name = self._game.options["hand"]
+        for kind in self._kinds:
+            count = board.count_placements(kind)
+            if index < count:
+                (x, y), rotation = board.placement_at(kind, index)
+                return PlaceTile(x, y, rotation, kind.name if with_name else None)
+            index -= count
+        raise IndexError("placement index out of range")
+
     def __bool__(self) -> bool:
         return any(self._game.board.has_placement(kind) for kind in self._kinds)
 
@@ -109,6 +123,7 @@ class Game:
         self.last_pos: Pos | None = None
         self.winners: tuple[int, ...] = ()
         self._touched: list[int] = []
+        self._figure_choices: list[PlaceFigure] = []
         self._pending: list[Event] = []
         self.stack = self._build_stack()
         start = self.stack.pop()
@@ -195,7 +210,7 @@ class Game:
         """Every figure placement allowed now (empty outside the figure step)."""
         if self.phase is not Phase.FIGURE or self.last_pos is None:
             return []
-        return self._figure_options()
+        return list(self._figure_choices)
 
     def _figure_options(self) -> list[PlaceFigure]:
         assert self.last_pos is not None
@@ -304,9 +319,7 @@ class Game:
         if self.options["hand"]:
             hand = self.hands[self.current]
             if name is None:
-                raise IllegalActionError(
-                    f"say which tile of your hand you play: {', '.join(hand)}"
-                )
+                raise IllegalActionError(f"say which tile of your hand you play: {', '.join(hand)}")
             if name not in hand:
                 raise IllegalActionError(
                     f"tile {name} is not in your hand; you hold {', '.join(hand)}"
@@ -327,7 +340,8 @@ class Game:
         self._touched = self.board.place(oriented, pos, self.turn)
         self.last_pos = pos
         self.emit(TilePlaced(self.current, kind.name, action.x, action.y, action.rotation))
-        if self._figure_options():
+        self._figure_choices = self._figure_options()
+        if self._figure_choices:
             self.phase = Phase.FIGURE
         else:
             self._finish_turn()
@@ -351,7 +365,9 @@ class Game:
         if local < 0:
             raise IllegalActionError(f"there is no feature at {action.at!r} on this tile")
         feat = placed.oriented.features[local]
-        if local not in self._figure_spots(action.figure, placed.first_node, placed.oriented):
+        if PlaceFigure(action.figure, action.x, action.y, placed.oriented.at_label(local)) not in (
+            self._figure_choices
+        ):
             raise IllegalActionError(
                 f"that {feat.type} already holds a figure (maybe further away): "
                 "choose another feature or pass"
@@ -363,7 +379,7 @@ class Game:
         )
         self.supply[self.current][action.figure] -= 1
         role = ROLES[feat.type] if action.figure == "follower" else action.figure
-        self.emit(FigurePlaced(self.current, action.figure, action.x, action.y, at, role))
+        self.emit(FigurePlaced(self.current, action.figure, role, action.x, action.y, at))
         self._finish_turn()
 
     def _pass(self) -> None:

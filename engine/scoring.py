@@ -107,7 +107,11 @@ def score_completed(game: Game, touched: list[int]) -> None:
         if root in seen:
             continue
         seen.add(root)
-        if board.ftype[root] in SCORED_DURING_PLAY and board.open[root] == 0 and not board.done[root]:
+        if (
+            board.ftype[root] in SCORED_DURING_PLAY
+            and board.open[root] == 0
+            and not board.done[root]
+        ):
             score_feature(game, root, final=False)
 
 

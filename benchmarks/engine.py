@@ -1,0 +1,105 @@
+"""Engine benchmark: prints the figures of the engine issue (run: python -m benchmarks.engine).
+
+- median ms per random 2-player base game (farmers, full final scoring), random legal moves;
+- mean legal placements per turn;
+- median us per legal-placement query mid-game (listing every placement of the current tile);
+- median ms to replay a full game record;
+- peak memory of one game (tracemalloc) and of the process (max RSS).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import statistics
+import time
+import tracemalloc
+
+from engine import Game, Pass, Phase, Setup
+from engine.cli import play_random
+
+
+def random_game(seed: int, options: dict[str, object]) -> tuple[Game, float]:
+    started = time.perf_counter()
+    game = Game(Setup(players=("A", "B"), seed=seed, options=options))
+    play_random(game, random.Random(seed))
+    return game, (time.perf_counter() - started) * 1000
+
+
+def mid_game_queries(seed: int, repeats: int) -> tuple[list[float], list[int]]:
+    """Time listing the legal placements at turn 35; also count placements every turn."""
+    rng = random.Random(seed)
+    game = Game(Setup(players=("A", "B"), seed=seed))
+    timings: list[float] = []
+    counts: list[int] = []
+    while game.phase is not Phase.OVER:
+        if game.phase is Phase.TILE:
+            view = game.legal_placements()
+            counts.append(len(view))
+            if game.turn == 35:
+                for _ in range(repeats):
+                    started = time.perf_counter()
+                    listed = list(game.legal_placements())
+                    timings.append((time.perf_counter() - started) * 1e6)
+                assert len(listed) == counts[-1]
+            game.play(view[rng.randrange(len(view))])
+        else:
+            options = game.legal_figures()
+            pick = rng.randrange(len(options) + 1)
+            game.play(options[pick] if pick < len(options) else Pass())
+    return timings, counts
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    options: dict[str, object] = {"farmers": "classic"}
+
+    for seed in range(5):  # warm the per-kind fit tables, as a running bot would have
+        random_game(10_000 + seed, options)
+
+    game_ms: list[float] = []
+    records = []
+    for index in range(args.games):
+        game, elapsed = random_game(args.seed + index, options)
+        game_ms.append(elapsed)
+        if index < 50:
+            records.append(game.record())
+
+    query_us: list[float] = []
+    per_turn: list[int] = []
+    for index in range(50):
+        timings, counts = mid_game_queries(args.seed + index, 20)
+        query_us.extend(timings)
+        per_turn.extend(counts)
+
+    replay_ms = []
+    for record in records:
+        started = time.perf_counter()
+        Game.from_record(record)
+        replay_ms.append((time.perf_counter() - started) * 1000)
+
+    tracemalloc.start()
+    random_game(args.seed, options)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+
+    figures = {
+        "games": args.games,
+        "median_ms_per_game": round(statistics.median(game_ms), 3),
+        "p90_ms_per_game": round(statistics.quantiles(game_ms, n=10)[-1], 3),
+        "mean_legal_placements_per_turn": round(statistics.fmean(per_turn), 2),
+        "median_us_per_placement_query_mid_game": round(statistics.median(query_us), 1),
+        "median_ms_to_replay_full_record": round(statistics.median(replay_ms), 3),
+        "peak_kib_one_game_tracemalloc": round(peak / 1024, 1),
+        "max_rss_mib_process": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }
+    print(json.dumps(figures, indent=1))
+
+
+if __name__ == "__main__":
+    main()
