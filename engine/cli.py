@@ -10,7 +10,7 @@ import sys
 import time
 from typing import Any
 
-from engine.actions import Pass
+from engine.actions import Action, Pass
 from engine.errors import GameError, IllegalActionError
 from engine.events import FeatureScored
 from engine.game import Game, Phase
@@ -64,17 +64,29 @@ def score_events(events: list[Any], names: tuple[str, ...]) -> list[dict[str, An
     return out
 
 
+def random_action(game: Game, rng: random.Random) -> Action:
+    """One uniformly random legal action for the decision at hand."""
+    if game.phase is Phase.TILE:
+        view = game.legal_placements()
+        abbeys = game.legal_abbeys()
+        pick = rng.randrange(len(view) + len(abbeys))
+        return view[pick] if pick < len(view) else abbeys[pick - len(view)]
+    options: list[Action] = []
+    if game.phase is Phase.FIGURE:
+        options.extend(game.legal_figures())
+    elif game.phase is Phase.WAGON:
+        options.extend(game.legal_wagon_moves())
+    elif game.phase is Phase.ABBEY_END:
+        options.extend(game.legal_abbeys())
+    pick = rng.randrange(len(options) + 1)
+    return options[pick] if pick < len(options) else Pass()
+
+
 def play_random(game: Game, rng: random.Random) -> int:
     """Play random legal moves (random placement, random figure or pass) to the end."""
     actions = 0
     while game.phase is not Phase.OVER:
-        if game.phase is Phase.TILE:
-            view = game.legal_placements()
-            game.play(view[rng.randrange(len(view))])
-        else:
-            options = game.legal_figures()
-            pick = rng.randrange(len(options) + 1)
-            game.play(options[pick] if pick < len(options) else Pass())
+        game.play(random_action(game, rng))
         actions += 1
     return actions
 

@@ -42,6 +42,16 @@ class FigureReturned:
 
 
 @dataclass(frozen=True, slots=True)
+class WagonMoved:
+    """A freed wagon moved on to a touching unfinished feature (Abbey & Mayor)."""
+
+    player: int
+    x: int
+    y: int
+    at: int | str
+
+
+@dataclass(frozen=True, slots=True)
 class FeatureScored:
     """A feature (or a barn, a field...) was scored; ``points`` maps player -> points won."""
 
@@ -73,6 +83,7 @@ Event = (
     | TileDiscarded
     | FigurePlaced
     | FigureReturned
+    | WagonMoved
     | FeatureScored
     | TurnStarted
     | GameEnded

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from engine import abbey_mayor as am
 from engine import scoring
 from engine.actions import Action, MoveWagon, Pass, PlaceAbbey, PlaceFigure, PlaceTile
 from engine.board import Board, Figure, Pos, distinct_rotations
@@ -25,10 +26,12 @@ from engine.errors import IllegalActionError, MalformedError, WrongPhaseError
 from engine.events import (
     Event,
     FigurePlaced,
+    FigureReturned,
     GameEnded,
     TileDiscarded,
     TilePlaced,
     TurnStarted,
+    WagonMoved,
 )
 from engine.setup import Setup
 from engine.tiles import EDGE_NAMES, TileKind, kinds_by_name
@@ -40,8 +43,10 @@ EDGE_WORDS = {"C": "city", "R": "road", "F": "field"}
 
 
 class Phase(StrEnum):
-    TILE = "tile"  # place the drawn tile (or one from the hand)
+    TILE = "tile"  # place the drawn tile (or one from the hand), or an abbey
     FIGURE = "figure"  # place a figure on the tile just placed, or pass
+    WAGON = "wagon"  # move a freed wagon, or pass to take it back
+    ABBEY_END = "abbey_end"  # after the last tile: place your abbey, or pass
     OVER = "over"
 
 
@@ -112,10 +117,15 @@ class Game:
         self.board = Board()
         self.scores = [0] * self.players
         self.breakdown: list[dict[str, int]] = [{} for _ in range(self.players)]
-        self.supply: list[dict[str, int]] = [{"follower": FOLLOWERS} for _ in range(self.players)]
+        self.abbey_mayor = am.NAME in setup.expansions
+        figures = {"follower": FOLLOWERS, **(am.EXTRA_FIGURES if self.abbey_mayor else {})}
+        self.supply: list[dict[str, int]] = [dict(figures) for _ in range(self.players)]
+        self.abbeys = [1 if self.abbey_mayor else 0] * self.players
         self.actions: list[Action] = []
         self.turn = 0
         self.current = 0
+        #: Who must decide now: the current player, or a wagon's owner, or an end-game abbey.
+        self.actor = 0
         self.phase = Phase.TILE
         self.tile: str | None = None
         self.hands: list[list[str]] = [[] for _ in range(self.players)]
@@ -124,6 +134,12 @@ class Game:
         self.winners: tuple[int, ...] = ()
         self._touched: list[int] = []
         self._figure_choices: list[PlaceFigure] = []
+        self._freed_wagons: list[tuple[int, int]] = []  # (owner, scored root)
+        self._wagon_choices: list[MoveWagon] = []
+        self._barn_joins: list[int] = []
+        self._ending: list[int] | None = None  # players still to offer the end-game abbey
+        if self.abbey_mayor:
+            self.board.on_merge = self._on_merge
         self._pending: list[Event] = []
         self.stack = self._build_stack()
         start = self.stack.pop()
@@ -189,8 +205,8 @@ class Game:
 
     @property
     def decision(self) -> Decision:
-        hand = tuple(self.hands[self.current]) if self.options["hand"] else ()
-        return Decision(self.phase, self.current, self.turn, self.tile, hand)
+        hand = tuple(self.hands[self.actor]) if self.options["hand"] else ()
+        return Decision(self.phase, self.actor, self.turn, self.tile, hand)
 
     @property
     def tiles_left(self) -> int:
@@ -212,30 +228,45 @@ class Game:
             return []
         return list(self._figure_choices)
 
+    def legal_abbeys(self) -> list[PlaceAbbey]:
+        """Holes where the deciding player may put their abbey now (Abbey & Mayor)."""
+        if self.phase not in (Phase.TILE, Phase.ABBEY_END) or not self.abbeys[self.actor]:
+            return []
+        return [PlaceAbbey(x, y) for x, y in self.board.holes()]
+
+    def legal_wagon_moves(self) -> list[MoveWagon]:
+        """Where the freed wagon may go (empty outside the wagon step); pass takes it back."""
+        return list(self._wagon_choices) if self.phase is Phase.WAGON else []
+
+    @property
+    def can_pass(self) -> bool:
+        """Whether ``Pass`` answers the decision at hand (figure, wagon, end-game abbey)."""
+        return self.phase in (Phase.FIGURE, Phase.WAGON, Phase.ABBEY_END)
+
     def _figure_options(self) -> list[PlaceFigure]:
         assert self.last_pos is not None
-        placed = self.board.tiles[self.last_pos]
-        x, y = self.last_pos
-        result = []
-        for figure in self._figure_kinds():
-            for local in self._figure_spots(figure, placed.first_node, placed.oriented):
-                result.append(PlaceFigure(figure, x, y, placed.oriented.at_label(local)))
-        return result
-
-    def _figure_kinds(self) -> list[str]:
-        supply = self.supply[self.current]
-        return [name for name, count in supply.items() if count > 0]
-
-    def _figure_spots(self, figure: str, first: int, oriented: Any) -> list[int]:
         board = self.board
-        spots = []
-        for local, feat in enumerate(oriented.features):
-            if feat.type not in ROLES:
+        placed = board.tiles[self.last_pos]
+        oriented = placed.oriented
+        x, y = self.last_pos
+        supply = self.supply[self.current]
+        result: list[PlaceFigure] = []
+        for figure, count in supply.items():
+            if count <= 0:
                 continue
-            root = board.find(first + local)
-            if not board.figures[root]:
-                spots.append(local)
-        return spots
+            if figure == "barn":
+                result.extend(
+                    PlaceFigure("barn", x, y, corner)
+                    for corner, _ in am.barn_corners(board, self.last_pos)
+                )
+                continue
+            for local, feat in enumerate(oriented.features):
+                if feat.type not in ROLES:
+                    continue
+                root = board.find(placed.first_node + local)
+                if am.figure_allowed(board, figure, feat.type, root):
+                    result.append(PlaceFigure(figure, x, y, oriented.at_label(local)))
+        return result
 
     def figures(self) -> Iterator[Figure]:
         """Every figure on the board."""
@@ -258,6 +289,9 @@ class Game:
             "hands": [list(h) for h in self.hands],
             "phase": self.phase.value,
             "current": self.current,
+            "actor": self.actor,
+            "abbeys": list(self.abbeys),
+            "freed_wagons": list(self._freed_wagons),
             "turn": self.turn,
             "tile": self.tile,
             "discarded": list(self.discarded),
@@ -280,8 +314,12 @@ class Game:
             self._place_figure(action)
         elif isinstance(action, Pass):
             self._pass()
-        elif isinstance(action, PlaceAbbey | MoveWagon):
+        elif isinstance(action, PlaceAbbey | MoveWagon) and not self.abbey_mayor:
             raise IllegalActionError("this game is played without the Abbey & Mayor expansion")
+        elif isinstance(action, PlaceAbbey):
+            self._place_abbey(action)
+        elif isinstance(action, MoveWagon):
+            self._move_wagon(action)
         else:
             raise MalformedError(f"not an action: {action!r}")
         self.actions.append(action)
@@ -361,19 +399,17 @@ class Game:
             if action.figure not in self.supply[self.current]:
                 raise IllegalActionError(f"there is no {action.figure} in this game")
             raise IllegalActionError(f"you have no {action.figure} left in your supply")
+        if action.figure == "barn":
+            self._place_barn(action)
+            return
         local = placed.oriented.feature_at(action.at)
         if local < 0:
             raise IllegalActionError(f"there is no feature at {action.at!r} on this tile")
         feat = placed.oriented.features[local]
-        if PlaceFigure(action.figure, action.x, action.y, placed.oriented.at_label(local)) not in (
-            self._figure_choices
-        ):
-            raise IllegalActionError(
-                f"that {feat.type} already holds a figure (maybe further away): "
-                "choose another feature or pass"
-            )
-        root = self.board.find(placed.first_node + local)
         at = placed.oriented.at_label(local)
+        if PlaceFigure(action.figure, action.x, action.y, at) not in self._figure_choices:
+            raise IllegalActionError(self._figure_refusal(action.figure, feat.type))
+        root = self.board.find(placed.first_node + local)
         self.board.figures[root].append(
             Figure(self.current, action.figure, self.last_pos, local, at)
         )
@@ -382,26 +418,178 @@ class Game:
         self.emit(FigurePlaced(self.current, action.figure, role, action.x, action.y, at))
         self._finish_turn()
 
-    def _pass(self) -> None:
-        if self.phase is not Phase.FIGURE:
-            raise WrongPhaseError(self._phase_hint())
+    def _figure_refusal(self, figure: str, ftype: str) -> str:
+        if figure == "mayor" and ftype != "city":
+            return "the mayor goes only in a city"
+        if figure == "wagon" and ftype not in am.WAGON_FEATURES:
+            return "the wagon goes only on a road, a city or a cloister, not in a field"
+        if ftype not in ROLES:
+            return f"no figure can stand on a {ftype}"
+        return (
+            f"that {ftype} already holds a figure (maybe further away) or a barn: "
+            "choose another feature or pass"
+        )
+
+    def _place_barn(self, action: PlaceFigure) -> None:
+        assert self.last_pos is not None
+        if action.at not in ("NW", "NE", "SE", "SW"):
+            raise IllegalActionError("a barn goes on a tile corner: NW, NE, SE or SW")
+        corners = dict(am.barn_corners(self.board, self.last_pos))
+        if action.at not in corners:
+            raise IllegalActionError(
+                f"no barn at the {action.at} corner: a barn needs four placed tiles meeting "
+                "there, only field at that corner of each, and no barn in that field yet"
+            )
+        root = corners[action.at]
+        self.board.figures[root].append(Figure(self.current, "barn", self.last_pos, -1, action.at))
+        self.supply[self.current]["barn"] -= 1
+        self.emit(FigurePlaced(self.current, "barn", "barn", action.x, action.y, action.at))
+        am.score_field_farmers(self, root, per_city=3, final=False)
         self._finish_turn()
+
+    def _pass(self) -> None:
+        if self.phase is Phase.FIGURE:
+            self._finish_turn()
+        elif self.phase is Phase.WAGON:
+            owner, root = self._freed_wagons.pop(0)
+            self._take_back_wagon(owner, root)
+            self._resolve_wagons()
+        elif self.phase is Phase.ABBEY_END:
+            self._offer_end_abbey()
+        else:
+            raise WrongPhaseError(self._phase_hint())
+
+    def _place_abbey(self, action: PlaceAbbey) -> None:
+        if self.phase not in (Phase.TILE, Phase.ABBEY_END):
+            raise WrongPhaseError(self._phase_hint())
+        if not self.abbeys[self.actor]:
+            raise IllegalActionError("you have already played your abbey")
+        pos = (action.x, action.y)
+        if pos not in self.board.holes():
+            raise IllegalActionError(
+                f"an abbey goes only into a hole: an empty square with tiles on all four sides; "
+                f"({action.x}, {action.y}) is not one"
+            )
+        self.abbeys[self.actor] -= 1
+        if self.tile is not None:
+            # The abbey is played instead of the drawn tile, which goes back on top of the stack.
+            self.stack.append(self.tile)
+            self.tile = None
+        self._touched = self.board.place(self.kinds[am.ABBEY_KIND].oriented(0), pos, self.turn)
+        self.last_pos = pos
+        self.emit(TilePlaced(self.current, am.ABBEY_KIND, action.x, action.y, 0))
+        self._figure_choices = self._figure_options()
+        if self._figure_choices:
+            self.phase = Phase.FIGURE
+        else:
+            self._finish_turn()
+
+    def _move_wagon(self, action: MoveWagon) -> None:
+        if self.phase is not Phase.WAGON:
+            raise WrongPhaseError(self._phase_hint())
+        target = None
+        placed = self.board.tiles.get((action.x, action.y))
+        if placed is not None:
+            local = placed.oriented.feature_at(action.at)
+            if local >= 0:
+                root = self.board.find(placed.first_node + local)
+                target = next(
+                    (
+                        m
+                        for m in self._wagon_choices
+                        if self.board.root_of((m.x, m.y), self._local_at(m)) == root
+                    ),
+                    None,
+                )
+        if target is None:
+            raise IllegalActionError(
+                "the wagon may only move to an unfinished, empty road, city or cloister touching "
+                "the feature just scored; choose one of those or take it back (pass)"
+            )
+        owner, _ = self._freed_wagons.pop(0)
+        pos = (target.x, target.y)
+        local = self._local_at(target)
+        root = self.board.root_of(pos, local)
+        self.board.figures[root].append(Figure(owner, "wagon", pos, local, target.at))
+        self.emit(WagonMoved(owner, target.x, target.y, target.at))
+        self._resolve_wagons()
+
+    def _local_at(self, move: MoveWagon) -> int:
+        return self.board.tiles[(move.x, move.y)].oriented.feature_at(move.at)
 
     def _phase_hint(self) -> str:
         if self.phase is Phase.TILE:
             return "place your tile first"
         if self.phase is Phase.FIGURE:
             return "place a figure on the tile you just placed, or pass"
+        if self.phase is Phase.WAGON:
+            return "move the wagon to a touching unfinished feature, or pass to take it back"
+        if self.phase is Phase.ABBEY_END:
+            return "place your abbey into a hole, or pass"
         return "the game is over"
 
     # -- turn flow --------------------------------------------------------------------------
 
     def _finish_turn(self) -> None:
+        """Score what the placement completed, then let freed wagons move, then end the turn."""
         scoring.score_completed(self, self._touched)
         self._touched = []
+        for root in dict.fromkeys(self.board.find(r) for r in self._barn_joins):
+            if am.has_barn(self.board, root) and am.has_farmers(self.board, root):
+                am.score_field_farmers(self, root, per_city=1, final=False)
+        self._barn_joins = []
+        first = self.current
+        self._freed_wagons.sort(key=lambda item: (item[0] - first) % self.players)
+        self._resolve_wagons()
+
+    def free_wagon(self, owner: int, root: int) -> None:
+        """A wagon's feature was scored: its owner will move it or take it back."""
+        self._freed_wagons.append((owner, root))
+
+    def _take_back_wagon(self, owner: int, root: int) -> None:
+        self.supply[owner]["wagon"] += 1
+        self.emit(FigureReturned(owner, "wagon", *self.board.node_pos[root]))
+
+    def _resolve_wagons(self) -> None:
+        """Offer each freed wagon its moves in turn; one with nowhere to go comes back."""
+        while self._freed_wagons:
+            owner, root = self._freed_wagons[0]
+            targets = am.wagon_targets(self.board, root)
+            if targets:
+                self._wagon_choices = [
+                    MoveWagon(pos[0], pos[1], self.board.tiles[pos].oriented.at_label(local))
+                    for pos, local in targets
+                ]
+                self.phase = Phase.WAGON
+                self.actor = owner
+                return
+            self._freed_wagons.pop(0)
+            self._take_back_wagon(owner, root)
+        self._wagon_choices = []
+        self._end_turn()
+
+    def _on_merge(self, kept: int, absorbed: int) -> None:
+        board = self.board
+        if board.ftype[kept] != "field":
+            return
+        a, b = board.figures[kept], board.figures[absorbed]
+        if not a or not b:
+            return
+        barn_a = any(f.kind == "barn" for f in a)
+        barn_b = any(f.kind == "barn" for f in b)
+        farm_a = any(f.kind != "barn" for f in a)
+        farm_b = any(f.kind != "barn" for f in b)
+        if (barn_a and farm_b) or (barn_b and farm_a):
+            self._barn_joins.append(kept)
+
+    def _end_turn(self) -> None:
+        if self._ending is not None:
+            self._offer_end_abbey()
+            return
         if self.options["hand"]:
             self._refill_hand(self.current)
         self.current = (self.current + 1) % self.players
+        self.actor = self.current
         self.turn += 1
         self._begin_turn()
 
@@ -416,10 +604,11 @@ class Game:
             for _ in range(self.players):
                 if self._settle_hand(self.current):
                     self.phase = Phase.TILE
+                    self.actor = self.current
                     self.emit(TurnStarted(self.current, self.turn))
                     return
                 self.current = (self.current + 1) % self.players
-            self._end_game()
+            self._last_tile_placed()
             return
         while self.stack:
             name = self.stack.pop()
@@ -430,6 +619,27 @@ class Game:
                 return
             self.discarded.append(name)
             self.emit(TileDiscarded(self.current, name))
+        self._last_tile_placed()
+
+    def _last_tile_placed(self) -> None:
+        """No tile left: offer end-game abbeys (Abbey & Mayor), then final scoring."""
+        self.tile = None
+        if self.abbey_mayor:
+            self._ending = [(self.current + i) % self.players for i in range(self.players)]
+            self._offer_end_abbey()
+        else:
+            self._end_game()
+
+    def _offer_end_abbey(self) -> None:
+        assert self._ending is not None
+        holes = self.board.holes()
+        while self._ending and holes:
+            player = self._ending.pop(0)
+            if self.abbeys[player]:
+                self.phase = Phase.ABBEY_END
+                self.current = self.actor = player
+                return
+        self._ending = []
         self._end_game()
 
     def _settle_hand(self, player: int) -> bool:
@@ -447,7 +657,9 @@ class Game:
 
     def _end_game(self) -> None:
         self.tile = None
-        scoring.score_final(self)
+        roots = scoring.score_final(self)
+        if self.abbey_mayor:
+            am.score_barns_final(self, roots)
         self.phase = Phase.OVER
         best = max(self.scores)
         self.winners = tuple(p for p, s in enumerate(self.scores) if s == best)

@@ -92,6 +92,9 @@ def score_feature(game: Game, root: int, final: bool) -> None:
 def return_figures(game: Game, root: int) -> None:
     board = game.board
     for figure in board.figures[root]:
+        if figure.kind == "wagon":
+            game.free_wagon(figure.player, root)
+            continue
         game.supply[figure.player][figure.kind] += 1
         x, y = figure.pos
         game.emit(FigureReturned(figure.player, figure.kind, x, y))
@@ -115,14 +118,15 @@ def score_completed(game: Game, touched: list[int]) -> None:
             score_feature(game, root, final=False)
 
 
-def score_final(game: Game) -> None:
-    """End of game: incomplete roads, cities and cloisters, then farmers."""
+def score_final(game: Game) -> list[int]:
+    """End of game: incomplete roads, cities and cloisters, then farmers; returns the roots."""
     board = game.board
     roots = [n for n, parent in enumerate(board.parent) if parent == n]
     for root in roots:
         if board.ftype[root] in SCORED_DURING_PLAY and not board.done[root] and board.figures[root]:
             score_feature(game, root, final=True)
     score_farmers(game, roots)
+    return roots
 
 
 def _complete_cities(board: Board, field_root: int) -> list[int]:
