@@ -4,7 +4,16 @@ from __future__ import annotations
 
 
 class GameError(ValueError):
-    """Base class: anything wrong with an action or a record."""
+    """Base class: anything wrong with an action or a record.
+
+    ``str(error)`` is an English sentence for a player; ``code`` and ``params`` let a front end
+    say the same in another language (``code`` is stable, ``params`` fill the sentence in).
+    """
+
+    def __init__(self, message: str, code: str = "", **params: object) -> None:
+        super().__init__(message)
+        self.code = code or "illegal"
+        self.params = params
 
 
 class IllegalActionError(GameError):

@@ -306,7 +306,7 @@ class Game:
         player can read, leaving the game unchanged.
         """
         if self.phase is Phase.OVER:
-            raise WrongPhaseError("the game is over: no more moves can be made")
+            raise WrongPhaseError("the game is over: no more moves can be made", "game_over")
         self._pending = []
         if isinstance(action, PlaceTile):
             self._place_tile(action)
@@ -315,7 +315,9 @@ class Game:
         elif isinstance(action, Pass):
             self._pass()
         elif isinstance(action, PlaceAbbey | MoveWagon) and not self.abbey_mayor:
-            raise IllegalActionError("this game is played without the Abbey & Mayor expansion")
+            raise IllegalActionError(
+                "this game is played without the Abbey & Mayor expansion", "no_abbey_mayor"
+            )
         elif isinstance(action, PlaceAbbey):
             self._place_abbey(action)
         elif isinstance(action, MoveWagon):
@@ -332,15 +334,23 @@ class Game:
     def check_place_tile(self, action: PlaceTile) -> TileKind:
         """Raise an :class:`IllegalActionError` if ``action`` can't be played now."""
         if self.phase is not Phase.TILE:
-            raise WrongPhaseError(self._phase_hint())
+            raise WrongPhaseError(self._phase_hint(), f"phase_{self.phase.value}")
         kind = self._chosen_kind(action.tile)
         pos = (action.x, action.y)
         if pos in self.board.tiles:
-            raise IllegalActionError(f"square ({action.x}, {action.y}) already holds a tile")
+            raise IllegalActionError(
+                f"square ({action.x}, {action.y}) already holds a tile",
+                "square_taken",
+                x=action.x,
+                y=action.y,
+            )
         key = self.board.frontier.get(pos)
         if key is None:
             raise IllegalActionError(
-                f"square ({action.x}, {action.y}) does not touch any placed tile along an edge"
+                f"square ({action.x}, {action.y}) does not touch any placed tile along an edge",
+                "not_adjacent",
+                x=action.x,
+                y=action.y,
             )
         oriented = kind.oriented(action.rotation)
         for side, letter in enumerate(key):
@@ -349,7 +359,13 @@ class Game:
                     f"tile {kind.name} turned {action.rotation}° does not fit at "
                     f"({action.x}, {action.y}): its {EDGE_NAMES[side]} edge is "
                     f"{EDGE_WORDS.get(oriented.edges[side], oriented.edges[side])} "
-                    f"but the neighbour there shows {EDGE_WORDS.get(letter, letter)}"
+                    f"but the neighbour there shows {EDGE_WORDS.get(letter, letter)}",
+                    "does_not_fit",
+                    tile=kind.name,
+                    rotation=action.rotation,
+                    x=action.x,
+                    y=action.y,
+                    side=EDGE_NAMES[side],
                 )
         return kind
 
@@ -357,15 +373,24 @@ class Game:
         if self.options["hand"]:
             hand = self.hands[self.current]
             if name is None:
-                raise IllegalActionError(f"say which tile of your hand you play: {', '.join(hand)}")
+                raise IllegalActionError(
+                    f"say which tile of your hand you play: {', '.join(hand)}",
+                    "choose_hand_tile",
+                    hand=", ".join(hand),
+                )
             if name not in hand:
                 raise IllegalActionError(
-                    f"tile {name} is not in your hand; you hold {', '.join(hand)}"
+                    f"tile {name} is not in your hand; you hold {', '.join(hand)}",
+                    "not_in_hand",
+                    tile=name,
+                    hand=", ".join(hand),
                 )
             return self.kinds[name]
         assert self.tile is not None
         if name is not None and name != self.tile:
-            raise IllegalActionError(f"the tile to place is {self.tile}, not {name}")
+            raise IllegalActionError(
+                f"the tile to place is {self.tile}, not {name}", "wrong_tile", tile=self.tile
+            )
         return self.kinds[self.tile]
 
     def _place_tile(self, action: PlaceTile) -> None:
@@ -386,29 +411,49 @@ class Game:
 
     def _place_figure(self, action: PlaceFigure) -> None:
         if self.phase is not Phase.FIGURE:
-            raise WrongPhaseError(self._phase_hint())
+            raise WrongPhaseError(self._phase_hint(), f"phase_{self.phase.value}")
         assert self.last_pos is not None
         if (action.x, action.y) != self.last_pos:
             x, y = self.last_pos
             raise IllegalActionError(
                 f"a figure goes on the tile you just placed, at ({x}, {y}), "
-                f"not at ({action.x}, {action.y})"
+                f"not at ({action.x}, {action.y})",
+                "figure_elsewhere",
+                x=x,
+                y=y,
             )
         placed = self.board.tiles[self.last_pos]
         if self.supply[self.current].get(action.figure, 0) <= 0:
             if action.figure not in self.supply[self.current]:
-                raise IllegalActionError(f"there is no {action.figure} in this game")
-            raise IllegalActionError(f"you have no {action.figure} left in your supply")
+                raise IllegalActionError(
+                    f"there is no {action.figure} in this game",
+                    "no_such_figure",
+                    figure=action.figure,
+                )
+            raise IllegalActionError(
+                f"you have no {action.figure} left in your supply",
+                "no_figure_left",
+                figure=action.figure,
+            )
         if action.figure == "barn":
             self._place_barn(action)
             return
         local = placed.oriented.feature_at(action.at)
         if local < 0:
-            raise IllegalActionError(f"there is no feature at {action.at!r} on this tile")
+            raise IllegalActionError(
+                f"there is no feature at {action.at!r} on this tile",
+                "no_feature_there",
+                at=action.at,
+            )
         feat = placed.oriented.features[local]
         at = placed.oriented.at_label(local)
         if PlaceFigure(action.figure, action.x, action.y, at) not in self._figure_choices:
-            raise IllegalActionError(self._figure_refusal(action.figure, feat.type))
+            raise IllegalActionError(
+                self._figure_refusal(action.figure, feat.type),
+                "figure_refused",
+                figure=action.figure,
+                feature=feat.type,
+            )
         root = self.board.find(placed.first_node + local)
         self.board.figures[root].append(
             Figure(self.current, action.figure, self.last_pos, local, at)
@@ -433,12 +478,16 @@ class Game:
     def _place_barn(self, action: PlaceFigure) -> None:
         assert self.last_pos is not None
         if action.at not in ("NW", "NE", "SE", "SW"):
-            raise IllegalActionError("a barn goes on a tile corner: NW, NE, SE or SW")
+            raise IllegalActionError(
+                "a barn goes on a tile corner: NW, NE, SE or SW", "barn_corner"
+            )
         corners = dict(am.barn_corners(self.board, self.last_pos))
         if action.at not in corners:
             raise IllegalActionError(
                 f"no barn at the {action.at} corner: a barn needs four placed tiles meeting "
-                "there, only field at that corner of each, and no barn in that field yet"
+                "there, only field at that corner of each, and no barn in that field yet",
+                "barn_refused",
+                corner=action.at,
             )
         root = corners[action.at]
         self.board.figures[root].append(Figure(self.current, "barn", self.last_pos, -1, action.at))
@@ -457,18 +506,21 @@ class Game:
         elif self.phase is Phase.ABBEY_END:
             self._offer_end_abbey()
         else:
-            raise WrongPhaseError(self._phase_hint())
+            raise WrongPhaseError(self._phase_hint(), f"phase_{self.phase.value}")
 
     def _place_abbey(self, action: PlaceAbbey) -> None:
         if self.phase not in (Phase.TILE, Phase.ABBEY_END):
-            raise WrongPhaseError(self._phase_hint())
+            raise WrongPhaseError(self._phase_hint(), f"phase_{self.phase.value}")
         if not self.abbeys[self.actor]:
-            raise IllegalActionError("you have already played your abbey")
+            raise IllegalActionError("you have already played your abbey", "abbey_used")
         pos = (action.x, action.y)
         if pos not in self.board.holes():
             raise IllegalActionError(
                 f"an abbey goes only into a hole: an empty square with tiles on all four sides; "
-                f"({action.x}, {action.y}) is not one"
+                f"({action.x}, {action.y}) is not one",
+                "not_a_hole",
+                x=action.x,
+                y=action.y,
             )
         self.abbeys[self.actor] -= 1
         if self.tile is not None:
@@ -486,7 +538,7 @@ class Game:
 
     def _move_wagon(self, action: MoveWagon) -> None:
         if self.phase is not Phase.WAGON:
-            raise WrongPhaseError(self._phase_hint())
+            raise WrongPhaseError(self._phase_hint(), f"phase_{self.phase.value}")
         target = None
         placed = self.board.tiles.get((action.x, action.y))
         if placed is not None:
@@ -504,7 +556,8 @@ class Game:
         if target is None:
             raise IllegalActionError(
                 "the wagon may only move to an unfinished, empty road, city or cloister touching "
-                "the feature just scored; choose one of those or take it back (pass)"
+                "the feature just scored; choose one of those or take it back (pass)",
+                "wagon_refused",
             )
         owner, _ = self._freed_wagons.pop(0)
         pos = (target.x, target.y)
