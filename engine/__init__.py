@@ -23,8 +23,9 @@ from engine.events import (
     TilePlaced,
     TurnStarted,
 )
-from engine.game import Decision, Game, LegalPlacements, Phase
+from engine.game import Game
 from engine.setup import Setup
+from engine.turn import Decision, LegalPlacements, Phase
 
 __all__ = [
     "Action",

@@ -13,8 +13,9 @@ from typing import Any
 from engine.actions import Action, Pass
 from engine.errors import GameError, IllegalActionError
 from engine.events import FeatureScored
-from engine.game import Game, Phase
+from engine.game import Game
 from engine.setup import OPTIONS, Setup
+from engine.turn import Phase
 
 
 def replay_output(record: Any) -> tuple[int, dict[str, Any]]:

@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 from engine import abbey_mayor as am
 from engine import scoring
 from engine.actions import Action, MoveWagon, Pass, PlaceAbbey, PlaceFigure, PlaceTile
-from engine.board import Board, Figure, Pos, distinct_rotations
+from engine.board import Board, Figure, Pos
 from engine.errors import IllegalActionError, MalformedError, WrongPhaseError
 from engine.events import (
     Event,
@@ -35,74 +33,14 @@ from engine.events import (
 )
 from engine.setup import Setup
 from engine.tiles import EDGE_NAMES, TileKind, kinds_by_name
+from engine.turn import Decision, LegalPlacements, Phase
+
+__all__ = ["Decision", "Game", "LegalPlacements", "Phase"]
 
 FOLLOWERS = 7
 HAND_SIZE = 3
 ROLES = {"road": "thief", "city": "knight", "cloister": "monk", "field": "farmer"}
 EDGE_WORDS = {"C": "city", "R": "road", "F": "field"}
-
-
-class Phase(StrEnum):
-    TILE = "tile"  # place the drawn tile (or one from the hand), or an abbey
-    FIGURE = "figure"  # place a figure on the tile just placed, or pass
-    WAGON = "wagon"  # move a freed wagon, or pass to take it back
-    ABBEY_END = "abbey_end"  # after the last tile: place your abbey, or pass
-    OVER = "over"
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """What the game waits for: who decides, what kind of decision, with which tile(s)."""
-
-    phase: Phase
-    player: int
-    turn: int
-    tile: str | None = None
-    hand: tuple[str, ...] = ()
-
-
-class LegalPlacements:
-    """A lazy view of the legal tile placements: iterate, ``len`` and ``in`` without a list."""
-
-    def __init__(self, game: Game) -> None:
-        self._game = game
-        self._kinds = game.placeable_kinds()
-
-    def __iter__(self) -> Iterator[PlaceTile]:
-        with_name = self._game.options["hand"]
-        for kind in self._kinds:
-            name = kind.name if with_name else None
-            for (x, y), rotation in self._game.board.placements(kind):
-                yield PlaceTile(x, y, rotation, name)
-
-    def __len__(self) -> int:
-        return sum(self._game.board.count_placements(kind) for kind in self._kinds)
-
-    def __getitem__(self, index: int) -> PlaceTile:
-        """The ``index``-th legal placement in iteration order, without listing the others."""
-        if index < 0:
-            index += len(self)
-        board = self._game.board
-        with_name = self._game.options["hand"]
-        for kind in self._kinds:
-            count = board.count_placements(kind)
-            if index < count:
-                (x, y), rotation = board.placement_at(kind, index)
-                return PlaceTile(x, y, rotation, kind.name if with_name else None)
-            index -= count
-        raise IndexError("placement index out of range")
-
-    def __bool__(self) -> bool:
-        return any(self._game.board.has_placement(kind) for kind in self._kinds)
-
-    def __contains__(self, action: object) -> bool:
-        if not isinstance(action, PlaceTile):
-            return False
-        try:
-            self._game.check_place_tile(action)
-        except IllegalActionError:
-            return False
-        return True
 
 
 class Game:
@@ -722,8 +660,3 @@ class Game:
         self.scores[player] += points
         breakdown = self.breakdown[player]
         breakdown[category] = breakdown.get(category, 0) + points
-
-
-def distinct_orientations(kind: TileKind) -> list[int]:
-    """Rotations of a kind that look different (for rotation buttons)."""
-    return sorted(distinct_rotations(kind))
