@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -151,16 +152,16 @@ def new_game(draw: str, players: tuple[str, ...] = ("A", "B"), **options: Any) -
     return Game(Setup(players=players, seed=0, options=options, draw=tuple(draw)))
 
 
-def play_turns(game: Game, turns: list[Turn]) -> list[Any]:
+def play_turns(game: Game, turns: Sequence[Turn]) -> list[Any]:
     """Play (x, y, rotation, at) turns: place the tile, then a follower at ``at`` or pass."""
     assert all(isinstance(t, tuple) for t in turns)
     events: list[Any] = []
     for x, y, rotation, at in turns:
         tile = game.decision.tile if not game.options["hand"] else None
-        assert game.decision.phase is Phase.TILE, f"expected a tile to place, not {tile}"
+        assert phase_of(game) is Phase.TILE, f"expected a tile to place, not {tile}"
         events += game.play(PlaceTile(x, y, rotation))
         if at == SKIP:
-            assert game.decision.phase is not Phase.FIGURE, "a figure step was not expected"
+            assert phase_of(game) is not Phase.FIGURE, "a figure step was not expected"
         elif at is not None:
             events += game.play(PlaceFigure("follower", x, y, at))
         else:
@@ -168,14 +169,19 @@ def play_turns(game: Game, turns: list[Turn]) -> list[Any]:
     return events
 
 
-def scenario(draw: str, turns: list[Turn], players: int = 2, **options: Any) -> Game:
+def phase_of(game: Game) -> Phase:
+    """The current phase (a function, so type checkers don't keep a stale narrowing)."""
+    return game.decision.phase
+
+
+def scenario(draw: str, turns: Sequence[Turn], players: int = 2, **options: Any) -> Game:
     names = ("A", "B", "C", "D", "E", "F")[:players]
     game = new_game(draw, names, **options)
     play_turns(game, turns)
     return game
 
 
-def record_of(draw: str, turns: list[Turn], players: int = 2, **options: Any) -> dict[str, Any]:
+def record_of(draw: str, turns: Sequence[Turn], players: int = 2, **options: Any) -> dict[str, Any]:
     """The record JSON of a scenario, written by hand (not by the engine)."""
     actions: list[dict[str, Any]] = []
     for x, y, rotation, at in turns:
