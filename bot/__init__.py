@@ -1,0 +1,1 @@
+"""The Discord bot: commands and views, the async game manager, storage."""

@@ -1,0 +1,256 @@
+"""What happened, in words: engine events and engine refusals as short player-facing text.
+
+English and French. The engine speaks in events (facts) and error codes; this module is the only
+place that turns them into sentences, so the bot's messages read the same everywhere.
+
+>>> from engine import FeatureScored
+>>> describe_score(FeatureScored("city", {0: 8}, final=False, tiles=3, pennants=1), ["Bob"], "en")
+'Bob scored 8 for the city (3 tiles, 1 pennant).'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine import (
+    Event,
+    FeatureScored,
+    FigurePlaced,
+    GameEnded,
+    GameError,
+    TileDiscarded,
+    TilePlaced,
+)
+from engine.events import WagonMoved
+
+FEATURES = {
+    "road": ("the road", "la route"),
+    "city": ("the city", "la ville"),
+    "cloister": ("the cloister", "le monastère"),
+    "field": ("the farmers' field", "le pré des paysans"),
+    "barn": ("the barn", "la grange"),
+}
+ROLES = {
+    "thief": ("a thief", "un voleur"),
+    "knight": ("a knight", "un chevalier"),
+    "monk": ("a monk", "un moine"),
+    "farmer": ("a farmer", "un paysan"),
+    "mayor": ("the mayor", "le maire"),
+    "wagon": ("the wagon", "le chariot"),
+    "barn": ("the barn", "la grange"),
+}
+
+TEXTS: dict[str, tuple[str, str]] = {
+    "placed": (
+        "{player} placed tile {tile} at {where}",
+        "{player} a posé la tuile {tile} en {where}",
+    ),
+    "placed_abbey": (
+        "{player} placed their abbey at {where}",
+        "{player} a posé son abbaye en {where}",
+    ),
+    "with_figure": (" and put {role} on it", " et y a mis {role}"),
+    "barn_figure": (
+        " and built {role} on its {corner} corner",
+        " et a bâti {role} au coin {corner}",
+    ),
+    "end": (".", "."),
+    "discarded": (
+        "Tile {tile} fitted nowhere and was removed from the game.",
+        "La tuile {tile} ne se posait nulle part : elle est retirée du jeu.",
+    ),
+    "wagon_moved": (
+        "{player} moved the wagon on to {where}.",
+        "{player} a déplacé son chariot en {where}.",
+    ),
+    "scored_one": (
+        "{players} scored {points} for {feature}",
+        "{players} marque {points} pour {feature}",
+    ),
+    "scored_each": (
+        "{players} scored {points} each for {feature}",
+        "{players} marquent {points} chacun pour {feature}",
+    ),
+    "final": (" at the end", " en fin de partie"),
+    "nobody": ("Nobody scored {feature}.", "Personne ne marque {feature}."),
+    "winner": (
+        "Game over! {players} wins with {score} points.",
+        "Fin ! {players} gagne avec {score} points.",
+    ),
+    "winners": (
+        "Game over! {players} share the win with {score} points.",
+        "Fin ! {players} gagnent ex æquo avec {score} points.",
+    ),
+    "and": (" and ", " et "),
+    "tiles_pennants": (
+        "{tiles} tile{ts}, {pennants} pennant{s}",
+        "{tiles} tuile{ts}, {pennants} blason{s}",
+    ),
+    "tiles": ("{tiles} tile{ts}", "{tiles} tuile{ts}"),
+    "cities": ("{cities} completed cit{ies}", "{cities} ville{s} complète{s}"),
+}
+
+
+def _lang(locale: str | None) -> int:
+    return 1 if (locale or "").lower().startswith("fr") else 0
+
+
+def text(key: str, locale: str | None, **params: Any) -> str:
+    return TEXTS[key][_lang(locale)].format(**params)
+
+
+def where(x: int, y: int) -> str:
+    """A square as the board image labels it: column x, row y."""
+    return f"({x}, {y})"
+
+
+def join_names(names: Sequence[str], locale: str | None) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + text("and", locale) + names[-1]
+
+
+def describe_score(event: FeatureScored, names: Sequence[str], locale: str | None) -> str:
+    """One scoring, e.g. "Alice and Bob scored 10 each for the city (4 tiles, 1 pennant)."."""
+    lang = _lang(locale)
+    feature = FEATURES.get(event.feature, (event.feature, event.feature))[lang]
+    winners = [names[p] for p in sorted(event.points)]
+    if not winners:
+        return text("nobody", locale, feature=feature)
+    points = next(iter(event.points.values()))
+    key = "scored_each" if len(winners) > 1 else "scored_one"
+    sentence = text(
+        key, locale, players=join_names(winners, locale), points=points, feature=feature
+    )
+    detail = _detail(event, locale)
+    if event.final:
+        sentence += text("final", locale)
+    return sentence + (f" ({detail})" if detail else "") + "."
+
+
+def _detail(event: FeatureScored, locale: str | None) -> str:
+    if event.feature == "city" and event.tiles:
+        plural = "" if event.pennants <= 1 and _lang(locale) else "" if event.pennants == 1 else "s"
+        ts = "" if event.tiles == 1 else "s"
+        return text(
+            "tiles_pennants", locale, tiles=event.tiles, pennants=event.pennants, s=plural, ts=ts
+        )
+    if event.feature == "road" and event.tiles:
+        return text("tiles", locale, tiles=event.tiles, ts="" if event.tiles == 1 else "s")
+    cities = event.details.get("cities")
+    if cities:
+        fr = _lang(locale) == 1
+        return text(
+            "cities",
+            locale,
+            cities=cities,
+            ies=("y" if cities == 1 else "ies"),
+            s="" if cities == 1 or not fr else "s",
+        )
+    return ""
+
+
+def narrate(events: Sequence[Event], names: Sequence[str], locale: str | None) -> list[str]:
+    """Sentences for a turn's events, in order; figure returns and turn starts stay silent."""
+    lines: list[str] = []
+    current: str | None = None
+    for event in events:
+        if isinstance(event, TilePlaced):
+            if current:
+                lines.append(current + text("end", locale))
+            key = "placed_abbey" if event.kind == "ABBEY" else "placed"
+            current = text(
+                key,
+                locale,
+                player=names[event.player],
+                tile=event.kind,
+                where=where(event.x, event.y),
+            )
+        elif isinstance(event, FigurePlaced) and current is not None:
+            role = ROLES.get(event.role, (event.role, event.role))[_lang(locale)]
+            if event.figure == "barn":
+                current += text("barn_figure", locale, role=role, corner=event.at)
+            else:
+                current += text("with_figure", locale, role=role)
+        else:
+            if current:
+                lines.append(current + text("end", locale))
+                current = None
+            line = _other(event, names, locale)
+            if line:
+                lines.append(line)
+    if current:
+        lines.append(current + text("end", locale))
+    return lines
+
+
+def _other(event: Event, names: Sequence[str], locale: str | None) -> str:
+    if isinstance(event, FeatureScored):
+        return describe_score(event, names, locale) if event.points else ""
+    if isinstance(event, TileDiscarded):
+        return text("discarded", locale, tile=event.kind)
+    if isinstance(event, WagonMoved):
+        return text(
+            "wagon_moved", locale, player=names[event.player], where=where(event.x, event.y)
+        )
+    if isinstance(event, GameEnded):
+        winners = [names[p] for p in event.winners]
+        key = "winners" if len(winners) > 1 else "winner"
+        score = max(event.scores) if event.scores else 0
+        return text(key, locale, players=join_names(winners, locale), score=score)
+    return ""
+
+
+ENGINE_ERRORS_FR: dict[str, str] = {
+    "game_over": "la partie est finie : plus aucun coup n'est possible",
+    "no_abbey_mayor": "cette partie se joue sans l'extension Abbaye & Maire",
+    "square_taken": "la case ({x}, {y}) porte déjà une tuile",
+    "not_adjacent": "la case ({x}, {y}) ne touche aucune tuile posée par un côté",
+    "does_not_fit": (
+        "la tuile {tile} tournée de {rotation}° ne s'accorde pas en ({x}, {y}) : "
+        "son côté {side} ne correspond pas à la tuile voisine"
+    ),
+    "choose_hand_tile": "dites quelle tuile de votre main vous jouez : {hand}",
+    "not_in_hand": "la tuile {tile} n'est pas dans votre main ; vous avez {hand}",
+    "wrong_tile": "la tuile à poser est {tile}",
+    "figure_elsewhere": "un pion se pose sur la tuile que vous venez de poser, en ({x}, {y})",
+    "no_such_figure": "il n'y a pas de {figure} dans cette partie",
+    "no_figure_left": "vous n'avez plus de {figure} en réserve",
+    "no_feature_there": "rien à cet endroit de la tuile",
+    "figure_refused": (
+        "ce pion ne peut pas aller là : l'élément est déjà occupé (peut-être plus loin) "
+        "ou ne convient pas à ce pion ; choisissez un autre endroit ou passez"
+    ),
+    "barn_corner": "une grange se pose sur un coin de tuile : NO, NE, SE ou SO",
+    "barn_refused": (
+        "pas de grange au coin {corner} : il faut quatre tuiles qui s'y rejoignent, "
+        "uniquement du pré à ce coin sur chacune, et aucune grange dans ce pré"
+    ),
+    "abbey_used": "vous avez déjà joué votre abbaye",
+    "not_a_hole": (
+        "une abbaye se pose seulement dans un trou entouré de tuiles sur les quatre côtés ; "
+        "({x}, {y}) n'en est pas un"
+    ),
+    "wagon_refused": (
+        "le chariot ne peut aller que sur une route, une ville ou une abbaye inachevée, libre, "
+        "qui touche l'élément décompté ; choisissez-en une ou reprenez-le (passer)"
+    ),
+    "phase_tile": "posez d'abord votre tuile",
+    "phase_figure": "posez un pion sur la tuile que vous venez de poser, ou passez",
+    "phase_wagon": "déplacez le chariot ou passez pour le reprendre",
+    "phase_abbey_end": "posez votre abbaye dans un trou, ou passez",
+    "phase_over": "la partie est finie",
+}
+
+
+def engine_error(error: GameError, locale: str | None) -> str:
+    """An engine refusal in the player's language (English is the engine's own text)."""
+    if _lang(locale) == 1:
+        template = ENGINE_ERRORS_FR.get(error.code)
+        if template is not None:
+            try:
+                return template.format(**error.params)
+            except (KeyError, IndexError):
+                pass
+    return str(error)

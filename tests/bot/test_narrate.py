@@ -1,0 +1,83 @@
+"""Narration: engine events and refusals as player sentences, in English and French."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.narrate import describe_score, engine_error, narrate
+from engine import (
+    FeatureScored,
+    FigurePlaced,
+    FigureReturned,
+    Game,
+    GameEnded,
+    IllegalActionError,
+    PlaceTile,
+    Setup,
+    TileDiscarded,
+    TilePlaced,
+)
+
+NAMES = ["Alice", "Bob"]
+
+
+def test_a_turn_reads_as_one_sentence_then_its_scores() -> None:
+    events = [
+        TilePlaced(1, "E", 0, -1, 180),
+        FigurePlaced(1, "follower", "knight", 0, -1, 6),
+        FeatureScored("city", {1: 4}, final=False, tiles=2, pennants=0),
+        FigureReturned(1, "follower", 0, -1),
+    ]
+    assert narrate(events, NAMES, "en") == [
+        "Bob placed tile E at (0, -1) and put a knight on it.",
+        "Bob scored 4 for the city (2 tiles, 0 pennants).",
+    ]
+    assert narrate(events, NAMES, "fr") == [
+        "Bob a posé la tuile E en (0, -1) et y a mis un chevalier.",
+        "Bob marque 4 pour la ville (2 tuiles, 0 blason).",
+    ]
+
+
+def test_a_tie_pays_each_and_says_so() -> None:
+    event = FeatureScored("city", {0: 10, 1: 10}, final=False, tiles=4, pennants=1)
+    assert describe_score(event, NAMES, "en") == (
+        "Alice and Bob scored 10 each for the city (4 tiles, 1 pennant)."
+    )
+    assert describe_score(event, NAMES, "fr-FR").startswith("Alice et Bob marquent 10 chacun")
+
+
+def test_end_of_game_scores_discards_and_the_winner() -> None:
+    events = [
+        TileDiscarded(0, "X"),
+        FeatureScored("field", {0: 6}, final=True, details={"cities": 2}),
+        GameEnded((30, 30), (0, 1)),
+    ]
+    assert narrate(events, NAMES, "en") == [
+        "Tile X fitted nowhere and was removed from the game.",
+        "Alice scored 6 for the farmers' field at the end (2 completed cities).",
+        "Game over! Alice and Bob share the win with 30 points.",
+    ]
+    assert narrate([GameEnded((12, 30), (1,))], NAMES, "fr") == ["Fin ! Bob gagne avec 30 points."]
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [("en", "already holds a tile"), ("fr", "porte déjà une tuile")],
+)
+def test_engine_refusals_are_translated(locale: str, expected: str) -> None:
+    game = Game(Setup(players=("A", "B"), seed=1))
+    with pytest.raises(IllegalActionError) as refused:
+        game.play(PlaceTile(0, 0, 0))
+    assert expected in engine_error(refused.value, locale)
+
+
+def test_every_engine_refusal_code_of_a_random_game_has_french_text() -> None:
+    from bot.narrate import ENGINE_ERRORS_FR
+
+    game = Game(Setup(players=("A", "B"), seed=3))
+    codes = set()
+    for action in [PlaceTile(0, 0, 0), PlaceTile(5, 5, 0)]:
+        with pytest.raises(IllegalActionError) as refused:
+            game.play(action)
+        codes.add(refused.value.code)
+    assert codes <= set(ENGINE_ERRORS_FR)
