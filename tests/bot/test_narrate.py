@@ -6,6 +6,7 @@ import pytest
 
 from bot.narrate import describe_score, engine_error, narrate
 from engine import (
+    Event,
     FeatureScored,
     FigurePlaced,
     FigureReturned,
@@ -22,7 +23,7 @@ NAMES = ["Alice", "Bob"]
 
 
 def test_a_turn_reads_as_one_sentence_then_its_scores() -> None:
-    events = [
+    events: list[Event] = [
         TilePlaced(1, "E", 0, -1, 180),
         FigurePlaced(1, "follower", "knight", 0, -1, 6),
         FeatureScored("city", {1: 4}, final=False, tiles=2, pennants=0),
@@ -47,7 +48,7 @@ def test_a_tie_pays_each_and_says_so() -> None:
 
 
 def test_end_of_game_scores_discards_and_the_winner() -> None:
-    events = [
+    events: list[Event] = [
         TileDiscarded(0, "X"),
         FeatureScored("field", {0: 6}, final=True, details={"cities": 2}),
         GameEnded((30, 30), (0, 1)),
