@@ -1,0 +1,88 @@
+"""Colours, player markings and fonts shared by every image.
+
+Player colours come from the Okabe-Ito palette (chosen to stay apart for the common forms of
+colour blindness), and each seat also gets its own mark drawn on its figures and beside its name
+(dot, bar, cross, ring, diamond, slash), so no one has to tell players apart by hue alone.
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import cache
+
+from PIL import ImageFont
+
+RGB = tuple[int, int, int]
+
+FIELD: RGB = (121, 172, 76)
+FIELD_DARK: RGB = (96, 146, 58)
+FIELD_LIGHT: RGB = (146, 192, 96)
+ROAD: RGB = (240, 232, 212)
+ROAD_EDGE: RGB = (112, 96, 78)
+CITY: RGB = (226, 202, 156)
+CITY_SHADE: RGB = (206, 178, 130)
+ROOF: RGB = (190, 86, 58)
+ROOF_DARK: RGB = (150, 62, 42)
+WALL: RGB = (150, 142, 130)
+WALL_DARK: RGB = (64, 58, 52)
+SHIELD: RGB = (36, 78, 168)
+SHIELD_MARK: RGB = (250, 214, 72)
+WHITE: RGB = (255, 255, 255)
+STONE: RGB = (214, 208, 196)
+WATER: RGB = (70, 140, 210)
+EMPTY: RGB = (236, 232, 222)
+EMPTY_LINE: RGB = (214, 208, 196)
+BACKGROUND: RGB = (246, 243, 236)
+INK: RGB = (40, 36, 32)
+MUTED: RGB = (120, 112, 100)
+HIGHLIGHT: RGB = (255, 200, 0)
+LABEL_FILL: RGB = (30, 30, 30)
+
+#: Seat colours (Okabe-Ito: vermillion, blue, yellow, bluish green, reddish purple, black).
+PLAYER_COLOURS: tuple[RGB, ...] = (
+    (213, 94, 0),
+    (0, 114, 178),
+    (240, 228, 66),
+    (0, 158, 115),
+    (204, 121, 167),
+    (40, 40, 40),
+)
+#: Seat marks, drawn on every figure and beside the player's name.
+PLAYER_MARKS: tuple[str, ...] = ("dot", "bar", "cross", "ring", "diamond", "slash")
+#: Category colours of the end-of-game chart (same hues for everyone, one per category).
+CATEGORY_COLOURS: dict[str, RGB] = {
+    "road": (200, 186, 150),
+    "city": (190, 86, 58),
+    "cloister": (120, 90, 160),
+    "field": (96, 156, 60),
+    "barn": (150, 110, 60),
+}
+CATEGORY_FALLBACK: RGB = (150, 150, 150)
+
+
+def player_colour(player: int) -> RGB:
+    return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
+
+
+def player_mark(player: int) -> str:
+    return PLAYER_MARKS[player % len(PLAYER_MARKS)]
+
+
+def ink_on(colour: RGB) -> RGB:
+    """Black or white, whichever reads better on ``colour``."""
+    r, g, b = colour
+    return (20, 20, 20) if 0.299 * r + 0.587 * g + 0.114 * b > 150 else WHITE
+
+
+_FONT_LOCK = threading.Lock()
+
+
+@cache
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's built-in scalable font (it has accents, so French needs no font file)."""
+    with _FONT_LOCK:
+        return _font(max(6, size))
