@@ -1,0 +1,131 @@
+"""The error family of the game manager: each error carries a message key a bot can show.
+
+Every refusal a player can cause is a :class:`ManagerError` (a ``ValueError``). ``str(error)``
+is the English text; :meth:`ManagerError.message` gives it in the player's language, so the
+Discord layer's central handler needs one ``except ManagerError`` and no knowledge of causes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from bot.i18n import t
+
+
+class ManagerError(ValueError):
+    """Base class; ``key`` names the text in :mod:`bot.i18n`, ``params`` fill it in."""
+
+    key: ClassVar[str] = "illegal_action"
+
+    def __init__(self, **params: Any) -> None:
+        self.params = params
+        super().__init__(t(self.key, "en", **params))
+
+    def message(self, locale: str | None = None) -> str:
+        """The text for a player, in ``locale`` (``en``, ``fr``, or a Discord locale)."""
+        return t(self.key, locale, **self.params)
+
+
+class GameNotFound(ManagerError):
+    key = "game_not_found"
+
+
+class NotAPlayer(ManagerError):
+    key = "not_a_player"
+
+
+class NotYourTurn(ManagerError):
+    key = "not_your_turn"
+
+
+class StaleAction(ManagerError):
+    """The submission answers an earlier decision (double click, old button)."""
+
+    key = "stale_action"
+
+
+class IllegalAction(ManagerError):
+    """The engine refused the move; ``reason`` is the engine's explanation (English)."""
+
+    key = "illegal_action"
+
+
+class NotInLobby(ManagerError):
+    key = "not_in_lobby"
+
+
+class NotActive(ManagerError):
+    key = "not_active"
+
+
+class GameOver(ManagerError):
+    key = "game_over"
+
+
+class AlreadyJoined(ManagerError):
+    key = "already_joined"
+
+
+class LobbyFull(ManagerError):
+    key = "lobby_full"
+
+
+class NotOwner(ManagerError):
+    key = "not_owner"
+
+
+class OwnerCannotLeave(ManagerError):
+    key = "owner_cannot_leave"
+
+
+class BadSetup(ManagerError):
+    key = "bad_setup"
+
+
+class BadSeatOrder(ManagerError):
+    key = "bad_seat_order"
+
+
+class BadColour(ManagerError):
+    key = "bad_colour"
+
+
+class ColourTaken(ManagerError):
+    key = "colour_taken"
+
+
+class UndoNothing(ManagerError):
+    key = "undo_nothing"
+
+
+class UndoGameOver(ManagerError):
+    key = "undo_game_over"
+
+
+class BadRecord(ManagerError):
+    key = "bad_record"
+
+
+class BadSettings(ManagerError):
+    key = "bad_settings"
+
+
+class CorruptGame(ManagerError):
+    """A stored game no longer replays (should never happen; logged as an error)."""
+
+    key = "corrupt_game"
+
+
+class Conflict(ManagerError):
+    """Another process wrote the same game first (several bot processes on one database)."""
+
+    key = "conflict"
+
+
+class DatabaseTooNew(ManagerError):
+    key = "db_too_new"
+
+
+def reason(error: BaseException) -> str:
+    """An engine message as a clause: no trailing full stop (the templates add one)."""
+    return str(error).rstrip(". ")

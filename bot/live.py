@@ -1,0 +1,92 @@
+"""Live games: a stored game row with its engine state rebuilt by replay, in a bounded cache.
+
+A game's state is never stored, only its setup and action log; :func:`replay` rebuilds the
+:class:`engine.Game` and :class:`LiveCache` keeps the most recently used ones in memory (least
+recently used evicted first) so that a move costs one engine call, not a replay.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.lobby import player_names
+from bot.storage import ActionRow, GameRow
+from engine import Action, Game, Pass, Phase, Setup, action_from_json
+
+
+def record_head(game: GameRow) -> dict[str, Any]:
+    """The setup part of the game's record (everything but the actions)."""
+    return {
+        "format": 1,
+        "game": game.kind,
+        "expansions": list(game.expansions),
+        "options": dict(game.options),
+        "players": list(player_names(game.seats)),
+        "seed": game.seed or 0,
+        **game.setup_extra,
+    }
+
+
+def setup_of(game: GameRow) -> Setup:
+    return Setup.from_json(record_head(game))
+
+
+def replay(game: GameRow, actions: Sequence[ActionRow]) -> Game:
+    """Rebuild the engine state; raises the engine's ``ValueError`` if the log no longer plays."""
+    state = Game(setup_of(game))
+    for row in actions:
+        state.play(action_from_json(row.action))
+    return state
+
+
+def autoplay_action(game: Game) -> Action:
+    """A legal move chosen without thought, for seats the bot plays (resigned, timed out).
+
+    The first legal placement in the engine's order, and no figure: deterministic, so a replay
+    or a second process makes the same choice.
+    """
+    if game.decision.phase is Phase.TILE:
+        return game.legal_placements()[0]
+    return Pass()
+
+
+@dataclass
+class LiveGame:
+    row: GameRow
+    game: Game
+    #: The stored action log (who played each action and why), parallel to ``game.actions``.
+    log: list[ActionRow] = field(default_factory=list)
+
+
+class LiveCache:
+    """At most ``size`` live games, least recently used evicted first."""
+
+    def __init__(self, size: int) -> None:
+        if size < 1:
+            raise ValueError("the live-game cache needs room for at least one game")
+        self.size = size
+        self._games: OrderedDict[int, LiveGame] = OrderedDict()
+
+    def get(self, game_id: int) -> LiveGame | None:
+        live = self._games.get(game_id)
+        if live is not None:
+            self._games.move_to_end(game_id)
+        return live
+
+    def put(self, live: LiveGame) -> None:
+        self._games[live.row.id] = live
+        self._games.move_to_end(live.row.id)
+        while len(self._games) > self.size:
+            self._games.popitem(last=False)
+
+    def drop(self, game_id: int) -> None:
+        self._games.pop(game_id, None)
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def __contains__(self, game_id: object) -> bool:
+        return game_id in self._games

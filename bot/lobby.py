@@ -1,0 +1,124 @@
+"""Lobby rules as pure functions: each takes a stored game row and returns the changed row.
+
+The manager calls these under the game's lock and saves the result; keeping them free of I/O
+makes every refusal easy to test. Setup values (game kind, expansions, options) are checked by
+the engine's own :class:`engine.Setup`, so new games and options need no change here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.errors import (
+    AlreadyJoined,
+    BadColour,
+    BadSeatOrder,
+    BadSetup,
+    ColourTaken,
+    LobbyFull,
+    NotAPlayer,
+    NotInLobby,
+    NotOwner,
+    OwnerCannotLeave,
+    reason,
+)
+from bot.storage import GameRow, SeatRow
+from engine import MalformedError, Setup
+
+#: Figure colours in the order they are handed out (grey is the sixth player's colour).
+COLOURS = ("blue", "red", "green", "yellow", "black", "grey")
+
+
+def check_setup(kind: str, expansions: Sequence[str], options: Mapping[str, Any]) -> None:
+    """Raise :class:`BadSetup` if the engine would refuse this game, expansions or options."""
+    try:
+        Setup(players=("check",), game=kind, expansions=tuple(expansions), options=dict(options))
+    except MalformedError as error:
+        raise BadSetup(reason=reason(error)) from None
+
+
+def require_lobby(game: GameRow) -> None:
+    if game.status != "lobby":
+        raise NotInLobby(game_id=game.id)
+
+
+def require_owner(game: GameRow, user_id: int) -> None:
+    if game.owner_id != user_id:
+        raise NotOwner()
+
+
+def free_colour(game: GameRow) -> str:
+    taken = {seat.colour for seat in game.seats}
+    return next(c for c in COLOURS if c not in taken)
+
+
+def join(game: GameRow, user_id: int, name: str, now: float, colour: str | None = None) -> GameRow:
+    require_lobby(game)
+    if game.seat_of(user_id) is not None:
+        raise AlreadyJoined(game_id=game.id)
+    if len(game.seats) >= game.max_players:
+        raise LobbyFull(game_id=game.id, count=game.max_players)
+    if colour is None:
+        colour = free_colour(game)
+    else:
+        _check_colour(game, colour, user_id)
+    seat = SeatRow(len(game.seats), user_id, name, colour, "playing", now)
+    return dataclasses.replace(game, seats=(*game.seats, seat), updated_at=now)
+
+
+def leave(game: GameRow, user_id: int, now: float) -> GameRow:
+    require_lobby(game)
+    if game.seat_of(user_id) is None:
+        raise NotAPlayer(game_id=game.id)
+    if user_id == game.owner_id:
+        raise OwnerCannotLeave()
+    rest = [s for s in game.seats if s.user_id != user_id]
+    seats = tuple(dataclasses.replace(s, seat=i) for i, s in enumerate(rest))
+    return dataclasses.replace(game, seats=seats, updated_at=now)
+
+
+def _check_colour(game: GameRow, colour: str, user_id: int) -> None:
+    if colour not in COLOURS:
+        raise BadColour(colour=colour, choices=", ".join(COLOURS))
+    if any(s.colour == colour and s.user_id != user_id for s in game.seats):
+        raise ColourTaken(colour=colour)
+
+
+def reorder(game: GameRow, order: Sequence[int]) -> GameRow:
+    """Seat the lobby's players in ``order`` (user ids, each exactly once)."""
+    by_user = {s.user_id: s for s in game.seats}
+    if sorted(order) != sorted(by_user) or len(order) != len(by_user):
+        raise BadSeatOrder()
+    seats = tuple(dataclasses.replace(by_user[u], seat=i) for i, u in enumerate(order))
+    return dataclasses.replace(game, seats=seats)
+
+
+def recolour(game: GameRow, colours: Mapping[int, str]) -> GameRow:
+    """Give players new colours (user id -> colour); all changes are checked together."""
+    wanted = {s.user_id: colours.get(s.user_id, s.colour) for s in game.seats}
+    for user_id in colours:
+        if user_id not in wanted:
+            raise NotAPlayer(game_id=game.id)
+    for colour in colours.values():
+        if colour not in COLOURS:
+            raise BadColour(colour=colour, choices=", ".join(COLOURS))
+    values = list(wanted.values())
+    for colour in values:
+        if values.count(colour) > 1:
+            raise ColourTaken(colour=colour)
+    seats = tuple(dataclasses.replace(s, colour=wanted[s.user_id]) for s in game.seats)
+    return dataclasses.replace(game, seats=seats)
+
+
+def player_names(seats: Sequence[SeatRow]) -> tuple[str, ...]:
+    """Record names for the seats: display names, made unique (records need distinct names)."""
+    names: list[str] = []
+    for seat in seats:
+        base = seat.name.strip() or f"Player {seat.seat + 1}"
+        name, n = base, 2
+        while name in names:
+            name, n = f"{base} ({n})", n + 1
+        names.append(name)
+    return tuple(names)

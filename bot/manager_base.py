@@ -1,0 +1,160 @@
+"""The game manager's foundation: locks, the live-game cache, loading by replay, rendering.
+
+:class:`bot.manager.GameManager` is assembled from this base and the lobby and record
+operations (:mod:`bot.lobby_ops`, :mod:`bot.records_ops`); see :mod:`bot.manager` for the policies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+import weakref
+from collections.abc import Callable
+from typing import Any, Self
+
+from bot.errors import (
+    BadSettings,
+    CorruptGame,
+    GameNotFound,
+    GameOver,
+    NotActive,
+    reason,
+)
+from bot.live import LiveCache, LiveGame, replay
+from bot.outcomes import TurnView
+from bot.storage import (
+    TIMEOUT_POLICIES,
+    Deadline,
+    GameRow,
+    Storage,
+    open_storage,
+)
+from engine import Game
+
+log = logging.getLogger(__name__)
+
+
+#: Draws the board of a game as PNG bytes; called in a worker thread.
+Renderer = Callable[[Game], bytes]
+#: The reminder fires when this share of the turn's time has passed.
+REMINDER_AT = 0.75
+
+
+class ManagerBase:
+    """State shared by every manager operation."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        renderer: Renderer | None = None,
+        cache_size: int = 256,
+        clock: Callable[[], float] = time.time,
+        seeds: Callable[[], int] = lambda: secrets.randbits(62),
+    ) -> None:
+        self.storage = storage
+        self.renderer = renderer
+        self.cache = LiveCache(cache_size)
+        self._clock = clock
+        self._seeds = seeds
+        # Weak: a lock lives while someone holds or waits for it, so idle games cost nothing.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    @classmethod
+    async def open(cls, location: str, **options: Any) -> Self:
+        """A manager on the database at ``location`` (see :func:`bot.storage.open_storage`)."""
+        return cls(await open_storage(location), **options)
+
+    async def close(self) -> None:
+        await self.storage.close()
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        found = self._locks.get(game_id)
+        if found is None:
+            found = self._locks[game_id] = asyncio.Lock()
+        return found
+
+    # -- loading ----------------------------------------------------------------------------
+
+    async def _row(self, game_id: int) -> GameRow:
+        row = await self.storage.get_game(game_id)
+        if row is None:
+            raise GameNotFound(game_id=game_id)
+        return row
+
+    async def _live(self, game_id: int) -> LiveGame:
+        live = self.cache.get(game_id)
+        if live is not None:
+            return live
+        row = await self._row(game_id)
+        if row.seed is None:
+            raise NotActive(game_id=game_id, status=row.status)
+        actions = await self.storage.get_actions(game_id)
+        try:
+            game = replay(row, actions)
+        except ValueError as error:
+            log.error("game %s does not replay: %s", game_id, error)
+            raise CorruptGame(game_id=game_id, reason=reason(error)) from error
+        live = LiveGame(row, game, actions)
+        self.cache.put(live)
+        return live
+
+    async def resume(self) -> int:
+        """Load the active games into the cache (as many as it holds); return how many."""
+        ids = await self.storage.active_game_ids()
+        for game_id in ids[-self.cache.size :]:
+            async with self.lock(game_id):
+                await self._live(game_id)
+        return min(len(ids), self.cache.size)
+
+    async def game(self, game_id: int) -> GameRow:
+        """The stored row of a game (setup, seats, status, Discord ids)."""
+        live = self.cache.get(game_id)
+        return live.row if live is not None else await self._row(game_id)
+
+    async def decision(self, game_id: int) -> TurnView:
+        """The decision the game waits for, with every legal answer."""
+        async with self.lock(game_id):
+            row = await self.game(game_id)
+            if row.seed is None:
+                return TurnView.of(row, None)
+            live = await self._live(game_id)
+            return TurnView.of(live.row, live.game)
+
+    def _deadlines(self, row: GameRow, game: Game, now: float) -> list[Deadline]:
+        """The timers of the turn now starting: the reminder, then the deadline itself."""
+        if row.turn_seconds is None or game.finished:
+            return []
+        user = row.seats[game.decision.player].user_id
+        due = now + row.turn_seconds
+        return [
+            Deadline(row.id, "reminder", game.turn, now + row.turn_seconds * REMINDER_AT, user),
+            Deadline(row.id, "turn", game.turn, due, user),
+        ]
+
+    async def _render(self, game: Game) -> bytes:
+        if self.renderer is None:
+            raise RuntimeError("this manager was created without a renderer")
+        return await asyncio.to_thread(self.renderer, game)
+
+    async def render(self, game_id: int) -> bytes:
+        """The board of a game as PNG, drawn in a worker thread (moves wait meanwhile)."""
+        async with self.lock(game_id):
+            live = await self._live(game_id)
+            return await self._render(live.game)
+
+
+def require_active(row: GameRow) -> None:
+    if row.status == "finished":
+        raise GameOver(game_id=row.id)
+    if row.status != "active":
+        raise NotActive(game_id=row.id, status=row.status)
+
+
+def check_timing(turn_seconds: int | None, policy: str) -> None:
+    if turn_seconds is not None and (not isinstance(turn_seconds, int) or turn_seconds <= 0):
+        raise BadSettings(reason="the time per turn must be a positive number of seconds")
+    if policy not in TIMEOUT_POLICIES:
+        raise BadSettings(reason=f"the timeout policy must be one of {', '.join(TIMEOUT_POLICIES)}")

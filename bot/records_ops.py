@@ -1,0 +1,159 @@
+"""Record, listing and settings operations of the game manager."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from bot import lobby
+from bot.errors import (
+    BadRecord,
+    BadSettings,
+    reason,
+)
+from bot.i18n import LOCALES
+from bot.live import LiveGame
+from bot.manager_base import ManagerBase, check_timing
+from bot.outcomes import Played
+from bot.storage import (
+    ActionRow,
+    GameRow,
+    GuildSettings,
+    SeatRow,
+    Status,
+    UserSettings,
+)
+from engine import Game, GameError, Setup, action_from_json
+
+log = logging.getLogger(__name__)
+
+
+class RecordsOps(ManagerBase):
+    # -- records ----------------------------------------------------------------------------
+
+    async def export_record(self, game_id: int) -> dict[str, Any]:
+        """The game's record (the project's record format), ready for ``json.dumps``."""
+        async with self.lock(game_id):
+            live = await self._live(game_id)
+            return live.game.record()
+
+    async def import_record(
+        self,
+        record: Any,
+        owner_id: int,
+        *,
+        users: Sequence[int] | None = None,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+    ) -> GameRow:
+        """Create a game from a record; ``users`` are the seats' Discord users (default: the
+        importer holds every seat, to review or continue the game alone)."""
+        try:
+            setup = Setup.from_json(record)
+            game = Game(setup)
+        except GameError as error:
+            raise BadRecord(reason=reason(error)) from None
+        raw_actions = record.get("actions", [])
+        if not isinstance(raw_actions, list):
+            raise BadRecord(reason="'actions' must be a list")
+        holders = list(users) if users is not None else [owner_id] * game.players
+        if len(holders) != game.players:
+            raise BadRecord(reason=f"{game.players} players but {len(holders)} users given")
+        now = self._clock()
+        rows: list[ActionRow] = []
+        for index, raw in enumerate(raw_actions):
+            decision = game.decision
+            try:
+                action = action_from_json(raw)
+                game.play(action)
+            except GameError as error:
+                raise BadRecord(reason=f"action {index}: {reason(error)}") from None
+            data = action.to_json()
+            rows.append(ActionRow(index, decision.turn, decision.player, None, data, None, now))
+        extra = {k: record[k] for k in ("draw", "bonus_draw") if record.get(k) is not None}
+        seats = tuple(
+            SeatRow(i, holders[i], name, lobby.COLOURS[i], "playing", now)
+            for i, name in enumerate(setup.players)
+        )
+        finished = game.finished
+        row = GameRow(
+            id=0, owner_id=owner_id, created_at=now, updated_at=now, guild_id=guild_id,
+            channel_id=channel_id, kind=setup.game, expansions=setup.expansions,
+            options=setup.options, setup_extra=extra, seed=setup.seed,
+            status="finished" if finished else "active", turn=game.turn,
+            action_count=len(rows), current_seat=None if finished else game.decision.player,
+            result={"reason": "end", "scores": game.scores, "winners": list(game.winners)}
+            if finished else None,
+            started_at=now, ended_at=now if finished else None, seats=seats,
+        )  # fmt: skip
+        game_id = await self.storage.import_game(row, rows)
+        row = dataclasses.replace(row, id=game_id)
+        self.cache.put(LiveGame(row, game, [dataclasses.replace(r) for r in rows]))
+        return row
+
+    # -- listings and settings --------------------------------------------------------------
+
+    async def games_in_channel(
+        self, channel_id: int, statuses: Sequence[Status] = ("lobby", "active")
+    ) -> list[GameRow]:
+        """Games posted in a channel or in one of its game threads, most recent first."""
+        return await self.storage.list_games(channel_id=channel_id, statuses=statuses)
+
+    async def games_of_user(
+        self,
+        user_id: int,
+        *,
+        guild_id: int | None = None,
+        statuses: Sequence[Status] = ("lobby", "active"),
+    ) -> list[GameRow]:
+        return await self.storage.list_games(user_id=user_id, guild_id=guild_id, statuses=statuses)
+
+    async def games_awaiting(self, user_id: int, guild_id: int | None = None) -> list[GameRow]:
+        """Active games where it is ``user_id``'s turn, longest waiting first."""
+        return await self.storage.games_awaiting(user_id, guild_id)
+
+    async def set_messages(
+        self, game_id: int, *, thread_id: int | None, message_id: int | None
+    ) -> None:
+        """Remember the game's thread and its latest message (to edit or disable prompts)."""
+        async with self.lock(game_id):
+            await self.storage.set_messages(game_id, thread_id, message_id)
+            live = self.cache.get(game_id)
+            if live is not None:
+                live.row = dataclasses.replace(live.row, thread_id=thread_id, message_id=message_id)
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        return await self.storage.guild_settings(guild_id)
+
+    async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
+        """Change some of a guild's defaults (fields of :class:`GuildSettings`), checked."""
+        current = await self.storage.guild_settings(guild_id)
+        try:
+            settings = dataclasses.replace(current, **changes)
+        except TypeError:
+            raise BadSettings(reason=f"unknown setting among {', '.join(changes)}") from None
+        if settings.locale not in LOCALES:
+            raise BadSettings(reason=f"language must be one of {', '.join(LOCALES)}")
+        lobby.check_setup(settings.game, settings.expansions, settings.options)
+        check_timing(settings.turn_seconds, settings.timeout_policy)
+        await self.storage.save_guild_settings(settings, self._clock())
+        return settings
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        return await self.storage.user_settings(user_id)
+
+    async def update_user_settings(self, user_id: int, **changes: Any) -> UserSettings:
+        current = await self.storage.user_settings(user_id)
+        try:
+            settings = dataclasses.replace(current, **changes)
+        except TypeError:
+            raise BadSettings(reason=f"unknown setting among {', '.join(changes)}") from None
+        if settings.locale is not None and settings.locale not in LOCALES:
+            raise BadSettings(reason=f"language must be one of {', '.join(LOCALES)}")
+        await self.storage.save_user_settings(settings, self._clock())
+        return settings
+
+
+Step = tuple[Played, ActionRow]

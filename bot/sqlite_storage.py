@@ -1,0 +1,487 @@
+"""The SQLite implementation of :class:`bot.storage.Storage`: every SQL statement of the bot.
+
+One aiosqlite connection in autocommit mode; each method takes an asyncio lock so that the
+transactions of concurrent coroutines never interleave on the shared connection, and writes run
+inside ``BEGIN IMMEDIATE ... COMMIT``. WAL journal (readers never block the writer), foreign keys
+on, ``synchronous=FULL`` by default so a committed action survives even a power cut; ``NORMAL``
+(``durable=False``) still survives any crash of the process itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import astuple
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.migrate import MIGRATIONS, migrate
+from bot.storage import (
+    ActionRow,
+    Deadline,
+    GameRow,
+    GuildSettings,
+    Progress,
+    SeatRow,
+    Status,
+    Storage,
+    UserSettings,
+    WriteConflict,
+)
+
+GAME_COLUMNS = (
+    "guild_id, channel_id, thread_id, message_id, owner_id, kind, expansions, options, "
+    "setup_extra, seed, status, private, max_players, locale, turn, action_count, current_seat, "
+    "turn_seconds, timeout_policy, result, created_at, updated_at, started_at, ended_at"
+)
+GAME_PLACEHOLDERS = ", ".join("?" * len(GAME_COLUMNS.split(", ")))
+SEAT_COLUMNS = "seat, user_id, name, colour, status, joined_at"
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _game_values(game: GameRow) -> tuple[Any, ...]:
+    return (
+        game.guild_id,
+        game.channel_id,
+        game.thread_id,
+        game.message_id,
+        game.owner_id,
+        game.kind,
+        _dump(list(game.expansions)),
+        _dump(game.options),
+        _dump(game.setup_extra),
+        game.seed,
+        game.status,
+        int(game.private),
+        game.max_players,
+        game.locale,
+        game.turn,
+        game.action_count,
+        game.current_seat,
+        game.turn_seconds,
+        game.timeout_policy,
+        None if game.result is None else _dump(game.result),
+        game.created_at,
+        game.updated_at,
+        game.started_at,
+        game.ended_at,
+    )
+
+
+def _game_from_row(row: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
+    (gid, guild, channel, thread, message, owner, kind, expansions, options, extra, seed) = row[:11]
+    (status, private, max_players, locale, turn, count, current, seconds, policy) = row[11:20]
+    result, created, updated, started, ended = row[20:]
+    return GameRow(
+        id=gid,
+        owner_id=owner,
+        created_at=created,
+        updated_at=updated,
+        guild_id=guild,
+        channel_id=channel,
+        thread_id=thread,
+        message_id=message,
+        kind=kind,
+        expansions=tuple(json.loads(expansions)),
+        options=json.loads(options),
+        setup_extra=json.loads(extra),
+        seed=seed,
+        status=status,
+        private=bool(private),
+        max_players=max_players,
+        locale=locale,
+        turn=turn,
+        action_count=count,
+        current_seat=current,
+        turn_seconds=seconds,
+        timeout_policy=policy,
+        result=None if result is None else json.loads(result),
+        started_at=started,
+        ended_at=ended,
+        seats=seats,
+    )
+
+
+class SqliteStorage(Storage):
+    """Open with :meth:`open`; close with :meth:`close` (or ``async with``)."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(
+        cls, path: str | Path, *, durable: bool = True, migrations: Path = MIGRATIONS
+    ) -> SqliteStorage:
+        """Open (creating if needed) and migrate the database at ``path``."""
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+            await db.execute("PRAGMA busy_timeout = 5000")
+            await migrate(db, migrations)
+        except BaseException:
+            await db.close()
+            raise
+        return cls(db)
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._db.close()
+
+    async def __aenter__(self) -> SqliteStorage:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    @asynccontextmanager
+    async def _tx(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await self._db.rollback()
+                raise
+            await self._db.commit()
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            yield self._db
+
+    # -- games ------------------------------------------------------------------------------
+
+    async def _insert_game(self, db: aiosqlite.Connection, game: GameRow) -> int:
+        cursor = await db.execute(
+            f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({GAME_PLACEHOLDERS})", _game_values(game)
+        )
+        assert cursor.lastrowid is not None
+        await self._write_seats(db, cursor.lastrowid, game.seats)
+        return cursor.lastrowid
+
+    async def _write_seats(
+        self, db: aiosqlite.Connection, game_id: int, seats: Iterable[SeatRow]
+    ) -> None:
+        await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+        await db.executemany(
+            f"INSERT INTO seats (game_id, {SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, *astuple(seat)) for seat in seats],
+        )
+
+    async def create_game(self, game: GameRow) -> int:
+        async with self._tx() as db:
+            return await self._insert_game(db, game)
+
+    async def save_game(
+        self, game: GameRow, *, deadlines: Sequence[Deadline] | None = None
+    ) -> None:
+        sets = ", ".join(f"{name} = ?" for name in GAME_COLUMNS.split(", "))
+        if game.status != "active":
+            deadlines = ()
+        async with self._tx() as db:
+            await db.execute(
+                f"UPDATE games SET {sets} WHERE id = ?", (*_game_values(game), game.id)
+            )
+            await self._write_seats(db, game.id, game.seats)
+            if deadlines is not None:
+                await self._write_deadlines(db, game.id, deadlines)
+
+    async def _seats(self, db: aiosqlite.Connection, ids: list[int]) -> dict[int, list[SeatRow]]:
+        found: dict[int, list[SeatRow]] = {gid: [] for gid in ids}
+        if not ids:
+            return found
+        marks = ", ".join("?" * len(ids))
+        async with db.execute(
+            f"SELECT game_id, {SEAT_COLUMNS} FROM seats WHERE game_id IN ({marks}) "
+            "ORDER BY game_id, seat",
+            ids,
+        ) as cursor:
+            async for row in cursor:
+                found[row[0]].append(SeatRow(*row[1:]))
+        return found
+
+    async def _games(
+        self, db: aiosqlite.Connection, where: str, args: Sequence[Any]
+    ) -> list[GameRow]:
+        async with db.execute(f"SELECT id, {GAME_COLUMNS} FROM games {where}", args) as cursor:
+            rows = list(await cursor.fetchall())
+        seats = await self._seats(db, [row[0] for row in rows])
+        return [_game_from_row(row, tuple(seats[row[0]])) for row in rows]
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        async with self._read() as db:
+            games = await self._games(db, "WHERE id = ?", (game_id,))
+        return games[0] if games else None
+
+    async def get_actions(self, game_id: int) -> list[ActionRow]:
+        async with (
+            self._read() as db,
+            db.execute(
+                "SELECT idx, turn, seat, user_id, action, forced, created_at FROM actions "
+                "WHERE game_id = ? ORDER BY idx",
+                (game_id,),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [ActionRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6]) for r in rows]
+
+    async def import_game(self, game: GameRow, actions: Sequence[ActionRow]) -> int:
+        async with self._tx() as db:
+            game_id = await self._insert_game(db, game)
+            await self._insert_actions(db, game_id, actions)
+            return game_id
+
+    async def _insert_actions(
+        self, db: aiosqlite.Connection, game_id: int, actions: Sequence[ActionRow]
+    ) -> None:
+        await db.executemany(
+            "INSERT INTO actions (game_id, idx, turn, seat, user_id, action, forced, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, a.idx, a.turn, a.seat, a.user_id, _dump(a.action), a.forced, a.created_at)
+                for a in actions
+            ],
+        )
+
+    async def _update_progress(
+        self, db: aiosqlite.Connection, game_id: int, expected_count: int, progress: Progress
+    ) -> None:
+        cursor = await db.execute(
+            "UPDATE games SET turn = ?, action_count = ?, current_seat = ?, status = ?, "
+            "updated_at = ?, result = ?, ended_at = ? WHERE id = ? AND action_count = ?",
+            (
+                progress.turn,
+                progress.action_count,
+                progress.current_seat,
+                progress.status,
+                progress.updated_at,
+                None if progress.result is None else _dump(progress.result),
+                progress.ended_at,
+                game_id,
+                expected_count,
+            ),
+        )
+        if cursor.rowcount != 1:
+            raise WriteConflict(f"game {game_id} does not hold {expected_count} actions")
+        await db.execute("DELETE FROM undo_votes WHERE game_id = ?", (game_id,))
+
+    async def append_actions(
+        self,
+        game_id: int,
+        expected_count: int,
+        actions: Sequence[ActionRow],
+        progress: Progress,
+        *,
+        deadlines: Sequence[Deadline] | None = None,
+        seats: Sequence[SeatRow] | None = None,
+    ) -> None:
+        async with self._tx() as db:
+            await self._update_progress(db, game_id, expected_count, progress)
+            await self._insert_actions(db, game_id, actions)
+            if deadlines is not None:
+                await self._write_deadlines(db, game_id, deadlines)
+            if seats is not None:
+                await self._write_seats(db, game_id, seats)
+
+    async def _write_deadlines(
+        self, db: aiosqlite.Connection, game_id: int, deadlines: Sequence[Deadline]
+    ) -> None:
+        await db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
+        await db.executemany(
+            "INSERT INTO deadlines (game_id, kind, turn, user_id, due_at, done_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, d.kind, d.turn, d.user_id, d.due_at, d.done_at) for d in deadlines],
+        )
+
+    async def truncate_actions(
+        self,
+        game_id: int,
+        expected_count: int,
+        keep: int,
+        progress: Progress,
+        *,
+        deadlines: Sequence[Deadline] | None = None,
+    ) -> None:
+        async with self._tx() as db:
+            await self._update_progress(db, game_id, expected_count, progress)
+            await db.execute("DELETE FROM actions WHERE game_id = ? AND idx >= ?", (game_id, keep))
+            if deadlines is not None:
+                await self._write_deadlines(db, game_id, deadlines)
+
+    async def list_games(
+        self,
+        *,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        user_id: int | None = None,
+        statuses: Sequence[Status] = ("lobby", "active"),
+        limit: int = 100,
+    ) -> list[GameRow]:
+        clauses = [f"status IN ({', '.join('?' * len(statuses))})"]
+        args: list[Any] = list(statuses)
+        if guild_id is not None:
+            clauses.append("guild_id = ?")
+            args.append(guild_id)
+        if channel_id is not None:
+            clauses.append("(channel_id = ? OR thread_id = ?)")
+            args += [channel_id, channel_id]
+        if user_id is not None:
+            clauses.append("id IN (SELECT game_id FROM seats WHERE user_id = ?)")
+            args.append(user_id)
+        where = f"WHERE {' AND '.join(clauses)} ORDER BY updated_at DESC, id DESC LIMIT ?"
+        async with self._read() as db:
+            return await self._games(db, where, [*args, limit])
+
+    async def games_awaiting(self, user_id: int, guild_id: int | None = None) -> list[GameRow]:
+        where = (
+            "WHERE status = 'active' AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id "
+            "AND s.seat = games.current_seat AND s.user_id = ?)"
+        )
+        args: list[Any] = [user_id]
+        if guild_id is not None:
+            where += " AND guild_id = ?"
+            args.append(guild_id)
+        async with self._read() as db:
+            return await self._games(db, where + " ORDER BY updated_at", args)
+
+    async def active_game_ids(self) -> list[int]:
+        async with (
+            self._read() as db,
+            db.execute("SELECT id FROM games WHERE status = 'active' ORDER BY id") as cursor,
+        ):
+            return [row[0] for row in await cursor.fetchall()]
+
+    async def set_messages(
+        self, game_id: int, thread_id: int | None, message_id: int | None
+    ) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "UPDATE games SET thread_id = ?, message_id = ? WHERE id = ?",
+                (thread_id, message_id, game_id),
+            )
+
+    # -- undo votes -------------------------------------------------------------------------
+
+    async def add_undo_vote(
+        self, game_id: int, action_idx: int, user_id: int, now: float
+    ) -> set[int]:
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT OR IGNORE INTO undo_votes (game_id, action_idx, user_id, voted_at) "
+                "VALUES (?, ?, ?, ?)",
+                (game_id, action_idx, user_id, now),
+            )
+            async with db.execute(
+                "SELECT user_id FROM undo_votes WHERE game_id = ? AND action_idx = ?",
+                (game_id, action_idx),
+            ) as cursor:
+                return {row[0] for row in await cursor.fetchall()}
+
+    # -- deadlines --------------------------------------------------------------------------
+
+    async def _deadlines(self, where: str, args: Sequence[Any]) -> list[Deadline]:
+        async with (
+            self._read() as db,
+            db.execute(
+                f"SELECT game_id, kind, turn, due_at, user_id, done_at FROM deadlines {where}",
+                args,
+            ) as cursor,
+        ):
+            return [Deadline(*row) for row in await cursor.fetchall()]
+
+    async def deadlines(self, game_id: int) -> list[Deadline]:
+        return await self._deadlines("WHERE game_id = ? ORDER BY due_at", (game_id,))
+
+    async def due_deadlines(self, now: float, limit: int = 100) -> list[Deadline]:
+        return await self._deadlines(
+            "WHERE done_at IS NULL AND due_at <= ? ORDER BY due_at LIMIT ?", (now, limit)
+        )
+
+    async def complete_deadline(self, game_id: int, kind: str, turn: int, now: float) -> bool:
+        async with self._tx() as db:
+            cursor = await db.execute(
+                "UPDATE deadlines SET done_at = ? WHERE game_id = ? AND kind = ? AND turn = ? "
+                "AND done_at IS NULL",
+                (now, game_id, kind, turn),
+            )
+            return cursor.rowcount == 1
+
+    # -- settings ---------------------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        async with (
+            self._read() as db,
+            db.execute(
+                "SELECT locale, game, expansions, options, channel_id, turn_seconds, "
+                "timeout_policy, digest_channel_id FROM guild_settings WHERE guild_id = ?",
+                (guild_id,),
+            ) as cursor,
+        ):
+            row = await cursor.fetchone()
+        if row is None:
+            return GuildSettings(guild_id)
+        locale, game, expansions, options, channel, seconds, policy, digest = row
+        return GuildSettings(
+            guild_id,
+            locale,
+            game,
+            tuple(json.loads(expansions)),
+            json.loads(options),
+            channel,
+            seconds,
+            policy,
+            digest,
+        )
+
+    async def save_guild_settings(self, settings: GuildSettings, now: float) -> None:
+        s = settings
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT OR REPLACE INTO guild_settings (guild_id, locale, game, expansions, "
+                "options, channel_id, turn_seconds, timeout_policy, digest_channel_id, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    s.guild_id,
+                    s.locale,
+                    s.game,
+                    _dump(list(s.expansions)),
+                    _dump(s.options),
+                    s.channel_id,
+                    s.turn_seconds,
+                    s.timeout_policy,
+                    s.digest_channel_id,
+                    now,
+                ),
+            )
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        async with (
+            self._read() as db,
+            db.execute(
+                "SELECT locale, dm_reminders, away_until FROM user_settings WHERE user_id = ?",
+                (user_id,),
+            ) as cursor,
+        ):
+            row = await cursor.fetchone()
+        if row is None:
+            return UserSettings(user_id)
+        return UserSettings(user_id, row[0], bool(row[1]), row[2])
+
+    async def save_user_settings(self, settings: UserSettings, now: float) -> None:
+        s = settings
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT OR REPLACE INTO user_settings (user_id, locale, dm_reminders, away_until, "
+                "updated_at) VALUES (?, ?, ?, ?, ?)",
+                (s.user_id, s.locale, int(s.dm_reminders), s.away_until, now),
+            )

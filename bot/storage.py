@@ -1,0 +1,269 @@
+"""The storage interface of the game manager: plain rows in, plain rows out, all async.
+
+Nothing here knows which database holds the rows. :mod:`bot.sqlite_storage` implements it on
+SQLite (aiosqlite); a PostgreSQL backend (asyncpg) would implement the same :class:`Storage`.
+Setup values (expansions, options, results) are JSON-shaped Python values, so new games and
+options need no schema change.
+
+Each write method is one transaction. The writes that follow a game's action log
+(:meth:`Storage.append_actions`, :meth:`Storage.truncate_actions`) take the action count the
+caller expects to find and raise :class:`WriteConflict` if another writer got there first: that
+check, not only the manager's in-process lock, is what lets several bot processes share a database.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Status = Literal["lobby", "active", "finished", "abandoned"]
+SeatStatus = Literal["playing", "resigned", "forfeited"]
+TimeoutPolicy = Literal["autoplay", "skip", "forfeit"]
+TIMEOUT_POLICIES: tuple[TimeoutPolicy, ...] = ("autoplay", "skip", "forfeit")
+
+
+class WriteConflict(Exception):
+    """The game's action log is not at the expected length: someone else wrote first."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    seat: int
+    user_id: int
+    name: str
+    colour: str
+    status: SeatStatus = "playing"
+    joined_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One game as stored: setup, where it lives on Discord, and a summary of its progress."""
+
+    id: int
+    owner_id: int
+    created_at: float
+    updated_at: float
+    guild_id: int | None = None
+    channel_id: int | None = None
+    thread_id: int | None = None
+    message_id: int | None = None
+    kind: str = "carcassonne"
+    expansions: tuple[str, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)
+    setup_extra: dict[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+    status: Status = "lobby"
+    private: bool = False
+    max_players: int = 6
+    locale: str | None = None
+    turn: int = 0
+    action_count: int = 0
+    current_seat: int | None = None
+    turn_seconds: int | None = None
+    timeout_policy: TimeoutPolicy = "autoplay"
+    result: dict[str, Any] | None = None
+    started_at: float | None = None
+    ended_at: float | None = None
+    seats: tuple[SeatRow, ...] = ()
+
+    def seat_of(self, user_id: int) -> SeatRow | None:
+        """The first seat held by ``user_id`` (a user may hold several in a hot-seat import)."""
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+    @property
+    def current_user(self) -> int | None:
+        if self.current_seat is None or self.current_seat >= len(self.seats):
+            return None
+        return self.seats[self.current_seat].user_id
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    idx: int
+    turn: int
+    seat: int
+    user_id: int | None
+    action: dict[str, Any]
+    forced: str | None = None
+    created_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """The summary columns of a game after a write to its action log."""
+
+    turn: int
+    action_count: int
+    current_seat: int | None
+    status: Status
+    updated_at: float
+    result: dict[str, Any] | None = None
+    ended_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    game_id: int
+    kind: str
+    turn: int
+    due_at: float
+    user_id: int | None = None
+    done_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    guild_id: int
+    locale: str = "en"
+    game: str = "carcassonne"
+    expansions: tuple[str, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)
+    channel_id: int | None = None
+    turn_seconds: int | None = None
+    timeout_policy: TimeoutPolicy = "autoplay"
+    digest_channel_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UserSettings:
+    user_id: int
+    locale: str | None = None
+    dm_reminders: bool = False
+    away_until: float | None = None
+
+
+class Storage(abc.ABC):
+    """Async persistence of games; one implementation per database engine."""
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+    # -- games ------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def create_game(self, game: GameRow) -> int:
+        """Insert ``game`` (its ``id`` is ignored) and its seats; return the new id."""
+
+    @abc.abstractmethod
+    async def save_game(
+        self, game: GameRow, *, deadlines: Sequence[Deadline] | None = None
+    ) -> None:
+        """Write every column of ``game`` and replace its seats (lobby changes, start, end).
+
+        ``deadlines`` (if given) replace the game's; a game no longer active loses them all.
+        """
+
+    @abc.abstractmethod
+    async def get_game(self, game_id: int) -> GameRow | None: ...
+
+    @abc.abstractmethod
+    async def get_actions(self, game_id: int) -> list[ActionRow]:
+        """The action log of a game, in order."""
+
+    @abc.abstractmethod
+    async def import_game(self, game: GameRow, actions: Sequence[ActionRow]) -> int:
+        """Insert a whole game with its action log in one transaction; return the new id."""
+
+    @abc.abstractmethod
+    async def append_actions(
+        self,
+        game_id: int,
+        expected_count: int,
+        actions: Sequence[ActionRow],
+        progress: Progress,
+        *,
+        deadlines: Sequence[Deadline] | None = None,
+        seats: Sequence[SeatRow] | None = None,
+    ) -> None:
+        """Append to the log, update the summary, clear undo votes; all in one transaction.
+
+        ``deadlines`` (if given) replace the game's deadlines and ``seats`` its seats. Raises
+        :class:`WriteConflict` if the log does not hold ``expected_count`` actions.
+        """
+
+    @abc.abstractmethod
+    async def truncate_actions(
+        self,
+        game_id: int,
+        expected_count: int,
+        keep: int,
+        progress: Progress,
+        *,
+        deadlines: Sequence[Deadline] | None = None,
+    ) -> None:
+        """Drop every action from index ``keep`` on (undo), update the summary, clear votes."""
+
+    @abc.abstractmethod
+    async def list_games(
+        self,
+        *,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        user_id: int | None = None,
+        statuses: Sequence[Status] = ("lobby", "active"),
+        limit: int = 100,
+    ) -> list[GameRow]:
+        """Games matching every filter given (channel matches the channel or the thread)."""
+
+    @abc.abstractmethod
+    async def games_awaiting(self, user_id: int, guild_id: int | None = None) -> list[GameRow]:
+        """Active games where it is ``user_id``'s turn."""
+
+    @abc.abstractmethod
+    async def active_game_ids(self) -> list[int]: ...
+
+    @abc.abstractmethod
+    async def set_messages(
+        self, game_id: int, thread_id: int | None, message_id: int | None
+    ) -> None: ...
+
+    # -- undo votes -------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def add_undo_vote(
+        self, game_id: int, action_idx: int, user_id: int, now: float
+    ) -> set[int]:
+        """Record a vote; return every voter for that action (raises nothing on a repeat)."""
+
+    # -- deadlines --------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def deadlines(self, game_id: int) -> list[Deadline]: ...
+
+    @abc.abstractmethod
+    async def due_deadlines(self, now: float, limit: int = 100) -> list[Deadline]:
+        """Pending deadlines due at ``now`` or before, oldest first."""
+
+    @abc.abstractmethod
+    async def complete_deadline(self, game_id: int, kind: str, turn: int, now: float) -> bool:
+        """Mark a deadline done if it is still pending for ``turn``; False if stale or done."""
+
+    # -- settings ---------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's settings, defaults if never saved."""
+
+    @abc.abstractmethod
+    async def save_guild_settings(self, settings: GuildSettings, now: float) -> None: ...
+
+    @abc.abstractmethod
+    async def user_settings(self, user_id: int) -> UserSettings: ...
+
+    @abc.abstractmethod
+    async def save_user_settings(self, settings: UserSettings, now: float) -> None: ...
+
+
+async def open_storage(location: str) -> Storage:
+    """Open the storage named by ``location``: a file path or ``sqlite:///path`` for SQLite.
+
+    The one place that picks a backend; a ``postgresql://`` URL would select asyncpg here.
+    """
+    if location.startswith(("postgres://", "postgresql://")):
+        raise ValueError("PostgreSQL storage is not available yet: use a SQLite file path")
+    from bot.sqlite_storage import SqliteStorage
+
+    return await SqliteStorage.open(location.removeprefix("sqlite:///"))
