@@ -44,19 +44,40 @@ EDGE_WORDS = {"C": "city", "R": "road", "F": "field"}
 
 
 class Game:
-    """One game of Carcassonne (base game, optionally with expansions)."""
+    """One game of Carcassonne (base game, optionally with expansions).
+
+    ``Game(setup)`` builds the right kind of game for ``setup.game``: the other games of the
+    family (Hunters & Gatherers, ...) are subclasses registered in :data:`GAMES`, overriding the
+    rule points that differ (tile sets, figures, scoring, the end of a turn).
+    """
+
+    #: Words for the edge letters, for refusals ("its N edge is a road ...").
+    edge_words: dict[str, str] = EDGE_WORDS
+    #: Role of a follower by the feature type it stands on.
+    roles: dict[str, str] = ROLES
+
+    def __new__(cls, setup: Setup) -> Game:
+        game_class = GAMES.get(setup.game, cls) if cls is Game else cls
+        return super().__new__(game_class)
+
+    def tile_sets(self) -> tuple[str, ...]:
+        return ("base", *self.setup.expansions)
+
+    def initial_supply(self) -> dict[str, int]:
+        extra = am.EXTRA_FIGURES if self.abbey_mayor else {}
+        return {"follower": FOLLOWERS, **extra}
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
         self.options = setup.options
+        self.hand_mode = bool(setup.options.get("hand", False))
         self.players = len(setup.players)
-        sets = ("base", *setup.expansions)
-        self.kinds: dict[str, TileKind] = kinds_by_name(*sets)
+        self.kinds: dict[str, TileKind] = kinds_by_name(*self.tile_sets())
         self.board = Board()
         self.scores = [0] * self.players
         self.breakdown: list[dict[str, int]] = [{} for _ in range(self.players)]
         self.abbey_mayor = am.NAME in setup.expansions
-        figures = {"follower": FOLLOWERS, **(am.EXTRA_FIGURES if self.abbey_mayor else {})}
+        figures = self.initial_supply()
         self.supply: list[dict[str, int]] = [dict(figures) for _ in range(self.players)]
         self.abbeys = [1 if self.abbey_mayor else 0] * self.players
         self.actions: list[Action] = []
@@ -82,7 +103,7 @@ class Game:
         self.stack = self._build_stack()
         start = self.stack.pop()
         self.board.place(self.kinds[start].oriented(0), (0, 0), 0)
-        if self.options["hand"]:
+        if self.hand_mode:
             for player in range(self.players):
                 self._refill_hand(player)
         self._begin_turn()
@@ -102,6 +123,8 @@ class Game:
         pool: list[str] = []
         start = ""
         for kind in self.kinds.values():
+            if kind.extra.get("bonus"):
+                continue
             count = kind.count
             if kind.start and not start:
                 start = kind.name
@@ -143,7 +166,7 @@ class Game:
 
     @property
     def decision(self) -> Decision:
-        hand = tuple(self.hands[self.actor]) if self.options["hand"] else ()
+        hand = tuple(self.hands[self.actor]) if self.hand_mode else ()
         return Decision(self.phase, self.actor, self.turn, self.tile, hand)
 
     @property
@@ -153,7 +176,7 @@ class Game:
     def placeable_kinds(self) -> list[TileKind]:
         if self.phase is not Phase.TILE:
             return []
-        if self.options["hand"]:
+        if self.hand_mode:
             return [self.kinds[name] for name in dict.fromkeys(self.hands[self.current])]
         return [self.kinds[self.tile]] if self.tile else []
 
@@ -296,8 +319,8 @@ class Game:
                 raise IllegalActionError(
                     f"tile {kind.name} turned {action.rotation}° does not fit at "
                     f"({action.x}, {action.y}): its {EDGE_NAMES[side]} edge is "
-                    f"{EDGE_WORDS.get(oriented.edges[side], oriented.edges[side])} "
-                    f"but the neighbour there shows {EDGE_WORDS.get(letter, letter)}",
+                    f"{self.edge_words.get(oriented.edges[side], oriented.edges[side])} "
+                    f"but the neighbour there shows {self.edge_words.get(letter, letter)}",
                     "does_not_fit",
                     tile=kind.name,
                     rotation=action.rotation,
@@ -308,7 +331,7 @@ class Game:
         return kind
 
     def _chosen_kind(self, name: str | None) -> TileKind:
-        if self.options["hand"]:
+        if self.hand_mode:
             hand = self.hands[self.current]
             if name is None:
                 raise IllegalActionError(
@@ -335,17 +358,21 @@ class Game:
         kind = self.check_place_tile(action)
         pos = (action.x, action.y)
         oriented = kind.oriented(action.rotation)
-        if self.options["hand"]:
+        if self.hand_mode:
             self.hands[self.current].remove(kind.name)
         self.tile = None
         self._touched = self.board.place(oriented, pos, self.turn)
         self.last_pos = pos
+        self.after_place(pos)
         self.emit(TilePlaced(self.current, kind.name, action.x, action.y, action.rotation))
         self._figure_choices = self._figure_options()
         if self._figure_choices:
             self.phase = Phase.FIGURE
         else:
             self._finish_turn()
+
+    def after_place(self, pos: Pos) -> None:
+        """Rule point: a tile was just put down at ``pos`` (before figures and scoring)."""
 
     def _place_figure(self, action: PlaceFigure) -> None:
         if self.phase is not Phase.FIGURE:
@@ -397,9 +424,13 @@ class Game:
             Figure(self.current, action.figure, self.last_pos, local, at)
         )
         self.supply[self.current][action.figure] -= 1
-        role = ROLES[feat.type] if action.figure == "follower" else action.figure
+        role = self.role(action.figure, feat.type)
         self.emit(FigurePlaced(self.current, action.figure, role, action.x, action.y, at))
         self._finish_turn()
+
+    def role(self, figure: str, ftype: str) -> str:
+        """What a figure is called on a feature type (a follower on a road is a thief)."""
+        return self.roles.get(ftype, figure) if figure in ("follower", "man") else figure
 
     def _figure_refusal(self, figure: str, ftype: str) -> str:
         if figure == "mayor" and ftype != "city":
@@ -577,7 +608,7 @@ class Game:
         if self._ending is not None:
             self._offer_end_abbey()
             return
-        if self.options["hand"]:
+        if self.hand_mode:
             self._refill_hand(self.current)
         self.current = (self.current + 1) % self.players
         self.actor = self.current
@@ -591,7 +622,7 @@ class Game:
 
     def _begin_turn(self) -> None:
         """Draw for the current player, discarding unplaceable tiles; end the game if none."""
-        if self.options["hand"]:
+        if self.hand_mode:
             for _ in range(self.players):
                 if self._settle_hand(self.current):
                     self.phase = Phase.TILE
@@ -648,15 +679,23 @@ class Game:
 
     def _end_game(self) -> None:
         self.tile = None
-        roots = scoring.score_final(self)
-        if self.abbey_mayor:
-            am.score_barns_final(self, roots)
+        self.final_scoring()
         self.phase = Phase.OVER
         best = max(self.scores)
         self.winners = tuple(p for p, s in enumerate(self.scores) if s == best)
         self.emit(GameEnded(tuple(self.scores), self.winners))
 
+    def final_scoring(self) -> None:
+        """Rule point: the end-of-game scoring (Carcassonne: features, farmers, barns)."""
+        roots = scoring.score_final(self)
+        if self.abbey_mayor:
+            am.score_barns_final(self, roots)
+
     def add_points(self, player: int, category: str, points: int) -> None:
         self.scores[player] += points
         breakdown = self.breakdown[player]
         breakdown[category] = breakdown.get(category, 0) + points
+
+
+#: The games of the family by record name; ``Game(setup)`` picks the class from here.
+GAMES: dict[str, type[Game]] = {"carcassonne": Game}

@@ -31,6 +31,9 @@ def rotate_position(position: int, rotation: int) -> int:
     return (position + 3 * (rotation // 90)) % 12
 
 
+_FEATURE_KEYS = frozenset({"id", "type", "at", "pennants", "cities", "lakes"})
+
+
 class TileDataError(ValueError):
     """A tile set file is inconsistent."""
 
@@ -47,7 +50,8 @@ class Feature:
     #: Index among the tile's edge-less fields (0 for "I1", 1 for "I2"), or -1.
     inner: int = -1
     pennants: int = 0
-    #: Indices (in the tile's feature list) of the cities this field touches.
+    #: Indices (in the tile's feature list) of linked features: the cities a field touches, the
+    #: lakes a river ends in.
     cities: tuple[int, ...] = ()
     #: Extra per-set attributes (animals, fish, nuggets, ...), read by the game modules.
     extra: Mapping[str, Any] = field(default_factory=dict)
@@ -183,8 +187,10 @@ def _parse_kind(raw: Mapping[str, Any], set_name: str) -> TileKind:
             if not positions or any(not 0 <= p < 12 for p in positions) or positions & used:
                 raise TileDataError(f"tile {name}: bad or overlapping positions for {f['id']}")
             used |= positions
-        cities = tuple(ids.index(str(c)) for c in f.get("cities", []))
-        extra = {k: v for k, v in f.items() if k not in {"id", "type", "at", "pennants", "cities"}}
+        # Linked features on the tile: the cities a field touches, the lakes a river ends in.
+        linked = list(f.get("cities", [])) + list(f.get("lakes", []))
+        cities = tuple(ids.index(str(c)) for c in linked)
+        extra = {k: v for k, v in f.items() if k not in _FEATURE_KEYS}
         feats.append(
             Feature(
                 id=str(f["id"]),
