@@ -1,0 +1,122 @@
+"""Public entry points: engine state in, PNG bytes out.
+
+Every function here is pure (it reads the game, never changes it) and safe to call from a worker
+thread, e.g. ``await asyncio.to_thread(render_board, game, options)``.
+
+>>> from engine import Game, Setup
+>>> png = render_board(Game(Setup(players=("Alice", "Bob"), seed=1)))
+>>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from PIL import Image
+
+from renderer import palette as pal
+from renderer.board import Pos, SpotKey, draw_board
+from renderer.encode import encode_png
+from renderer.options import RenderOptions
+from renderer.panel import PanelData, draw_panel, panel_width
+
+if TYPE_CHECKING:
+    from engine import Game, PlaceTile
+
+
+def panel_data(game: Game) -> PanelData:
+    over = game.finished
+    return PanelData(
+        names=game.setup.players,
+        scores=list(game.scores),
+        supply=[dict(s) for s in game.supply],
+        tiles_left=game.tiles_left,
+        current=None if over else game.decision.player,
+        turn=None if over else game.turn,
+    )
+
+
+def with_panel(board: Image.Image, game: Game, tile: int, options: RenderOptions) -> Image.Image:
+    """Stack the players strip under a board image."""
+    if not options.panel:
+        return board
+    data = panel_data(game)
+    width = max(board.width, panel_width(data, tile))
+    strip = draw_panel(data, width, tile, options)
+    image = Image.new("RGB", (width, board.height + strip.height), pal.BACKGROUND)
+    image.paste(board, ((width - board.width) // 2, 0))
+    image.paste(strip, (0, board.height))
+    return image
+
+
+def board_picture(
+    game: Game,
+    options: RenderOptions | None = None,
+    *,
+    candidates: Mapping[Pos, str] | None = None,
+    preview: PlaceTile | None = None,
+    spot_labels: Mapping[SpotKey, str] | None = None,
+) -> Image.Image:
+    """The board with its players strip, as a Pillow image (see :func:`render_board`)."""
+    options = options or RenderOptions()
+    ghost = None
+    if preview is not None:
+        name = preview.tile or game.decision.tile
+        if name is None:
+            raise ValueError("no tile to preview: pass a placement naming its tile")
+        ghost = ((preview.x, preview.y), game.kinds[name].oriented(preview.rotation))
+    spots = None
+    if spot_labels is not None:
+        target = ghost[0] if ghost else game.last_pos
+        if target is not None:
+            spots = (target, spot_labels)
+    board, frame = draw_board(
+        game.board.tiles,
+        game.figures(),
+        options,
+        last=None if ghost else game.last_pos,
+        candidates=candidates,
+        ghost=ghost,
+        spot_labels=spots,
+    )
+    return with_panel(board, game, frame.tile, options)
+
+
+def render_board(
+    game: Game,
+    options: RenderOptions | None = None,
+    *,
+    candidates: Mapping[Pos, str] | None = None,
+) -> bytes:
+    """The board after the last move: last tile framed, figures, players strip.
+
+    ``candidates`` maps empty squares to the short labels the bot offers ({(1, 0): "A", ...}).
+    """
+    return encode_png(board_picture(game, options, candidates=candidates))
+
+
+def render_preview(
+    game: Game,
+    placement: PlaceTile,
+    options: RenderOptions | None = None,
+    *,
+    spot_labels: Mapping[SpotKey, str] | None = None,
+) -> bytes:
+    """The board with the tile ghosted where ``placement`` would put it.
+
+    ``spot_labels`` (``at`` -> label, e.g. {4: "1", "C": "2"}) marks figure spots on the ghost.
+    """
+    return encode_png(board_picture(game, options, preview=placement, spot_labels=spot_labels))
+
+
+def render_figure_spots(
+    game: Game, labels: Mapping[SpotKey, str], options: RenderOptions | None = None
+) -> bytes:
+    """The board with the figure spots of the tile just placed marked with ``labels``.
+
+    Keys are the records' ``at`` values (0-11, "C", "I1", "I2", "NW"...); pass the labels the bot
+    offers for ``game.legal_figures()``.
+    """
+    return encode_png(board_picture(game, options, spot_labels=labels))
