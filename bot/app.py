@@ -1,4 +1,11 @@
-"""Start-up: read the settings from the environment, open the database, run the client."""
+"""Start-up: read the settings from the environment, build the bot, run it.
+
+:class:`CarcassonneBot` owns the storage (migrated when it opens) and the game manager; its
+``setup_hook`` installs the translator, the ``/carcassonne`` group and the persistent components,
+then syncs the commands deliberately: to one guild when ``DISCORD_DEV_GUILD`` is set (instant,
+for development), otherwise globally, and not at all when ``SYNC_COMMANDS=0`` (restarts that do
+not change the commands need no sync, and Discord rate-limits it).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +13,14 @@ import logging
 import os
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import discord
+from discord import app_commands
+
+if TYPE_CHECKING:
+    from bot.manager import GameManager
+    from bot.storage import Storage
 
 log = logging.getLogger("carcassonne")
 
@@ -22,6 +35,7 @@ class Settings:
     database: str
     log_level: str
     dev_guild: int | None
+    sync_commands: bool = True
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -36,12 +50,86 @@ class Settings:
         guild = env.get("DISCORD_DEV_GUILD", "").strip()
         if guild and not guild.isdigit():
             raise SystemExit(f"DISCORD_DEV_GUILD must be a server id (digits), got {guild!r}")
+        level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        if level not in logging.getLevelNamesMapping():
+            raise SystemExit(
+                f"LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL; got {level!r}"
+            )
+        sync = env.get("SYNC_COMMANDS", "1").strip().lower()
+        if sync not in ("0", "1", "true", "false", "yes", "no"):
+            raise SystemExit(f"SYNC_COMMANDS must be 1 or 0, got {sync!r}")
         return cls(
             token=token,
-            database=env.get("CARCASSONNE_DB", DEFAULT_DB),
-            log_level=env.get("LOG_LEVEL", "INFO").upper(),
+            database=env.get("CARCASSONNE_DB", "").strip() or DEFAULT_DB,
+            log_level=level,
             dev_guild=int(guild) if guild else None,
+            sync_commands=sync in ("1", "true", "yes"),
         )
+
+
+class CarcassonneBot(discord.Client):
+    """The Discord client: owns the storage and the game manager, installs the commands."""
+
+    def __init__(self, settings: Settings) -> None:
+        # Slash commands and components need no privileged intent (no message content).
+        intents = discord.Intents.default()
+        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions(users=True))
+        self.settings = settings
+        self.tree = app_commands.CommandTree(self)
+        self._storage: Storage | None = None
+        self._manager: GameManager | None = None
+
+    @property
+    def manager(self) -> GameManager:
+        if self._manager is None:
+            raise RuntimeError("the game manager is not ready: setup_hook has not run")
+        return self._manager
+
+    async def setup_hook(self) -> None:
+        from bot.manager import GameManager
+        from bot.storage import open_storage
+        from bot.ui import install
+
+        self._storage = await open_storage(self.settings.database)
+        self._manager = GameManager(self._storage)
+        log.info("database %s ready", self.settings.database)
+        await install(self)
+        if self.settings.sync_commands:
+            await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        if self.settings.dev_guild is not None:
+            guild = discord.Object(self.settings.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), guild.id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d commands globally (may take up to an hour to show)", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info(
+            "logged in as %s (%s) in %d guilds",
+            self.user,
+            self.user and self.user.id,
+            len(self.guilds),
+        )
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            if self._storage is not None:
+                await self._storage.close()
+                self._storage = None
+
+
+def configure_logging(level: str) -> None:
+    logging.basicConfig(
+        level=level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stdout,
+    )
 
 
 def main() -> int:
@@ -50,18 +138,21 @@ def main() -> int:
     except SystemExit as stop:
         print(stop.code, file=sys.stderr)
         return 1
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stdout,
-    )
-    client = discord.Client(intents=discord.Intents.default())
+    configure_logging(settings.log_level)
+    client = CarcassonneBot(settings)
     try:
         client.run(settings.token, log_handler=None)
     except discord.LoginFailure:
         print(
             "Discord refused DISCORD_TOKEN: it is invalid or was reset. "
             "Copy the bot token again from the developer portal.",
+            file=sys.stderr,
+        )
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        print(
+            "Discord refused the connection: this bot needs no privileged intent; "
+            "check the application's settings.",
             file=sys.stderr,
         )
         return 1

@@ -53,7 +53,16 @@ from bot.storage import (
     Status,
     WriteConflict,
 )
-from engine import Action, GameError, action_from_json
+from engine import (
+    Action,
+    GameError,
+    MoveWagon,
+    Pass,
+    PlaceAbbey,
+    PlaceFigure,
+    PlaceTile,
+    action_from_json,
+)
 
 log = logging.getLogger(__name__)
 
@@ -308,10 +317,11 @@ class GameManager(LobbyOps, RecordsOps):
 Step = tuple[Played, ActionRow]
 
 
-def _parse(action: Action | Mapping[str, Any]) -> Action:
-    if isinstance(action, Mapping):
-        try:
-            return action_from_json(dict(action))
-        except GameError as error:
-            raise IllegalAction(reason=reason(error)) from None
-    return action
+def _parse(action: object) -> Action:
+    """An engine action as given, or one read from its record JSON (refusals explained)."""
+    if isinstance(action, PlaceTile | PlaceFigure | PlaceAbbey | MoveWagon | Pass):
+        return action
+    try:
+        return action_from_json(dict(action) if isinstance(action, Mapping) else action)
+    except GameError as error:
+        raise IllegalAction(reason=reason(error)) from None

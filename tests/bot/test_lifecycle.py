@@ -1,0 +1,184 @@
+"""Resuming on a new manager, undo policy, resign, abandon, records, listings, the cache bound."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from conftest import ALICE, BOB, CAROL, play_random, started_game
+
+from bot.errors import (
+    BadRecord,
+    GameOver,
+    NotActive,
+    NotAPlayer,
+    NotOwner,
+    UndoGameOver,
+    UndoNothing,
+)
+from bot.manager import GameManager
+from engine import Game
+
+
+async def test_a_new_manager_on_the_same_file_resumes_every_game_exactly(db_path: Path) -> None:
+    first = await GameManager.open(str(db_path))
+    snapshots = {}
+    for seed in range(8):
+        rng = random.Random(seed)
+        view = await started_game(first, seed=seed)
+        for _ in range(rng.randrange(5, 60)):
+            if view.finished:
+                break
+            view = (await play_random(first, view, rng)).view
+        snapshots[view.game_id] = first.cache.get(view.game_id).game.snapshot()  # type: ignore[union-attr]
+    await first.close()
+
+    second = await GameManager.open(str(db_path))
+    try:
+        assert await second.resume() == len(snapshots)
+        for game_id, snapshot in snapshots.items():
+            assert second.cache.get(game_id).game.snapshot() == snapshot  # type: ignore[union-attr]
+            view = await second.decision(game_id)
+            await play_random(second, view, random.Random(game_id))
+    finally:
+        await second.close()
+
+
+async def test_the_cache_is_bounded_and_evicted_games_reload(db_path: Path) -> None:
+    manager = await GameManager.open(str(db_path), cache_size=2)
+    try:
+        views = [await started_game(manager, seed=s) for s in range(4)]
+        assert len(manager.cache) == 2 and views[0].game_id not in manager.cache
+        moved = await play_random(manager, views[0], random.Random(1))
+        assert views[0].game_id in manager.cache and moved.view.game_id == views[0].game_id
+    finally:
+        await manager.close()
+
+
+async def test_a_player_takes_back_their_own_moves_until_the_next_player_acts(
+    manager: GameManager,
+) -> None:
+    rng = random.Random(2)
+    view = await started_game(manager, seed=2)
+    start = manager.cache.get(view.game_id).game.snapshot()  # type: ignore[union-attr]
+    with pytest.raises(UndoNothing):
+        await manager.undo(view.game_id, ALICE)
+    while view.user_id == ALICE:
+        view = (await play_random(manager, view, rng)).view
+    # Alice's whole turn comes back, one action at a time.
+    while (await manager.storage.get_actions(view.game_id)) != []:
+        result = await manager.undo(view.game_id, ALICE)
+        assert result.undone
+    assert manager.cache.get(view.game_id).game.snapshot() == start  # type: ignore[union-attr]
+    assert (await manager.game(view.game_id)).action_count == 0
+
+
+async def test_an_older_move_needs_every_player(manager: GameManager) -> None:
+    rng = random.Random(4)
+    view = await started_game(manager, seed=4)
+    while view.turn < 2:
+        view = (await play_random(manager, view, rng)).view
+    log = await manager.storage.get_actions(view.game_id)
+    last = log[-1]
+    asker = ALICE if last.user_id == BOB else BOB
+    with pytest.raises(NotAPlayer):
+        await manager.undo(view.game_id, CAROL)
+    pending = await manager.undo(view.game_id, asker)
+    assert not pending.undone and pending.votes == {asker} and pending.needed == {ALICE, BOB}
+    assert await manager.storage.get_actions(view.game_id) == log
+    again = await manager.undo(view.game_id, asker)  # a second click changes nothing
+    assert not again.undone
+    done = await manager.undo(view.game_id, last.user_id)  # type: ignore[arg-type]
+    assert done.undone and await manager.storage.get_actions(view.game_id) == log[:-1]
+
+
+async def test_resigning_in_a_two_player_game_ends_it(manager: GameManager) -> None:
+    view = await started_game(manager)
+    result = await manager.resign(view.game_id, BOB)
+    row = result.view.game
+    assert row.status == "finished" and row.result is not None
+    assert row.result["reason"] == "resigned" and row.result["winners"] == [0]
+    with pytest.raises(GameOver):
+        await manager.apply(view.game_id, ALICE, view.placements[0], turn=0)
+    with pytest.raises(UndoGameOver):
+        await manager.undo(view.game_id, ALICE)
+
+
+async def test_a_resigned_seat_is_played_by_the_bot(manager: GameManager) -> None:
+    rng = random.Random(6)
+    view = await started_game(manager, seed=6, users=(ALICE, BOB, CAROL))
+    await manager.resign(view.game_id, BOB)
+    for _ in range(12):
+        assert view.user_id != BOB
+        view = (await play_random(manager, view, rng)).view
+    log = await manager.storage.get_actions(view.game_id)
+    assert {r.forced for r in log if r.seat == 1} == {"resigned"}
+    assert [s.status for s in (await manager.game(view.game_id)).seats][1] == "resigned"
+
+
+async def test_abandon_is_for_the_creator_or_an_admin(manager: GameManager) -> None:
+    view = await started_game(manager)
+    with pytest.raises(NotOwner):
+        await manager.abandon(view.game_id, BOB)
+    row = await manager.abandon(view.game_id, BOB, admin=True)
+    assert row.status == "abandoned"
+    with pytest.raises(NotActive):
+        await manager.apply(view.game_id, ALICE, view.placements[0], turn=0)
+    assert await manager.games_in_channel(7) == []
+    assert [g.id for g in await manager.games_in_channel(7, statuses=("abandoned",))] == [row.id]
+
+
+async def test_export_then_import_gives_the_same_game(manager: GameManager) -> None:
+    rng = random.Random(8)
+    view = await started_game(manager, seed=8, options={"farmers": "modern"})
+    for _ in range(25):
+        view = (await play_random(manager, view, rng)).view
+    record = await manager.export_record(view.game_id)
+    assert Game.from_record(json.loads(json.dumps(record))).snapshot() == (
+        manager.cache.get(view.game_id).game.snapshot()  # type: ignore[union-attr]
+    )
+    row = await manager.import_record(record, CAROL, users=[BOB, ALICE])
+    assert row.status == "active" and [s.user_id for s in row.seats] == [BOB, ALICE]
+    assert await manager.export_record(row.id) == record
+    manager.cache.drop(row.id)
+    assert await manager.export_record(row.id) == record
+
+
+@pytest.mark.parametrize(
+    ("mutate", "words"),
+    [
+        (lambda r: r.update(players="Alice"), "list of player names"),
+        (lambda r: r.update(format=7), "unsupported record format"),
+        (lambda r: r["actions"].append({"type": "place_tile", "x": 90, "y": 0, "rotation": 0}),
+         "action 4:"),
+        (lambda r: r.update(actions={}), "'actions' must be a list"),
+    ],
+)  # fmt: skip
+async def test_bad_records_are_refused_with_the_reason(
+    manager: GameManager, mutate: object, words: str
+) -> None:
+    rng = random.Random(1)
+    view = await started_game(manager)
+    while len(await manager.storage.get_actions(view.game_id)) < 4:
+        view = (await play_random(manager, view, rng)).view
+    record = await manager.export_record(view.game_id)
+    del record["actions"][4:]
+    mutate(record)  # type: ignore[operator]
+    with pytest.raises(BadRecord, match=words):
+        await manager.import_record(record, ALICE)
+    assert len(await manager.games_of_user(ALICE)) == 1
+
+
+async def test_listings_by_channel_user_and_whose_turn(manager: GameManager) -> None:
+    one = await started_game(manager, seed=1)
+    two = await started_game(manager, seed=2, users=(BOB, CAROL))
+    lobby = await manager.create_lobby(CAROL, "Carol", channel_id=8)
+    await manager.set_messages(two.game_id, thread_id=99, message_id=5)
+    assert {g.id for g in await manager.games_in_channel(7)} == {one.game_id, two.game_id}
+    assert [g.id for g in await manager.games_in_channel(99)] == [two.game_id]
+    assert {g.id for g in await manager.games_of_user(CAROL)} == {two.game_id, lobby.id}
+    assert [g.id for g in await manager.games_awaiting(ALICE)] == [one.game_id]
+    assert [g.id for g in await manager.games_awaiting(BOB)] == [two.game_id]
+    assert await manager.games_awaiting(CAROL) == []

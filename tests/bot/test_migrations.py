@@ -1,0 +1,86 @@
+"""Migrations: applied in order from empty, one transaction each, newer databases refused."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.errors import DatabaseTooNew
+from bot.migrate import MIGRATIONS, discover
+from bot.sqlite_storage import SqliteStorage
+
+SNAPSHOT = Path(__file__).with_name("schema.sql")
+
+
+def schema_of(path: Path) -> str:
+    """Every table, index and trigger definition, in a stable order."""
+    with sqlite3.connect(path) as db:
+        rows = db.execute(
+            "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL "
+            "AND name NOT LIKE 'sqlite_%' ORDER BY type DESC, name"
+        ).fetchall()
+    return "".join(f"-- {kind} {name}\n{sql};\n\n" for kind, name, sql in rows)
+
+
+async def test_migrating_an_empty_database_gives_the_checked_in_schema(db_path: Path) -> None:
+    storage = await SqliteStorage.open(db_path)
+    await storage.close()
+    # To accept a deliberate schema change: write schema_of(db) to tests/bot/schema.sql.
+    assert schema_of(db_path) == SNAPSHOT.read_text("utf-8")
+    with sqlite3.connect(db_path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == len(discover())
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_opening_twice_applies_nothing_more(db_path: Path) -> None:
+    for _ in range(2):
+        storage = await SqliteStorage.open(db_path)
+        await storage.close()
+    assert schema_of(db_path) == SNAPSHOT.read_text("utf-8")
+
+
+async def test_foreign_keys_are_enforced(db_path: Path) -> None:
+    storage = await SqliteStorage.open(db_path)
+    try:
+        with pytest.raises(sqlite3.IntegrityError):
+            await storage._db.execute(
+                "INSERT INTO seats (game_id, seat, user_id, name, colour, joined_at) "
+                "VALUES (999, 0, 1, 'x', 'red', 0)"
+            )
+    finally:
+        await storage.close()
+
+
+async def test_a_database_newer_than_the_code_is_refused(db_path: Path) -> None:
+    with sqlite3.connect(db_path) as db:
+        db.execute("PRAGMA user_version = 99")
+    with pytest.raises(DatabaseTooNew) as caught:
+        await SqliteStorage.open(db_path)
+    assert "newer than this bot" in str(caught.value)
+    assert "plus récente" in caught.value.message("fr")
+
+
+async def test_a_failing_migration_leaves_the_previous_version(
+    tmp_path: Path, db_path: Path
+) -> None:
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    (folder / "0001_init.sql").write_text((MIGRATIONS / "0001_init.sql").read_text())
+    (folder / "0002_broken.sql").write_text(
+        "CREATE TABLE extra (id INTEGER);\nINSERT INTO no_such_table VALUES (1);\n"
+    )
+    with pytest.raises(sqlite3.OperationalError):
+        await SqliteStorage.open(db_path, migrations=folder)
+    with sqlite3.connect(db_path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert "extra" not in tables and "games" in tables
+
+
+def test_migration_files_must_be_numbered_without_gaps(tmp_path: Path) -> None:
+    (tmp_path / "0001_a.sql").write_text("")
+    (tmp_path / "0003_c.sql").write_text("")
+    with pytest.raises(RuntimeError, match="should be numbered 0002"):
+        discover(tmp_path)
