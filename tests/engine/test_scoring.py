@@ -374,3 +374,12 @@ def test_farmers_score_after_the_other_final_scoring() -> None:
     final = [e for e in scored(game) if e.final]
     assert [e.feature for e in final] == ["field", "field", "field"]
     assert game.breakdown == [{"field": 6}, {"field": 3}]
+
+
+@pytest.mark.parametrize("mode", ["classic", "modern"])
+def test_a_field_touching_one_city_along_two_tiles_counts_it_once(mode: str) -> None:
+    # E turned 180 closes D's city (farmer on E's field); U east of D extends D's strip along the
+    # city; B at (1, -1) joins E's field with that strip: one field touching the one city on two
+    # tiles. It is still one city: 3 points, not 6.
+    turns: list[Turn] = [(0, -1, 180, 0), (1, 0, 0, None), (1, -1, 0, None)]
+    assert scenario("DEUB", turns, players=1, farmers=mode).scores == [3]
