@@ -24,6 +24,7 @@ from engine.events import (
     TurnStarted,
 )
 from engine.game import Game
+from engine.hunters import HuntersGame
 from engine.setup import Setup
 from engine.turn import Decision, LegalPlacements, Phase
 
@@ -37,6 +38,7 @@ __all__ = [
     "Game",
     "GameEnded",
     "GameError",
+    "HuntersGame",
     "IllegalActionError",
     "LegalPlacements",
     "MalformedError",

@@ -113,6 +113,7 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
     for index in range(args.games):
         setup = Setup(
             players=names,
+            game=args.game,
             seed=args.seed + index,
             expansions=tuple(args.expansion or ()),
             options=options,
@@ -132,6 +133,7 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
             json.dump(first_record, out, indent=1)
     return {
         "games": args.games,
+        "game": args.game,
         "players": args.players,
         "seed": args.seed,
         "expansions": list(args.expansion or []),
@@ -153,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--games", type=int, default=1)
     sim.add_argument("--players", type=int, default=2)
     sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--game", default="carcassonne", help="carcassonne or hunters")
     sim.add_argument("--expansion", action="append", help="e.g. abbey_mayor")
     sim.add_argument(
         "--option",

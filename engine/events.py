@@ -73,6 +73,14 @@ class TurnStarted:
 
 
 @dataclass(frozen=True, slots=True)
+class BonusTileDrawn:
+    """Hunters & Gatherers: a gold forest earned the placer a bonus tile, to play now."""
+
+    player: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded:
     scores: tuple[int, ...]
     winners: tuple[int, ...]
@@ -86,5 +94,6 @@ Event = (
     | WagonMoved
     | FeatureScored
     | TurnStarted
+    | BonusTileDrawn
     | GameEnded
 )

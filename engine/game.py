@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from engine import abbey_mayor as am
 from engine import scoring
@@ -52,9 +52,9 @@ class Game:
     """
 
     #: Words for the edge letters, for refusals ("its N edge is a road ...").
-    edge_words: dict[str, str] = EDGE_WORDS
+    edge_words: ClassVar[dict[str, str]] = EDGE_WORDS
     #: Role of a follower by the feature type it stands on.
-    roles: dict[str, str] = ROLES
+    roles: ClassVar[dict[str, str]] = ROLES
 
     def __new__(cls, setup: Setup) -> Game:
         game_class = GAMES.get(setup.game, cls) if cls is Game else cls
@@ -103,6 +103,7 @@ class Game:
         self.stack = self._build_stack()
         start = self.stack.pop()
         self.board.place(self.kinds[start].oriented(0), (0, 0), 0)
+        self.after_place((0, 0))
         if self.hand_mode:
             for player in range(self.players):
                 self._refill_hand(player)
@@ -374,6 +375,9 @@ class Game:
     def after_place(self, pos: Pos) -> None:
         """Rule point: a tile was just put down at ``pos`` (before figures and scoring)."""
 
+    def after_figure(self, figure: Figure, root: int) -> None:
+        """Rule point: a figure was just put on feature ``root`` (before scoring)."""
+
     def _place_figure(self, action: PlaceFigure) -> None:
         if self.phase is not Phase.FIGURE:
             raise WrongPhaseError(self._phase_hint(), f"phase_{self.phase.value}")
@@ -420,10 +424,10 @@ class Game:
                 feature=feat.type,
             )
         root = self.board.find(placed.first_node + local)
-        self.board.figures[root].append(
-            Figure(self.current, action.figure, self.last_pos, local, at)
-        )
+        figure = Figure(self.current, action.figure, self.last_pos, local, at)
+        self.board.figures[root].append(figure)
         self.supply[self.current][action.figure] -= 1
+        self.after_figure(figure, root)
         role = self.role(action.figure, feat.type)
         self.emit(FigurePlaced(self.current, action.figure, role, action.x, action.y, at))
         self._finish_turn()

@@ -15,6 +15,7 @@ OPTIONS: dict[str, dict[str, tuple[tuple[Any, ...], Any]]] = {
         "incomplete": (("standard", "half"), "standard"),
         "hand": ((False, True), False),
     },
+    "hunters": {},
 }
 EXPANSIONS: dict[str, tuple[str, ...]] = {"carcassonne": ("abbey_mayor",)}
 MIN_PLAYERS, MAX_PLAYERS = 1, 6

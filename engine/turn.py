@@ -43,7 +43,7 @@ class LegalPlacements:
         self._kinds = game.placeable_kinds()
 
     def __iter__(self) -> Iterator[PlaceTile]:
-        with_name = self._game.options["hand"]
+        with_name = self._game.hand_mode
         for kind in self._kinds:
             name = kind.name if with_name else None
             for (x, y), rotation in self._game.board.placements(kind):
@@ -57,7 +57,7 @@ class LegalPlacements:
         if index < 0:
             index += len(self)
         board = self._game.board
-        with_name = self._game.options["hand"]
+        with_name = self._game.hand_mode
         for kind in self._kinds:
             count = board.count_placements(kind)
             if index < count:
