@@ -21,7 +21,7 @@ from bot.errors import (
 )
 from bot.manager import GameManager
 from bot.outcomes import TurnView
-from engine import Pass, PlaceFigure, PlaceTile, TilePlaced
+from engine import Action, Pass, PlaceFigure, PlaceTile, TilePlaced
 
 
 async def state(manager: GameManager, game_id: int) -> tuple[Any, ...]:
@@ -113,7 +113,7 @@ async def test_a_figure_step_refuses_wrong_spots_and_a_second_tile(manager: Game
     assert user is not None
     before = await state(manager, view.game_id)
     figure = view.figures[0]
-    refusals = [
+    refusals: list[tuple[Action, str]] = [
         (PlaceTile(40, 40, 0), "place a figure on the tile you just placed"),
         (PlaceFigure("follower", figure.x + 1, figure.y, figure.at), "goes on the tile you just"),
         (PlaceFigure("mayor", figure.x, figure.y, figure.at), "no mayor"),
