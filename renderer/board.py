@@ -113,19 +113,19 @@ def draw_board(
     if last is not None and last in tiles:
         _highlight(draw, frame.box(last), t)
     for figure in sorted(figures, key=lambda f: (f.pos[1], f.pos[0])):
-        placed = tiles.get(figure.pos)
-        if placed is None:
+        under = tiles.get(figure.pos)
+        if under is None:
             continue
-        icon = figure_icon(figure.player, role_of(figure, placed.oriented), t)
-        cx, cy = frame.point(figure.pos, figure_point(figure, placed))
+        icon = figure_icon(figure.player, role_of(figure, under.oriented), t)
+        cx, cy = frame.point(figure.pos, figure_point(figure, under))
         image.paste(icon, (cx - icon.width // 2, cy - icon.height // 2), icon)
     for pos, label in (candidates or {}).items():
         x0, y0, x1, y1 = frame.box(pos)
         badge(draw, ((x0 + x1) / 2, (y0 + y1) / 2), label, t * 0.2, pal.LABEL_FILL)
     if spot_labels is not None:
         pos, labels = spot_labels
-        placed = tiles.get(pos)
-        oriented = placed.oriented if placed else (ghost[1] if ghost and ghost[0] == pos else None)
+        target = tiles.get(pos)
+        oriented = target.oriented if target else (ghost[1] if ghost and ghost[0] == pos else None)
         if oriented is not None:
             for at, label in labels.items():
                 cx, cy = frame.point(pos, spot_point(oriented, at))

@@ -1,0 +1,65 @@
+"""Command line: draw a game record's board (or end image, or rotations) to a PNG file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine import Game, Setup, action_from_json
+from engine.errors import GameError
+from renderer.endgame import render_game_end
+from renderer.options import LABELS, RenderOptions
+from renderer.render import render_board
+from renderer.turn import render_rotations
+
+
+def game_at(record: Any, turn: int | None) -> Game:
+    """Replay a record to its end, or until ``game.turn`` reaches ``turn``."""
+    game = Game(Setup.from_json(record))
+    actions = record.get("actions", [])
+    if not isinstance(actions, list):
+        raise GameError("'actions' must be a list")
+    for index, raw in enumerate(actions):
+        if turn is not None and game.turn >= turn:
+            break
+        try:
+            game.play(action_from_json(raw))
+        except ValueError as error:
+            raise GameError(f"action {index}: {error}") from error
+    return game
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m renderer", description=__doc__)
+    parser.add_argument("record", type=Path, help="game record JSON file")
+    parser.add_argument("--out", type=Path, required=True, help="PNG file to write")
+    parser.add_argument("--turn", type=int, help="draw the board once turn N is reached")
+    parser.add_argument("--image", choices=("board", "end", "rotations"), default="board")
+    parser.add_argument("--lang", choices=sorted(LABELS), default="en")
+    parser.add_argument("--tile-size", type=int, default=RenderOptions().tile_size)
+    args = parser.parse_args(argv)
+    try:
+        record = json.loads(args.record.read_text("utf-8"))
+        game = game_at(record, args.turn)
+    except OSError as error:
+        print(f"cannot read {args.record}: {error.strerror}", file=sys.stderr)
+        return 2
+    except json.JSONDecodeError as error:
+        print(f"{args.record} is not valid JSON: {error}", file=sys.stderr)
+        return 2
+    except GameError as error:
+        print(f"{args.record}: {error}", file=sys.stderr)
+        return 1
+    options = RenderOptions(lang=args.lang, tile_size=max(32, args.tile_size))
+    if args.image == "end":
+        png = render_game_end(game, options)
+    elif args.image == "rotations":
+        png = render_rotations(game, options)
+    else:
+        png = render_board(game, options)
+    args.out.write_bytes(png)
+    print(f"wrote {args.out} ({len(png) // 1024} KB, turn {game.turn})")
+    return 0

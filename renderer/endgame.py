@@ -1,0 +1,100 @@
+"""The end-of-game image: the final board and a per-player score breakdown chart by category."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PIL import Image, ImageDraw
+
+from renderer import palette as pal
+from renderer.board import draw_board
+from renderer.encode import encode_png
+from renderer.figures import mark
+from renderer.options import RenderOptions
+
+if TYPE_CHECKING:
+    from engine import Game
+
+CATEGORY_ORDER = ("city", "road", "cloister", "field", "barn")
+
+
+def categories(game: Game) -> list[str]:
+    """Categories that scored for anyone, in the usual order, unknown ones after."""
+    seen = {c for b in game.breakdown for c, v in b.items() if v}
+    return [c for c in CATEGORY_ORDER if c in seen] + sorted(seen - set(CATEGORY_ORDER))
+
+
+def chart_picture(game: Game, width: int, tile: int, options: RenderOptions) -> Image.Image:
+    """Horizontal stacked bars, one per player, one segment per category, total at the end."""
+    names = game.setup.players
+    cats = categories(game)
+    bar_h = max(34, round(tile * 0.42), width // 30)
+    font = pal.font(round(bar_h * 0.5))
+    small = pal.font(round(bar_h * 0.4))
+    pad = bar_h // 2
+    label_w = round(min(max(len(n) for n in names), 14) * bar_h * 0.34 + bar_h * 1.4)
+    total_w = round(bar_h * 2.4)
+    plot_w = max(100, width - label_w - total_w - 2 * pad)
+    legend_h = bar_h
+    height = pad * 2 + bar_h + len(names) * (bar_h + pad) + legend_h + pad
+    image = Image.new("RGB", (width, height), pal.BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    best = max(game.scores) if game.scores else 0
+    winners = [names[p] for p, s in enumerate(game.scores) if s == best]
+    title = options.text("winner" if len(winners) == 1 else "winners", names=", ".join(winners))
+    draw.text(
+        (pad, pad + bar_h / 2),
+        f"{options.text('final')} · {title}",
+        font=font,
+        fill=pal.INK,
+        anchor="lm",
+    )
+    top = max(1, best)
+    y = pad + bar_h + pad // 2
+    for player, name in enumerate(names):
+        colour = pal.player_colour(player)
+        r = bar_h * 0.32
+        cx, cy = pad + r, y + bar_h / 2
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=pal.INK, width=2)
+        mark(draw, pal.player_mark(player), (cx, cy), r * 0.55, pal.ink_on(colour))
+        shown = name if len(name) <= 14 else name[:13] + "…"
+        draw.text((pad + 2 * r + 6, cy), shown, font=font, fill=pal.INK, anchor="lm")
+        x: float = pad + label_w
+        for cat in cats:
+            points = game.breakdown[player].get(cat, 0)
+            if points <= 0:
+                continue
+            w = plot_w * points / top
+            fill = pal.CATEGORY_COLOURS.get(cat, pal.CATEGORY_FALLBACK)
+            draw.rectangle((x, y, x + w, y + bar_h), fill=fill, outline=pal.WHITE, width=2)
+            text = str(points)
+            if draw.textlength(text, font=small) + 6 < w:
+                draw.text((x + w / 2, cy), text, font=small, fill=pal.ink_on(fill), anchor="mm")
+            x += w
+        draw.text((x + 8, cy), str(game.scores[player]), font=font, fill=pal.INK, anchor="lm")
+        y += bar_h + pad
+    x = pad
+    for cat in cats:
+        fill = pal.CATEGORY_COLOURS.get(cat, pal.CATEGORY_FALLBACK)
+        draw.rectangle((x, y, x + bar_h * 0.6, y + bar_h * 0.6), fill=fill, outline=pal.INK)
+        label = options.text(cat)
+        draw.text((x + bar_h * 0.75, y + bar_h * 0.3), label, font=small, fill=pal.INK, anchor="lm")
+        x += round(bar_h * 1.2 + draw.textlength(label, font=small))
+    return image
+
+
+def game_end_picture(game: Game, options: RenderOptions | None = None) -> Image.Image:
+    """The final board (no strip) above the breakdown chart."""
+    options = options or RenderOptions()
+    board, frame = draw_board(game.board.tiles, game.figures(), options, last=game.last_pos)
+    width = max(board.width, 560)
+    chart = chart_picture(game, width, frame.tile, options)
+    image = Image.new("RGB", (width, board.height + chart.height), pal.BACKGROUND)
+    image.paste(board, ((width - board.width) // 2, 0))
+    image.paste(chart, (0, board.height))
+    return image
+
+
+def render_game_end(game: Game, options: RenderOptions | None = None) -> bytes:
+    """PNG of :func:`game_end_picture`."""
+    return encode_png(game_end_picture(game, options))
