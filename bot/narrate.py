@@ -236,6 +236,7 @@ ENGINE_ERRORS_FR: dict[str, str] = {
         "le chariot ne peut aller que sur une route, une ville ou une abbaye inachevée, libre, "
         "qui touche l'élément décompté ; choisissez-en une ou reprenez-le (passer)"
     ),
+    "bad_rotation": "une tuile tourne de 0, 90, 180 ou 270 degrés, pas de {rotation}",
     "phase_tile": "posez d'abord votre tuile",
     "phase_figure": "posez un pion sur la tuile que vous venez de poser, ou passez",
     "phase_wagon": "déplacez le chariot ou passez pour le reprendre",

@@ -32,7 +32,7 @@ from engine.events import (
     WagonMoved,
 )
 from engine.setup import Setup
-from engine.tiles import EDGE_NAMES, TileKind, kinds_by_name
+from engine.tiles import EDGE_NAMES, ROTATIONS, TileKind, kinds_by_name
 from engine.turn import Decision, LegalPlacements, Phase
 
 __all__ = ["Decision", "Game", "LegalPlacements", "Phase"]
@@ -297,6 +297,12 @@ class Game:
         """Raise an :class:`IllegalActionError` if ``action`` can't be played now."""
         if self.phase is not Phase.TILE:
             raise WrongPhaseError(self._phase_hint(), f"phase_{self.phase.value}")
+        if action.rotation not in ROTATIONS:
+            raise IllegalActionError(
+                f"a tile turns by 0, 90, 180 or 270 degrees, not {action.rotation}",
+                "bad_rotation",
+                rotation=action.rotation,
+            )
         kind = self._chosen_kind(action.tile)
         pos = (action.x, action.y)
         if pos in self.board.tiles:

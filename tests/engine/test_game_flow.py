@@ -239,11 +239,6 @@ def test_something_that_is_not_an_action_is_malformed() -> None:
     assert isinstance(refused(game, "place a tile"), MalformedError)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: play(PlaceTile(..., rotation=225)) is taken as 180 and recorded as 225 "
-    "(the record no longer replays); rotation=360 raises IndexError, not a ValueError",
-)
 @pytest.mark.parametrize("rotation", [225, 360])
 def test_a_rotation_other_than_0_90_180_270_is_refused(rotation: int) -> None:
     game = new_game("DE")
