@@ -6,7 +6,12 @@ field south. Players are Blue (0), Red (1), Yellow (2)... in turn order; Blue pl
 
 from __future__ import annotations
 
+import json
+import random
 from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
 from am_helpers import (
@@ -14,6 +19,8 @@ from am_helpers import (
     REF,
     figures_at,
     new_game,
+    phase_of,
+    play_checked,
     put,
     put_abbey,
     root,
@@ -22,6 +29,7 @@ from am_helpers import (
 
 from engine import (
     Decision,
+    FeatureScored,
     FigureReturned,
     Game,
     IllegalActionError,
@@ -33,6 +41,8 @@ from engine import (
     PlaceTile,
     Setup,
 )
+from engine.cli import main as cli_main
+from engine.cli import replay_output
 from engine.events import WagonMoved
 from engine.tiles import load_set
 
@@ -443,7 +453,7 @@ def test_one_abbey_per_player_and_a_used_one_is_not_offered_at_the_end() -> None
     with pytest.raises(IllegalActionError, match="already played"):
         game.play(PlaceAbbey(-1, 2))
     put(game, 1, 3, 0)  # Blue places the last tile
-    assert (game.decision.phase, game.decision.player) == (Phase.ABBEY_END, RED)
+    assert (phase_of(game), game.decision.player) == (Phase.ABBEY_END, RED)
     put_abbey(game, -1, 2)
     assert game.finished  # Blue, whose abbey is used, is not asked
     assert game.abbeys == [0, 0]
@@ -487,12 +497,12 @@ def test_a_wagon_freed_by_the_abbey_may_move_onto_it_or_the_cloister_at_the_othe
     game = ring_2p(road_figure="wagon")
     events = put_abbey(game, 0, 1)
     assert scores_of(events)[0].points == {RED: 2}
-    assert game.decision.phase is Phase.WAGON and game.decision.player == RED
+    assert phase_of(game) is Phase.WAGON and game.decision.player == RED
     assert set(game.legal_wagon_moves()) == {MoveWagon(0, 1, "C"), MoveWagon(-2, 1, "C")}
     events = game.play(MoveWagon(0, 1, "C"))
     assert WagonMoved(RED, 0, 1, "C") in events
     assert (RED, "wagon", (0, 1), "C") in figures_at(game)
-    assert game.decision.phase is Phase.TILE and game.decision.player == RED
+    assert phase_of(game) is Phase.TILE and game.decision.player == RED
 
 
 @pytest.mark.xfail(strict=True, reason=ABBEY_BUG)
@@ -508,12 +518,12 @@ def test_a_monk_on_the_abbey_leaves_only_the_far_cloister_for_the_wagon() -> Non
 def test_end_game_abbeys_are_offered_from_the_next_player_before_final_scoring() -> None:
     game = new_game(RING_3P, players=3)
     build_ring(game)  # Blue placed N, the last tile
-    assert game.decision.phase is Phase.ABBEY_END and game.decision.player == RED
+    assert phase_of(game) is Phase.ABBEY_END and game.decision.player == RED
     assert game.legal_abbeys() == [PlaceAbbey(0, 1)] and game.can_pass
     game.play(Pass())
-    assert game.decision.phase is Phase.ABBEY_END and game.decision.player == YELLOW
+    assert phase_of(game) is Phase.ABBEY_END and game.decision.player == YELLOW
     game.play(PlaceAbbey(0, 1))
-    assert game.decision.phase is Phase.FIGURE and game.decision.player == YELLOW
+    assert phase_of(game) is Phase.FIGURE and game.decision.player == YELLOW
     events = game.play(PlaceFigure("follower", 0, 1, "C"))
     # Then final scoring, before which Blue is not asked: no hole is left.
     kinds = [(s.feature, s.points) for s in scores_of(events)]
@@ -537,7 +547,7 @@ def test_end_game_abbey_can_be_declined_by_everyone() -> None:
     game = new_game(RING_3P, players=3)
     build_ring(game)
     for player in (RED, YELLOW, BLUE):
-        assert (game.decision.phase, game.decision.player) == (Phase.ABBEY_END, player)
+        assert (phase_of(game), game.decision.player) == (Phase.ABBEY_END, player)
         events = game.play(Pass())
     assert game.finished
     assert [(s.feature, s.final, s.points) for s in scores_of(events)] == [
@@ -550,3 +560,506 @@ def test_no_end_game_abbey_step_without_a_hole() -> None:
     game = new_game("D E")
     put(game, 0, -1, 180)
     assert game.finished
+
+
+# -- mayor -------------------------------------------------------------------------------------
+#
+#   y=0    U(-2,0) U(-1,0) D U(1,0) U(2,0)      a road row; fields south of it
+#   y=1    E  F  F  F  G  E                     a west-east city of 6 tiles, 3 pennants (the F)
+#         -2 -1  0  1  2  3
+
+
+def test_a_mayor_with_three_pennants_counts_as_three_knights() -> None:
+    # "Le maire vaut 3 partisans (3 blasons). Bleu remporte donc 18 points pour cette ville."
+    game = new_game("D U U U U F E G E F F")
+    put(game, -1, 0, 0)
+    put(game, -2, 0, 0)
+    put(game, 1, 0, 0)
+    put(game, 2, 0, 0)
+    put(game, 0, 1, 0, "mayor", 3)  # Blue: mayor alone in a one-tile city
+    put(game, -2, 1, 90, "follower", 3)  # Red: knight in the west end (E, city east)
+    put(game, 2, 1, 0)  # Blue: G
+    put(game, 3, 1, 270, "follower", 9)  # Red: knight in the east part (E, city west)
+    events = put(game, -1, 1, 0)  # Blue: F joins the west end to the mayor's city
+    assert scores_of(events) == []
+    events = put(game, 1, 1, 0)  # Red: F closes the whole city
+    (city,) = scores_of(events, "city")
+    assert (city.tiles, city.pennants, city.complete) == (6, 3, True)
+    assert city.points == {BLUE: 18}  # mayor 3 against two knights
+    assert game.supply[BLUE]["mayor"] == 1 and game.supply[RED]["follower"] == 7
+    assert FigureReturned(BLUE, "mayor", 0, 1) in events
+
+
+def test_a_mayor_in_a_city_without_pennant_counts_for_nothing() -> None:
+    game = new_game("D E E")
+    put(game, 0, -1, 180, "mayor", 6)  # E north of D: a 2-tile city, complete at once
+    assert game.scores == [0, 0]
+    assert game.supply[BLUE]["mayor"] == 1  # it still comes back
+
+
+def test_a_mayor_with_one_pennant_ties_a_knight_and_the_city_value_is_unchanged() -> None:
+    game = new_game("D U U E F G E")
+    put(game, 1, 0, 0)
+    put(game, 2, 0, 0)
+    put(game, 0, 1, 90, "follower", 3)  # Blue: knight in E's city (facing east)
+    put(game, 2, 1, 0, "mayor", 3)  # Red: mayor in F's city (1 pennant), apart for now
+    assert scores_of(put(game, 1, 1, 0)) == []  # Blue: G joins them
+    (city,) = scores_of(put(game, 3, 1, 270), "city")  # Red: E closes it
+    assert (city.tiles, city.pennants) == (4, 1)
+    assert city.points == {BLUE: 10, RED: 10}  # 1 knight = mayor with 1 pennant; value 8 + 2
+
+
+@pytest.mark.parametrize("where", ["road", "field", "cloister"])
+def test_the_mayor_goes_only_in_a_city(where: str) -> None:
+    game = new_game("D A")
+    game.play(PlaceTile(1, 0, 90))  # A: road ending at its cloister, continuing D's road
+    spots: dict[str, int | str] = {"road": 10, "field": 0, "cloister": "C"}
+    at = spots[where]
+    assert all(f.figure != "mayor" for f in game.legal_figures())
+    with pytest.raises(IllegalActionError, match="mayor goes only in a city"):
+        game.play(PlaceFigure("mayor", 1, 0, at))
+
+
+def test_the_mayor_needs_a_city_with_no_figure_in_it() -> None:
+    game = new_game("D U F E")
+    put(game, 1, 0, 0)
+    put(game, 1, 1, 0, "follower", 3)  # Red: a knight in F's city
+    game.play(PlaceTile(0, 1, 90))  # Blue: E joins it
+    assert PlaceFigure("mayor", 0, 1, 3) not in game.legal_figures()
+    with pytest.raises(IllegalActionError):
+        game.play(PlaceFigure("mayor", 0, 1, 3))
+
+
+def test_an_incomplete_city_with_a_mayor_scores_at_the_end_by_pennants() -> None:
+    game = new_game("D U F")
+    put(game, 1, 0, 0)
+    put(game, 1, 1, 0, "mayor", 3)  # Red: F, 1 pennant, open both ways
+    assert game.finished
+    assert game.breakdown[RED] == {"city": 2}  # 1 tile + 1 pennant
+
+
+# -- barn --------------------------------------------------------------------------------------
+#
+#   y=0         D   (U)        D's south field runs into the B tiles below
+#   y=1         B    B
+#   y=2         E    E         E turned 180: city south; the barn corner is between the four
+#   y=3         E    E         E: city north, closing the two cities above: both complete
+#              x=0  x=1
+
+
+def test_a_barn_goes_where_four_tiles_meet_with_only_field_at_the_corner() -> None:
+    game = new_game("D B B B B E")
+    put(game, 0, 1, 0)
+    put(game, 1, 1, 0)
+    game.play(PlaceTile(0, 2, 0))  # three tiles only round (1, 2)'s corner: no barn yet
+    assert [f for f in game.legal_figures() if f.figure == "barn"] == []
+    game.play(Pass())
+    game.play(PlaceTile(1, 2, 0))
+    assert [f for f in game.legal_figures() if f.figure == "barn"] == [
+        PlaceFigure("barn", 1, 2, "NW")
+    ]
+    with pytest.raises(IllegalActionError, match="barn"):
+        game.play(PlaceFigure("barn", 1, 2, "SE"))  # no tiles there
+    with pytest.raises(IllegalActionError):
+        game.play(PlaceFigure("barn", 1, 2, 0))  # a barn stands on a corner, not an edge
+
+
+def test_no_barn_where_a_city_touches_the_junction() -> None:
+    # "La grange ne peut pas être posée ici, car il y a une ville à la jonction des champs sur
+    # les deux tuiles du dessous."
+    game = new_game("D B B F F E")
+    put(game, 0, 1, 0)
+    put(game, 1, 1, 0)
+    put(game, 0, 2, 0)  # F: city west-east
+    game.play(PlaceTile(1, 2, 0))
+    assert [f for f in game.legal_figures() if f.figure == "barn"] == []
+
+
+def barn_example(players: int = 2) -> tuple[Game, list[object]]:
+    """Seat 1 has a farmer in the big field; Blue places the barn (seat 0)."""
+    game = new_game("D B E E B E U E B B B")
+    put(game, 0, 1, 0)
+    put(game, 0, 2, 180, "follower", 0)  # seat 1: farmer in the big field
+    put(game, 0, 3, 0)  # closes the first city
+    put(game, 1, 1, 0)
+    put(game, 1, 3, 0)
+    put(game, 1, 0, 0)
+    game.play(PlaceTile(1, 2, 180))  # closes the second city; four tiles meet at its NW
+    events: list[object] = list(game.play(PlaceFigure("barn", 1, 2, "NW")))
+    return game, events
+
+
+def test_placing_a_barn_pays_the_farmers_3_per_completed_city_and_sends_them_home() -> None:
+    # "Bleu pose sa grange. Jaune gagne 6 points pour les 2 villes achevées et récupère son
+    # paysan." (Yellow is seat 1 here.)
+    game, events = barn_example()
+    field = [e for e in events if isinstance(e, FeatureScored) and e.feature == "field"]
+    assert [(f.points, f.final) for f in field] == [({1: 6}, False)]
+    assert game.scores == [0, 6]
+    assert game.supply[1]["follower"] == 7 and game.supply[BLUE]["barn"] == 0
+    assert FigureReturned(1, "follower", 0, 2) in events
+    assert (BLUE, "barn", (1, 2), "NW") in figures_at(game)
+
+
+def test_no_farmer_in_a_field_with_a_barn_and_no_second_barn_there() -> None:
+    game, _ = barn_example()
+    game.play(PlaceTile(-1, 1, 0))  # seat 1: B in the barn's field
+    choices = game.legal_figures()
+    assert PlaceFigure("follower", -1, 1, "C") in choices  # a monk is fine
+    assert all(f.at == "C" for f in choices if f.figure == "follower")
+    with pytest.raises(IllegalActionError, match="barn"):
+        game.play(PlaceFigure("follower", -1, 1, 0))
+    game.play(Pass())
+    game.play(PlaceTile(2, 1, 0))  # Blue: B; then seat 1's B at (2, 2) makes a second corner
+    game.play(Pass())
+    game.play(PlaceTile(2, 2, 0))
+    assert [f for f in game.legal_figures() if f.figure == "barn"] == []
+
+
+def test_the_barn_scores_4_per_completed_city_at_the_end_and_is_never_removed() -> None:
+    game, _ = barn_example()
+    put(game, -1, 1, 0)
+    put(game, 2, 1, 0)
+    events = put(game, 2, 2, 0)
+    assert game.finished
+    assert (BLUE, "barn", (1, 2), "NW") in figures_at(game)
+    barn = [(e.points, e.final, e.details["cities"]) for e in scores_of(events, "barn")]
+    assert barn == [({BLUE: 8}, True, 2)]
+    assert game.breakdown[BLUE] == {"barn": 8}
+    assert game.scores == [8, 6]
+
+
+def test_joining_a_farmer_field_to_a_barn_field_pays_1_per_completed_city() -> None:
+    # "La nouvelle tuile relie le champ avec le paysan rouge à la grange bleue. Rouge reçoit
+    # 2 points (2 villes achevées) et récupère son paysan."
+    game = new_game("D B E E E B U E B B")
+    put(game, 0, 1, 0)
+    put(game, 0, 2, 180)
+    put(game, 0, 3, 0)  # closes the first city
+    put(game, 1, 3, 0, "follower", 3)  # Red: farmer in the small field south of both cities
+    put(game, 1, 1, 0)
+    put(game, 1, 0, 0)
+    events = put(game, 1, 2, 180, "barn", "NW")  # Blue: barn; nobody farms that field yet
+    assert [f.points for f in scores_of(events, "field")] == [{}]
+    put(game, 2, 2, 0)  # Red: B joins the barn's field
+    events = put(game, 2, 3, 0)  # Blue: B links Red's field to the barn's field
+    field = scores_of(events, "field")
+    assert [(f.points, f.final) for f in field] == [({RED: 2}, False)]
+    assert game.supply[RED]["follower"] == 7
+    assert game.finished
+    assert game.breakdown == [{"barn": 8}, {"field": 2}]
+
+
+def test_several_barns_in_one_field_each_score_fully() -> None:
+    # Blue's barn north of the road row, Red's south of it; A at the road's east end joins
+    # the two fields. D's city (closed by E) is the only completed city.
+    game = new_game("D U U E B B B B B B B U B A")
+    put(game, 1, 0, 0)
+    put(game, 2, 0, 0)
+    put(game, 0, -1, 180)
+    put(game, 1, -1, 0)
+    put(game, 2, -1, 0)
+    put(game, 1, -2, 0)
+    put(game, 2, -2, 0, "barn", "SW")  # Blue
+    put(game, 0, 1, 0)
+    put(game, 1, 1, 0)
+    put(game, 0, 2, 0)
+    put(game, -1, 0, 0)
+    put(game, 1, 2, 0, "barn", "NW")  # Red: a second field, touching no completed city
+    assert root(game, 1, 1, 0) != root(game, 1, -1, 0)
+    events = put(game, 3, 0, 90)  # A: its field goes round the road's end
+    assert root(game, 1, 1, 0) == root(game, 1, -1, 0)
+    assert game.finished
+    barns = scores_of(events, "barn")
+    assert sorted((tuple(b.points.items()), b.final) for b in barns) == [
+        (((BLUE, 4),), True),
+        (((RED, 4),), True),
+    ]
+    assert game.breakdown == [{"barn": 4}, {"barn": 4}]
+
+
+# -- wagon -------------------------------------------------------------------------------------
+
+
+def test_the_wagon_goes_on_a_road_city_or_cloister_but_not_a_field() -> None:
+    game = new_game("D A")
+    game.play(PlaceTile(1, 0, 90))  # A: road ending at its cloister
+    wagons = {f.at for f in game.legal_figures() if f.figure == "wagon"}
+    assert wagons == {10, "C"}
+    with pytest.raises(IllegalActionError, match="not in a field"):
+        game.play(PlaceFigure("wagon", 1, 0, 0))
+
+
+def test_the_wagon_counts_as_one_follower() -> None:
+    game = new_game("D U U E F G E")
+    put(game, 1, 0, 0)
+    put(game, 2, 0, 0)
+    put(game, 0, 1, 90, "follower", 3)  # Blue: knight
+    put(game, 2, 1, 0, "wagon", 3)  # Red: wagon in a separate city
+    put(game, 1, 1, 0)
+    events = put(game, 3, 1, 270)
+    assert scores_of(events, "city")[0].points == {BLUE: 10, RED: 10}
+    # Nothing touches that city: the wagon comes back by itself.
+    assert game.supply[RED]["wagon"] == 1 and phase_of(game) is not Phase.WAGON
+
+
+def wagon_road_to_crossing() -> Game:
+    """Blue's wagon on a road from A's cloister to a W crossing where Red has a thief."""
+    game = new_game("D U W A E")
+    put(game, 1, 0, 0, "wagon", 4)
+    put(game, 2, 0, 0, "follower", 7)  # Red: W crossing, thief on its south road
+    return game
+
+
+def test_wagon_moves_on_to_the_cloister_or_free_road_at_the_ends_of_its_road() -> None:
+    # "Bleu marque 4 points pour la route achevée. Il peut alors déplacer son chariot vers
+    # l'abbaye ou la route qui se trouvent aux extrémités. Il ne peut par contre pas le déplacer
+    # sur la route avec le partisan rouge, même si celle-ci est également adjacente."
+    game = wagon_road_to_crossing()
+    events = put(game, -1, 0, 270)  # Blue: A closes the road at its cloister
+    (road,) = scores_of(events, "road")
+    assert (road.tiles, road.points) == (4, {BLUE: 4})
+    assert (phase_of(game), game.decision.player) == (Phase.WAGON, BLUE)
+    assert game.can_pass
+    assert set(game.legal_wagon_moves()) == {MoveWagon(-1, 0, "C"), MoveWagon(2, 0, 4)}
+    for refused in [MoveWagon(2, 0, 7), MoveWagon(0, 0, 4), MoveWagon(0, 0, 1)]:
+        with pytest.raises(IllegalActionError, match="wagon"):
+            game.play(refused)
+    events = game.play(MoveWagon(-1, 0, "C"))
+    assert events[0] == WagonMoved(BLUE, -1, 0, "C")
+    assert (BLUE, "wagon", (-1, 0), "C") in figures_at(game)
+    assert (phase_of(game), game.decision.player) == (Phase.TILE, RED)
+
+
+def test_the_wagon_owner_may_take_it_back_instead() -> None:
+    game = wagon_road_to_crossing()
+    put(game, -1, 0, 270)
+    events = game.play(Pass())
+    returned = [e for e in events if isinstance(e, FigureReturned)]
+    assert [(e.player, e.figure) for e in returned] == [(BLUE, "wagon")]
+    assert game.supply[BLUE]["wagon"] == 1
+    assert all(f.kind != "wagon" for f in game.figures())
+
+
+def test_wagon_may_move_to_the_city_at_the_gate_but_not_to_occupied_or_completed_roads() -> None:
+    # "Bleu marque 2 points pour la route achevée. Il peut alors déplacer son chariot vers la
+    # ville adjacente. Il ne peut par contre pas le déplacer sur la route avec le partisan
+    # rouge [...]. Il ne peut pas non plus l'envoyer vers la route déjà achevée."
+    game = new_game("D U W A U T E")
+    put(game, -1, 0, 0)
+    put(game, 1, 0, 180, "follower", 10)  # Red: W crossing (roads N, E, W), thief going west
+    put(game, 2, 0, 90)  # Blue: A closes the crossing's east road (2 tiles, nobody on it)
+    put(game, -2, 0, 0)
+    events = put(game, 1, -1, 0, "wagon", 7)  # Blue: T, its gate road meets the crossing
+    assert scores_of(events, "road")[0].points == {BLUE: 2}
+    assert game.legal_wagon_moves() == [MoveWagon(1, -1, 0)]  # T's city only
+    game.play(MoveWagon(1, -1, 0))
+    assert (BLUE, "wagon", (1, -1), "0") in figures_at(game)
+
+
+def test_wagon_leaves_a_completed_city_along_the_road_at_its_gate() -> None:
+    # "Bleu marque 14 points pour la ville achevée. Il peut alors déplacer son chariot vers la
+    # route qui part vers la droite." Here: AM06's city, closed by E, and its gate road.
+    game = new_game("D AM06 E E")
+    put(game, 1, 0, 0, "wagon", 0)
+    events = put(game, 1, -1, 180)  # Red closes the city; Blue's wagon is freed
+    assert scores_of(events, "city")[0].points == {BLUE: 2}  # 2 tiles, classic small city
+    assert (phase_of(game), game.decision.player) == (Phase.WAGON, BLUE)
+    assert game.legal_wagon_moves() == [MoveWagon(1, 0, 10)]
+    game.play(MoveWagon(1, 0, 10))
+    assert (phase_of(game), game.decision.player) == (Phase.TILE, BLUE)
+
+
+def test_wagon_must_come_back_when_no_touching_feature_qualifies() -> None:
+    # "Si aucun des éléments adjacents ne remplit ces deux conditions, le joueur doit récupérer
+    # son chariot." The gate road is already complete when the city closes.
+    game = new_game("D AM06 A E E")
+    put(game, 1, 0, 0, "wagon", 0)
+    put(game, -1, 0, 270)  # Red: A completes the road D -> AM06's gate
+    events = put(game, 1, -1, 180)  # Blue closes the city
+    assert scores_of(events, "city")[0].points == {BLUE: 2}
+    assert any(isinstance(e, FigureReturned) and e.figure == "wagon" for e in events)
+    assert game.supply[BLUE]["wagon"] == 1
+    assert (phase_of(game), game.decision.player) == (Phase.TILE, RED)
+
+
+def test_freed_wagons_move_in_turn_order_from_the_active_player() -> None:
+    # Red places X, completing Yellow's road from the west and Blue's road from the north.
+    game = new_game("D E B A A X E", players=3)
+    put(game, 0, -1, 180)  # Blue: E closes D's city
+    put(game, 0, 1, 0)  # Red
+    put(game, -1, 0, 270, "wagon", 4)  # Yellow: wagon on the road A -> D
+    put(game, 1, -1, 0, "wagon", 7)  # Blue: wagon on A's road going south
+    events = put(game, 1, 0, 0)  # Red: X ends both roads
+    assert sorted((r.tiles, tuple(r.points.items())) for r in scores_of(events, "road")) == [
+        (2, ((BLUE, 2),)),
+        (3, ((YELLOW, 3),)),
+    ]
+    assert (phase_of(game), game.decision.player) == (Phase.WAGON, YELLOW)
+    assert set(game.legal_wagon_moves()) == {
+        MoveWagon(1, 0, 4),
+        MoveWagon(1, 0, 7),
+        MoveWagon(-1, 0, "C"),
+    }
+    game.play(MoveWagon(1, 0, 4))
+    assert (phase_of(game), game.decision.player) == (Phase.WAGON, BLUE)
+    assert set(game.legal_wagon_moves()) == {MoveWagon(1, 0, 7), MoveWagon(1, -1, "C")}
+    game.play(MoveWagon(1, 0, 7))
+    assert (phase_of(game), game.decision.player) == (Phase.TILE, YELLOW)
+    assert {(f.player, f.pos, f.at) for f in game.figures() if f.kind == "wagon"} == {
+        (YELLOW, (1, 0), 4),
+        (BLUE, (1, 0), 7),
+    }
+
+
+def test_a_wagon_on_an_unfinished_feature_scores_like_a_follower_at_the_end() -> None:
+    game = new_game("D U")
+    put(game, 1, 0, 0, "wagon", 4)
+    assert game.finished
+    assert game.breakdown[BLUE] == {"road": 2}
+    assert game.supply[BLUE]["wagon"] == 0  # the game is over: nothing moves any more
+
+
+def test_one_figure_per_turn_a_follower_the_mayor_the_barn_or_the_wagon() -> None:
+    game = new_game("D F E")
+    game.play(PlaceTile(0, 1, 0))
+    assert {f.figure for f in game.legal_figures()} == {"follower", "mayor", "wagon"}
+    game.play(PlaceFigure("mayor", 0, 1, 3))
+    assert phase_of(game) is Phase.TILE and game.decision.player == RED
+    with pytest.raises(IllegalActionError):
+        game.play(PlaceFigure("wagon", 0, 1, 0))
+
+
+# -- records and the command line --------------------------------------------------------------
+
+
+def ring_record_game() -> Game:
+    game = ring_2p(road_figure="wagon")
+    put_abbey(game, 0, 1, "follower")
+    return game
+
+
+def barn_join_game() -> Game:
+    game = new_game("D B E E E B U E B B")
+    for x, y, rotation, figure, at in [
+        (0, 1, 0, None, None),
+        (0, 2, 180, None, None),
+        (0, 3, 0, None, None),
+        (1, 3, 0, "follower", 3),
+        (1, 1, 0, None, None),
+        (1, 0, 0, None, None),
+        (1, 2, 180, "barn", "NW"),
+        (2, 2, 0, None, None),
+        (2, 3, 0, None, None),
+    ]:
+        put(game, x, y, rotation, figure, at)
+    return game
+
+
+def mayor_and_wagons_game() -> Game:
+    game = new_game("D E B A A X E F", players=3)
+    put(game, 0, -1, 180)
+    put(game, 0, 1, 0)
+    put(game, -1, 0, 270, "wagon", 4)
+    put(game, 1, -1, 0, "wagon", 7)
+    put(game, 1, 0, 0)
+    game.play(MoveWagon(1, 0, 4))
+    game.play(Pass())  # Blue takes the wagon back
+    put(game, 0, -2, 0)  # Yellow: E north of the closed city
+    put(game, 0, -3, 90, "mayor", 0)  # Blue: F turned 90 continues that E's city
+    return game
+
+
+RECORDED = [ring_record_game, barn_join_game, mayor_and_wagons_game, wagon_road_to_crossing]
+
+
+@pytest.mark.parametrize("build", RECORDED, ids=lambda f: f.__name__)
+def test_records_replay_to_the_same_state(build: Callable[[], Game]) -> None:
+    game = build()
+    record = json.loads(json.dumps(game.record()))
+    assert record["expansions"] == ["abbey_mayor"]
+    again = Game.from_record(record)
+    assert again.snapshot() == game.snapshot()
+    assert again.record() == record
+
+
+def test_records_use_every_abbey_and_mayor_action() -> None:
+    actions = [a for build in RECORDED for a in build().record()["actions"]]
+    types = {a["type"] for a in actions}
+    assert {"place_tile", "place_abbey", "place_figure", "move_wagon", "pass"} <= types
+    assert {a["figure"] for a in actions if a["type"] == "place_figure"} == {
+        "follower",
+        "mayor",
+        "barn",
+        "wagon",
+    }
+    assert {"type": "place_abbey", "x": 0, "y": 1} in actions
+    assert {"type": "move_wagon", "x": 1, "y": 0, "at": 4} in actions
+
+
+def test_cli_replay_prints_the_barn_score_events(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "barn.json"
+    path.write_text(json.dumps(barn_join_game().record()), "utf-8")
+    assert cli_main(["replay", str(path)]) == 0
+    output = json.loads(capsys.readouterr().out)
+    assert output == {
+        "scores": {"Blue": 8, "Red": 2},
+        "finished": True,
+        "events": [
+            {"type": "score", "player": "Red", "feature": "field", "points": 2, "final": False},
+            {"type": "score", "player": "Blue", "feature": "barn", "points": 8, "final": True},
+        ],
+    }
+
+
+def test_cli_replay_refuses_a_wagon_move_onto_an_occupied_road() -> None:
+    game = wagon_road_to_crossing()
+    record = game.record()
+    record["actions"] += [
+        {"type": "place_tile", "x": -1, "y": 0, "rotation": 270},
+        {"type": "pass"},
+        {"type": "move_wagon", "x": 2, "y": 0, "at": 7},
+    ]
+    status, output = replay_output(record)
+    assert status == 1
+    assert output["action"] == len(record["actions"]) - 1
+    assert "wagon" in output["error"]
+
+
+# -- properties over random games --------------------------------------------------------------
+
+OPTION_SETS: list[dict[str, Any]] = [
+    {},
+    {"farmers": "modern", "small_city": "modern"},
+    {"farmers": "classic4", "incomplete": "half"},
+    {"hand": True},
+]
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5, 6])
+def test_random_games_keep_every_figure_and_never_lose_points(players: int) -> None:
+    for index in range(4):
+        seed = 100 * players + index
+        setup = Setup(
+            players=tuple(f"P{i}" for i in range(players)),
+            seed=seed,
+            expansions=("abbey_mayor",),
+            options=dict(OPTION_SETS[index % len(OPTION_SETS)]),
+        )
+        game = Game(setup)
+        play_checked(game, random.Random(seed))
+        assert game.finished and not game.stack
+        again = Game.from_record(json.loads(json.dumps(game.record())))
+        assert again.snapshot() == game.snapshot()
+        assert again.scores == game.scores
+
+
+def test_simulate_with_the_expansion_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    for players in (1, 6):
+        args = ["simulate", "--expansion", "abbey_mayor", "--games", "3", "--players", str(players)]
+        assert cli_main(args) == 0
+        summary = json.loads(capsys.readouterr().out)
+        assert summary["games"] == 3 and summary["expansions"] == ["abbey_mayor"]
+        assert summary["players"] == players
