@@ -26,6 +26,8 @@ from am_helpers import (
     root,
     scores_of,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import (
     Decision,
@@ -42,7 +44,7 @@ from engine import (
     Setup,
 )
 from engine.cli import main as cli_main
-from engine.cli import replay_output
+from engine.cli import random_action, replay_output
 from engine.events import WagonMoved
 from engine.tiles import load_set
 
@@ -1063,3 +1065,58 @@ def test_simulate_with_the_expansion_runs(capsys: pytest.CaptureFixture[str]) ->
         summary = json.loads(capsys.readouterr().out)
         assert summary["games"] == 3 and summary["expansions"] == ["abbey_mayor"]
         assert summary["players"] == players
+
+
+def unscored_complete_features(game: Game) -> list[tuple[str, int]]:
+    """Completed roads, cities and cloisters still holding figures (none should, between turns)."""
+    board = game.board
+    return [
+        (board.ftype[node], node)
+        for node, parent in enumerate(board.parent)
+        if parent == node
+        and board.ftype[node] in ("road", "city", "cloister")
+        and board.open[node] == 0
+        and board.figures[node]
+    ]
+
+
+@pytest.mark.xfail(strict=True, reason=ABBEY_BUG)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_random_games_never_leave_a_completed_feature_unscored(seed: int) -> None:
+    game = Game(Setup(players=("P0", "P1", "P2"), seed=seed, expansions=("abbey_mayor",)))
+    rng = random.Random(seed)
+    while not game.finished:
+        game.play(random_action(game, rng))
+        if phase_of(game) in (Phase.TILE, Phase.ABBEY_END):
+            assert unscored_complete_features(game) == [], game.record()
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), players=st.integers(1, 6), hand=st.booleans())
+def test_any_random_game_ends_with_its_figures_kept_and_replays(
+    seed: int, players: int, hand: bool
+) -> None:
+    setup = Setup(
+        players=tuple(f"P{i}" for i in range(players)),
+        seed=seed,
+        expansions=("abbey_mayor",),
+        options={"hand": hand},
+    )
+    game = Game(setup)
+    play_checked(game, random.Random(seed))
+    assert Game.from_record(game.record()).snapshot() == game.snapshot()
+
+
+def test_a_wagon_on_the_abbey_moves_on_to_a_road_the_abbey_closes() -> None:
+    game = ring_2p()
+    put_abbey(game, 0, 1, "wagon")
+    events = put(game, -1, 2, 90)  # Red: E completes the abbey (and N's city)
+    assert [c.points for c in scores_of(events, "cloister")] == [{BLUE: 9}]
+    assert (phase_of(game), game.decision.player) == (Phase.WAGON, BLUE)
+    # Not the city (now complete), not the west road (closed by the abbey, complete).
+    assert game.legal_wagon_moves() == [MoveWagon(1, 1, 4)]
+    events = game.play(MoveWagon(1, 1, 4))
+    assert game.finished  # that was the last tile: the wagon scores its road at the end
+    assert [(r.points, r.final) for r in scores_of(events, "road") if BLUE in r.points] == [
+        ({BLUE: 1}, True)
+    ]
