@@ -1,0 +1,33 @@
+"""The Discord layer: the ``/carcassonne`` commands, lobby and turn components, error handler.
+
+:func:`install` wires it into a bot in ``setup_hook``: translator, command group, the persistent
+components (matched by ``custom_id`` after a restart) and the central error handler.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+if TYPE_CHECKING:
+    from bot.app import CarcassonneBot
+
+
+async def install(bot: CarcassonneBot) -> None:
+    from bot.ui.commands import CarcassonneGroup
+    from bot.ui.components import DYNAMIC_ITEMS
+    from bot.ui.errors import report
+    from bot.ui.translator import Translator
+
+    await bot.tree.set_translator(Translator())
+    bot.tree.add_command(CarcassonneGroup())
+    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+
+    async def on_tree_error(
+        interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await report(interaction, error)
+
+    bot.tree.on_error = on_tree_error  # type: ignore[method-assign]

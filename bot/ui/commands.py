@@ -1,0 +1,432 @@
+"""The ``/carcassonne`` command group: thin handlers over the game manager.
+
+Each command resolves its game (the number given, else the game of this thread or channel),
+asks the manager, and answers; turn messages go through :mod:`bot.ui.post`. Names and
+descriptions are ``locale_str`` so :mod:`bot.ui.translator` can give them in French.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.app_commands import locale_str as _
+
+from bot.storage import GameRow
+from bot.ui import lobby_ui, place_cmd, post
+from bot.ui.errors import UIError
+from bot.ui.state import snapshot
+from bot.ui.texts import player_locale, rules_text, tr
+
+if TYPE_CHECKING:
+    from bot.app import CarcassonneBot
+
+RECORD_LIMIT = 1024 * 1024
+
+EXPANSIONS = [
+    Choice(name=_("None"), value="none"),
+    Choice(name=_("Abbey & Mayor"), value="abbey_mayor"),
+]
+SMALL_CITY = [
+    Choice(name=_("classic (2 points)"), value="classic"),
+    Choice(name=_("modern (4 points)"), value="modern"),
+]
+FARMERS = [
+    Choice(name=_("classic (3 per city)"), value="classic"),
+    Choice(name=_("classic, 4 per city"), value="classic4"),
+    Choice(name=_("modern"), value="modern"),
+]
+INCOMPLETE = [
+    Choice(name=_("standard"), value="standard"),
+    Choice(name=_("half points"), value="half"),
+]
+LANGUAGES = [Choice(name=_("English"), value="en"), Choice(name=_("French"), value="fr")]
+WHICH = [Choice(name=_("mine"), value="mine"), Choice(name=_("this channel"), value="channel")]
+
+
+def bot_of(interaction: discord.Interaction) -> CarcassonneBot:
+    return cast("CarcassonneBot", interaction.client)
+
+
+def chosen_options(
+    small_city: str | None, farmers: str | None, incomplete: str | None, hand: bool | None
+) -> dict[str, Any] | None:
+    options: dict[str, Any] = {}
+    for name, value in (
+        ("small_city", small_city),
+        ("farmers", farmers),
+        ("incomplete", incomplete),
+        ("hand", hand),
+    ):
+        if value is not None:
+            options[name] = value
+    return options or None
+
+
+async def resolve(interaction: discord.Interaction, game: int | None) -> GameRow:
+    """The game named, else the one game of this thread or channel."""
+    manager = bot_of(interaction).manager
+    if game is not None:
+        row = await manager.game(game)
+    else:
+        channel_id = interaction.channel_id or 0
+        rows = await manager.games_in_channel(channel_id)
+        in_thread = [r for r in rows if r.thread_id == channel_id]
+        rows = in_thread or rows
+        if not rows:
+            raise UIError("no_game_here")
+        if len(rows) > 1:
+            raise UIError("several_games", ids=", ".join(f"#{r.id}" for r in rows[:10]))
+        row = rows[0]
+    interaction.extras["locale"] = row.locale
+    return row
+
+
+def here_locale(interaction: discord.Interaction, row: GameRow | None = None) -> str:
+    return player_locale(interaction, row.locale if row else interaction.extras.get("locale"))
+
+
+@app_commands.guild_only()
+class CarcassonneGroup(app_commands.Group):
+    """/carcassonne ..."""
+
+    def __init__(self) -> None:
+        super().__init__(name=_("carcassonne"), description=_("Play Carcassonne in this server"))
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.guild_id is not None:
+            settings = await bot_of(interaction).manager.guild_settings(interaction.guild_id)
+            interaction.extras.setdefault("locale", settings.locale)
+        return True
+
+    @app_commands.command(
+        name=_("new"), description=_("Open a new game: others join with the button")
+    )
+    @app_commands.describe(
+        expansion=_("Expansion to add"),
+        small_city=_("How a 2-tile city scores"),
+        farmers=_("Farmer scoring"),
+        incomplete=_("End-of-game scoring of unfinished features"),
+        hand=_("Tactical hand: hold 3 tiles and choose one"),
+        private=_("Play in a private thread (only invited players see it)"),
+    )
+    @app_commands.choices(
+        expansion=EXPANSIONS, small_city=SMALL_CITY, farmers=FARMERS, incomplete=INCOMPLETE
+    )
+    @app_commands.rename(
+        expansion=_("expansion"),
+        small_city=_("small_city"),
+        farmers=_("farmers"),
+        incomplete=_("incomplete"),
+        hand=_("hand"),
+        private=_("private"),
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        expansion: str | None = None,
+        small_city: str | None = None,
+        farmers: str | None = None,
+        incomplete: str | None = None,
+        hand: bool | None = None,
+        private: bool = False,
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        manager = bot_of(interaction).manager
+        guild_id = interaction.guild_id
+        settings = await manager.guild_settings(guild_id) if guild_id else None
+        channel = interaction.channel
+        if settings and settings.channel_id and settings.channel_id != interaction.channel_id:
+            found = interaction.client.get_channel(settings.channel_id)
+            if isinstance(found, discord.TextChannel):
+                channel = found
+        if not isinstance(channel, discord.TextChannel):
+            raise UIError("guild_only")
+        expansions = None if expansion is None else (() if expansion == "none" else (expansion,))
+        row = await manager.create_lobby(
+            interaction.user.id,
+            interaction.user.display_name,
+            guild_id=guild_id,
+            channel_id=channel.id,
+            expansions=expansions,
+            options=chosen_options(small_city, farmers, incomplete, hand),
+            private=private,
+        )
+        message = await channel.send(embed=lobby_ui.lobby_embed(row), view=lobby_ui.lobby_view(row))
+        await manager.set_messages(row.id, thread_id=None, message_id=message.id)
+        await interaction.followup.send(message.jump_url, ephemeral=True)
+
+    @app_commands.command(name=_("board"), description=_("Show the current board again"))
+    @app_commands.rename(game=_("game"))
+    @app_commands.describe(game=_("Game number (default: the game of this thread)"))
+    async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        row = await resolve(interaction, game)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        snap = await snapshot(bot_of(interaction).manager, row.id)
+        if snap.game is None:
+            raise UIError("no_game_here")
+        await post.announce(bot_of(interaction), snap, [])
+        await interaction.delete_original_response()
+
+    @app_commands.command(
+        name=_("status"), description=_("Scores, tiles left and whose turn it is")
+    )
+    @app_commands.rename(game=_("game"))
+    @app_commands.describe(game=_("Game number (default: the game of this thread)"))
+    async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        row = await resolve(interaction, game)
+        snap = await snapshot(bot_of(interaction).manager, row.id)
+        locale = here_locale(interaction, row)
+        if snap.game is None:
+            lines = [lobby_ui.setup_summary(row, locale)]
+        else:
+            view = snap.view
+            player = snap.names[view.seat] if view.seat is not None else "-"
+            lines = [
+                tr(
+                    "status_line",
+                    locale,
+                    game_id=row.id,
+                    turn=view.turn + 1,
+                    tiles=view.tiles_left,
+                    player=player,
+                )
+            ]
+            lines += [
+                tr("score_line", locale, name=n, score=s)
+                for n, s in zip(snap.names, view.scores, strict=True)
+            ]
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @app_commands.command(
+        name=_("place"), description=_("Play your turn in one line (cell, rotation, figure)")
+    )
+    @app_commands.rename(cell=_("cell"), rotation=_("rotation"), figure=_("figure"), game=_("game"))
+    @app_commands.describe(
+        cell=_("Square: its letter on the board, or x,y"),
+        rotation=_("Rotation in degrees, clockwise"),
+        figure=_("Spot number for a figure, or none"),
+        game=_("Game number (default: the game of this thread)"),
+    )
+    @app_commands.autocomplete(
+        cell=place_cmd.cell_choices,
+        rotation=place_cmd.rotation_choices,
+        figure=place_cmd.figure_choices,
+    )
+    async def place(
+        self,
+        interaction: discord.Interaction,
+        cell: str,
+        rotation: int = -1,
+        figure: str = "none",
+        game: int | None = None,
+    ) -> None:
+        row = await resolve(interaction, game)
+        await place_cmd.place(interaction, row, cell, rotation, figure)
+
+    @app_commands.command(
+        name=_("resign"), description=_("Leave the game: the bot plays your tiles without figures")
+    )
+    @app_commands.rename(game=_("game"))
+    async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        row = await resolve(interaction, game)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        manager = bot_of(interaction).manager
+        result = await manager.resign(row.id, interaction.user.id)
+        snap = await snapshot(manager, row.id)
+        name = interaction.user.display_name
+        line = tr("resigned", snap.locale, player=name)
+        await post.announce(bot_of(interaction), snap, result.events, extra=[line])
+        await interaction.followup.send(tr("done", here_locale(interaction, row)), ephemeral=True)
+
+    @app_commands.command(
+        name=_("undo"), description=_("Take back the last move (others may have to agree)")
+    )
+    @app_commands.rename(game=_("game"))
+    async def undo(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        row = await resolve(interaction, game)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        manager = bot_of(interaction).manager
+        result = await manager.undo(row.id, interaction.user.id)
+        locale = here_locale(interaction, row)
+        if not result.undone:
+            votes = " ".join(f"<@{u}>" for u in sorted(result.votes))
+            missing = " ".join(f"<@{u}>" for u in sorted(result.needed - result.votes))
+            await interaction.followup.send(tr("undo_vote", locale, votes=votes, missing=missing))
+            return
+        snap = await snapshot(manager, row.id)
+        line = tr("undone", snap.locale, player=interaction.user.display_name)
+        await post.announce(bot_of(interaction), snap, [], extra=[line])
+        await interaction.followup.send(tr("done", locale), ephemeral=True)
+
+    @app_commands.command(name=_("export"), description=_("Download the game's record (JSON)"))
+    @app_commands.rename(game=_("game"))
+    async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        row = await resolve(interaction, game)
+        record = await bot_of(interaction).manager.export_record(row.id)
+        data = json.dumps(record, indent=1, ensure_ascii=False).encode()
+        file = discord.File(io.BytesIO(data), filename=f"carcassonne-{row.id}.json")
+        await interaction.response.send_message(
+            tr("exported", here_locale(interaction, row), game_id=row.id), file=file
+        )
+
+    @app_commands.command(name=_("import"), description=_("Continue a game from a record file"))
+    @app_commands.rename(file=_("file"))
+    @app_commands.describe(file=_("A record exported with /carcassonne export"))
+    async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
+        locale = here_locale(interaction)
+        if file.size > RECORD_LIMIT:
+            raise UIError("too_big")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            record = json.loads(await file.read())
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise UIError("bad_json", reason=str(error)) from None
+        if not isinstance(record, dict):
+            raise UIError("bad_json", reason="not a JSON object")
+        manager = bot_of(interaction).manager
+        row = await manager.import_record(
+            record,
+            interaction.user.id,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+        )
+        if isinstance(interaction.channel, discord.Thread):
+            await manager.set_messages(row.id, thread_id=interaction.channel.id, message_id=None)
+        snap = await snapshot(manager, row.id)
+        await post.announce(bot_of(interaction), snap, [])
+        await interaction.followup.send(
+            tr("imported", locale, game_id=row.id, count=row.action_count), ephemeral=True
+        )
+
+    @app_commands.command(name=_("games"), description=_("List games (yours, or this channel's)"))
+    @app_commands.rename(which=_("which"))
+    @app_commands.describe(which=_("Which games to list"))
+    @app_commands.choices(which=WHICH)
+    async def games(self, interaction: discord.Interaction, which: str = "mine") -> None:
+        manager = bot_of(interaction).manager
+        locale = here_locale(interaction)
+        if which == "channel":
+            rows = await manager.games_in_channel(interaction.channel_id or 0)
+        else:
+            rows = await manager.games_of_user(interaction.user.id, guild_id=interaction.guild_id)
+        lines = []
+        for row in rows[:20]:
+            players = ", ".join(f"<@{s.user_id}>" for s in row.seats)
+            place = (
+                f" · <#{row.thread_id or row.channel_id}>"
+                if (row.thread_id or row.channel_id)
+                else ""
+            )
+            lines.append(
+                tr(
+                    "games_line",
+                    locale,
+                    game_id=row.id,
+                    players=players,
+                    where=place,
+                    status=tr(f"status_{row.status}", locale),
+                )
+            )
+        await interaction.response.send_message(
+            "\n".join(lines) or tr("games_none", locale), ephemeral=True
+        )
+
+    @app_commands.command(name=_("rules"), description=_("Short rules of the game"))
+    @app_commands.rename(game=_("game"))
+    async def rules(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        row: GameRow | None = None
+        try:
+            row = await resolve(interaction, game)
+        except UIError:
+            if game is not None:
+                raise
+        locale = here_locale(interaction, row)
+        parts = [rules_text("carcassonne", locale)]
+        if row is None or "abbey_mayor" in row.expansions:
+            parts.append(rules_text("abbey_mayor", locale))
+        if row is not None:
+            parts.append(lobby_ui.setup_summary(row, locale))
+        parts.append(rules_text("how", locale))
+        await interaction.response.send_message("\n\n".join(parts), ephemeral=True)
+
+    @app_commands.command(
+        name=_("settings"), description=_("Server defaults: options, channel, language")
+    )
+    @app_commands.rename(
+        language=_("language"),
+        channel=_("channel"),
+        expansion=_("expansion"),
+        small_city=_("small_city"),
+        farmers=_("farmers"),
+        incomplete=_("incomplete"),
+        hand=_("hand"),
+    )
+    @app_commands.describe(
+        language=_("Language of game messages"), channel=_("Default channel for new games")
+    )
+    @app_commands.choices(
+        language=LANGUAGES,
+        expansion=EXPANSIONS,
+        small_city=SMALL_CITY,
+        farmers=FARMERS,
+        incomplete=INCOMPLETE,
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        language: str | None = None,
+        channel: discord.TextChannel | None = None,
+        expansion: str | None = None,
+        small_city: str | None = None,
+        farmers: str | None = None,
+        incomplete: str | None = None,
+        hand: bool | None = None,
+    ) -> None:
+        manager = bot_of(interaction).manager
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            raise UIError("guild_only")
+        changes: dict[str, Any] = {}
+        if language is not None:
+            changes["locale"] = language
+        if channel is not None:
+            changes["channel_id"] = channel.id
+        if expansion is not None:
+            changes["expansions"] = () if expansion == "none" else (expansion,)
+        options = chosen_options(small_city, farmers, incomplete, hand)
+        if changes or options:
+            perms = interaction.permissions
+            if not (perms.manage_guild or perms.administrator):
+                raise UIError("manage_only")
+            if options:
+                current = await manager.guild_settings(guild_id)
+                changes["options"] = {**current.options, **options}
+            settings = await manager.update_guild_settings(guild_id, **changes)
+            key = "settings_saved"
+        else:
+            settings = await manager.guild_settings(guild_id)
+            key = "settings_show"
+        locale = player_locale(interaction, settings.locale)
+        summary = settings_summary(settings, locale)
+        await interaction.response.send_message(tr(key, locale, summary=summary), ephemeral=True)
+
+
+def settings_summary(settings: Any, locale: str) -> str:
+    fake = GameRow(
+        id=0,
+        owner_id=0,
+        created_at=0,
+        updated_at=0,
+        expansions=settings.expansions,
+        options=dict(settings.options),
+        locale=settings.locale,
+    )
+    parts = [settings.locale, lobby_ui.setup_summary(fake, locale).rsplit(" · ", 1)[0]]
+    if settings.channel_id:
+        parts.append(f"<#{settings.channel_id}>")
+    return " · ".join(parts)

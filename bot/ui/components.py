@@ -1,0 +1,150 @@
+"""Persistent components: every button and menu keeps its state in its ``custom_id``.
+
+A ``custom_id`` names the game, the turn it was drawn for and the choice so far, e.g.
+``cc:pl:12:7:1:-2:90:-:none`` (game 12, turn 7, square (1, -2), rotation 90, no figure). Nothing
+lives in memory, so a prompt keeps working after a restart (discord.py matches the ids through
+:class:`discord.ui.DynamicItem`), and a prompt for an earlier turn is recognised and refused.
+
+Placement codes (``rot``): 0/90/180/270 a tile; ``a`` the abbey instead of the tile; ``e`` the
+abbey after the last tile; ``c`` the tile is already down (figure only); ``w`` a wagon move;
+``n`` no end-game abbey. Choices: empty (none yet), ``none``, or ``figure.at``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.ui.errors import guarded
+
+P = r"cc:(?P<kind>{kinds}):(?P<game>\d+)"
+ID = r"(?P<turn>\d+)"
+
+
+def _fields(match: re.Match[str]) -> dict[str, Any]:
+    return {k: v for k, v in match.groupdict().items() if v is not None}
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"cc:lobby:(?P<game>\d+):(?P<op>join|leave|start|options)",
+):
+    def __init__(self, game: int, op: str, label: str, style: discord.ButtonStyle) -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"cc:lobby:{game}:{op}")
+        )
+        self.game, self.op = game, op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LobbyButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["game"]), match["op"], item.label or "", item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from bot.ui import lobby_ui
+
+        await guarded(interaction, lambda i: lobby_ui.on_button(i, self.game, self.op))
+
+
+class LobbyOption(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"cc:lopt:(?P<game>\d+):(?P<name>[a-z_]+)",
+):
+    def __init__(self, select: discord.ui.Select[Any], game: int, name: str) -> None:
+        super().__init__(select)
+        self.game, self.name = game, name
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LobbyOption:
+        assert isinstance(item, discord.ui.Select)
+        return cls(item, int(match["game"]), match["name"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list(self.item.values)
+        from bot.ui import lobby_ui
+
+        await guarded(interaction, lambda i: lobby_ui.on_option(i, self.game, self.name, values))
+
+
+class TurnButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=P.format(kinds="pl|ok|abbey|hand|fig|tile|endno") + ":" + ID + r"(?::(?P<rest>.*))?",
+):
+    """Every turn button: a rotation, a choice, confirm, and the openers of ephemeral steps."""
+
+    def __init__(
+        self, custom_id: str, label: str, style: discord.ButtonStyle, disabled: bool = False
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=custom_id, disabled=disabled)
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TurnButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(item.custom_id or "", item.label or "", item.style, item.disabled)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        match = self.__discord_ui_compiled_template__.fullmatch(self.item.custom_id or "")
+        assert match is not None
+        from bot.ui import flow
+
+        await guarded(interaction, lambda i: flow.on_component(i, _fields(match), None))
+
+
+class TurnSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=P.format(kinds="cell|fs|hole|wag") + ":" + ID + r"(?::(?P<rest>.*))?",
+):
+    """Every turn menu: squares, figure spots, abbey holes, wagon targets."""
+
+    def __init__(self, select: discord.ui.Select[Any]) -> None:
+        super().__init__(select)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> TurnSelect:
+        assert isinstance(item, discord.ui.Select)
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        match = self.__discord_ui_compiled_template__.fullmatch(self.item.custom_id or "")
+        assert match is not None
+        value = self.item.values[0] if self.item.values else ""
+        from bot.ui import flow
+
+        await guarded(interaction, lambda i: flow.on_component(i, _fields(match), value))
+
+
+def button(
+    custom_id: str,
+    label: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    *,
+    disabled: bool = False,
+    row: int | None = None,
+) -> TurnButton:
+    item = TurnButton(custom_id, label, style, disabled)
+    item.item.row = row
+    return item
+
+
+def select(
+    custom_id: str, placeholder: str, options: list[discord.SelectOption], *, row: int | None = None
+) -> TurnSelect:
+    menu: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id=custom_id, placeholder=placeholder, options=options, row=row
+    )
+    return TurnSelect(menu)
+
+
+DYNAMIC_ITEMS = (LobbyButton, LobbyOption, TurnButton, TurnSelect)

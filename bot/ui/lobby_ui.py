@@ -1,0 +1,217 @@
+"""The lobby message (Join / Leave / Start / Options) and the start of a game in its thread.
+
+The lobby message always shows the stored lobby: after each button it is redrawn from the row
+the manager returns, so two players joining at once both end up listed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+
+from bot.storage import GameRow
+from bot.ui import post
+from bot.ui.errors import UIError
+from bot.ui.state import snapshot
+from bot.ui.texts import player_locale, tr
+
+if TYPE_CHECKING:
+    from bot.app import CarcassonneBot
+
+#: Lobby options: name -> ((value, English label, French label), ...); first is the default.
+OPTION_CHOICES: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "expansion": (
+        ("none", "No expansion", "Sans extension"),
+        ("abbey_mayor", "Abbey & Mayor", "Abbaye & Maire"),
+    ),
+    "small_city": (
+        ("classic", "Small city: 2 points", "Petite ville : 2 points"),
+        ("modern", "Small city: 4 points", "Petite ville : 4 points"),
+    ),
+    "farmers": (
+        ("classic", "Farmers: classic (3/city)", "Paysans : classique (3/ville)"),
+        ("classic4", "Farmers: 4 per city", "Paysans : 4 par ville"),
+        ("modern", "Farmers: modern", "Paysans : moderne"),
+    ),
+    "incomplete": (
+        ("standard", "Unfinished: full points", "Inachevés : points pleins"),
+        ("half", "Unfinished: half points", "Inachevés : moitié des points"),
+    ),
+    "hand": (
+        ("no", "No tactical hand", "Sans main tactique"),
+        ("yes", "Tactical hand (3 tiles)", "Main tactique (3 tuiles)"),
+    ),
+}
+
+
+def bot_of(interaction: discord.Interaction) -> CarcassonneBot:
+    return cast("CarcassonneBot", interaction.client)
+
+
+def setup_summary(row: GameRow, locale: str) -> str:
+    fr = locale == "fr"
+    parts = []
+    exp = "abbey_mayor" if "abbey_mayor" in row.expansions else "none"
+    values = {"expansion": exp, **{k: str(v).lower() for k, v in row.options.items()}}
+    values["hand"] = "yes" if row.options.get("hand") else "no"
+    for name, choices in OPTION_CHOICES.items():
+        chosen = values.get(name, choices[0][0])
+        for value, en, fr_label in choices:
+            if value == chosen:
+                parts.append(fr_label if fr else en)
+    parts.append(tr("private_game" if row.private else "public_game", locale))
+    return " · ".join(parts)
+
+
+def lobby_embed(row: GameRow) -> discord.Embed:
+    locale = row.locale or "en"
+    owner = f"<@{row.owner_id}>"
+    embed = discord.Embed(
+        title=tr("lobby_title", locale, game_id=row.id),
+        description=tr("lobby_body", locale, owner=owner),
+        colour=discord.Colour.dark_green(),
+    )
+    embed.add_field(name=tr("lobby_setup", locale), value=setup_summary(row, locale), inline=False)
+    players = "\n".join(f"{s.seat + 1}. <@{s.user_id}> ({s.colour})" for s in row.seats)
+    embed.add_field(
+        name=tr("lobby_players", locale, count=len(row.seats), max=row.max_players),
+        value=players or "-",
+        inline=False,
+    )
+    return embed
+
+
+def lobby_view(row: GameRow) -> discord.ui.View:
+    from bot.ui.components import LobbyButton
+
+    locale = row.locale or "en"
+    view = discord.ui.View(timeout=None)
+    for op, style in (
+        ("join", discord.ButtonStyle.success),
+        ("leave", discord.ButtonStyle.secondary),
+        ("start", discord.ButtonStyle.primary),
+        ("options", discord.ButtonStyle.secondary),
+    ):
+        view.add_item(LobbyButton(row.id, op, tr(op, locale), style))
+    return view
+
+
+async def on_button(interaction: discord.Interaction, game_id: int, op: str) -> None:
+    manager = bot_of(interaction).manager
+    row = await manager.game(game_id)
+    interaction.extras["locale"] = row.locale
+    locale = player_locale(interaction, row.locale)
+    user = interaction.user
+    if op == "join":
+        row = await manager.join(game_id, user.id, user.display_name)
+    elif op == "leave":
+        row = await manager.leave(game_id, user.id)
+    elif op == "options":
+        if row.owner_id != user.id:
+            from bot.errors import NotOwner
+
+            raise NotOwner()
+        await interaction.response.send_message(
+            tr("options_intro", locale, game_id=game_id),
+            view=options_view(row, locale),
+            ephemeral=True,
+        )
+        return
+    elif op == "start":
+        await interaction.response.defer()
+        view = await manager.start(game_id, user.id)
+        await begin(bot_of(interaction), interaction, view.game)
+        return
+    await interaction.response.edit_message(embed=lobby_embed(row), view=lobby_view(row))
+    done = "joined" if op == "join" else "left"
+    await interaction.followup.send(tr(done, locale, game_id=game_id), ephemeral=True)
+
+
+def options_view(row: GameRow, locale: str) -> discord.ui.View:
+    from bot.ui.components import LobbyOption
+
+    fr = locale == "fr"
+    current = {
+        "expansion": "abbey_mayor" if row.expansions else "none",
+        "hand": "yes" if row.options.get("hand") else "no",
+        **{k: str(v) for k, v in row.options.items() if k != "hand"},
+    }
+    view = discord.ui.View(timeout=None)
+    for name, choices in OPTION_CHOICES.items():
+        options = [
+            discord.SelectOption(
+                label=fr_label if fr else en,
+                value=value,
+                default=current.get(name, choices[0][0]) == value,
+            )
+            for value, en, fr_label in choices
+        ]
+        menu: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"cc:lopt:{row.id}:{name}", options=options
+        )
+        view.add_item(LobbyOption(menu, row.id, name))
+    return view
+
+
+def option_change(name: str, value: str) -> dict[str, Any]:
+    """The manager's ``configure`` arguments for one lobby option."""
+    if name == "expansion":
+        return {"expansions": () if value == "none" else (value,)}
+    if name == "hand":
+        return {"options": {"hand": value == "yes"}}
+    return {"options": {name: value}}
+
+
+async def on_option(
+    interaction: discord.Interaction, game_id: int, name: str, values: list[str]
+) -> None:
+    if name not in OPTION_CHOICES or not values:
+        raise UIError("stale")
+    manager = bot_of(interaction).manager
+    row = await manager.configure(game_id, interaction.user.id, **option_change(name, values[0]))
+    locale = player_locale(interaction, row.locale)
+    await interaction.response.edit_message(
+        content=tr("options_saved", locale), view=options_view(row, locale)
+    )
+    await refresh_lobby(bot_of(interaction), row)
+
+
+async def refresh_lobby(bot: CarcassonneBot, row: GameRow) -> None:
+    if row.channel_id is None or row.message_id is None:
+        return
+    message = bot.get_partial_messageable(row.channel_id).get_partial_message(row.message_id)
+    with contextlib.suppress(discord.HTTPException):  # the lobby message was deleted
+        await message.edit(embed=lobby_embed(row), view=lobby_view(row))
+
+
+async def begin(bot: CarcassonneBot, interaction: discord.Interaction, row: GameRow) -> None:
+    """Open the game's thread (private for private games), then post the first turn."""
+    locale = row.locale or "en"
+    name = tr("thread_name", locale, game_id=row.id)
+    channel = interaction.channel
+    thread: discord.Thread
+    if isinstance(channel, discord.Thread):
+        thread = channel
+    elif row.private and isinstance(channel, discord.TextChannel):
+        thread = await channel.create_thread(
+            name=name, type=discord.ChannelType.private_thread, invitable=False
+        )
+        for seat in row.seats:
+            await thread.add_user(discord.Object(seat.user_id))
+    elif isinstance(channel, discord.TextChannel) and interaction.message is not None:
+        thread = await interaction.message.create_thread(name=name)
+    elif isinstance(channel, discord.TextChannel):
+        thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
+    else:
+        raise UIError("guild_only")
+    lobby_message = row.message_id
+    await bot.manager.set_messages(row.id, thread_id=thread.id, message_id=None)
+    if interaction.message is not None and lobby_message == interaction.message.id:
+        started = tr("lobby_started", locale, where=thread.mention)
+        await interaction.message.edit(content=started, embed=lobby_embed(row), view=None)
+    players = ", ".join(f"<@{s.user_id}>" for s in row.seats)
+    snap = await snapshot(bot.manager, row.id)
+    welcome = tr("welcome", locale, game_id=row.id, players=players)
+    await post.announce(bot, snap, [], extra=[welcome])

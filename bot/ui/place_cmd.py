@@ -1,0 +1,171 @@
+"""``/carcassonne place``: a whole turn typed in one line, with autocomplete, checked on the server.
+
+``cell`` is a square's letter on the board (or ``x,y``), ``rotation`` one of the legal rotations,
+``figure`` a spot number shown by the autocomplete (``1``, ``2``...) or ``none``. Autocomplete
+only helps: every value is checked again against the game before anything is played.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, cast
+
+import discord
+from discord.app_commands import Choice
+
+from bot.ui import post
+from bot.ui.errors import UIError
+from bot.ui.flow import role_name
+from bot.ui.state import Snapshot, candidate_cells, cell_labels, snapshot, spot_labels, tried
+from bot.ui.texts import player_locale, tr
+from engine import Game, Pass, PlaceFigure, PlaceTile
+
+if TYPE_CHECKING:
+    from bot.app import CarcassonneBot
+    from bot.storage import GameRow
+
+Pos = tuple[int, int]
+
+
+def bot_of(interaction: discord.Interaction) -> CarcassonneBot:
+    return cast("CarcassonneBot", interaction.client)
+
+
+def parse_cell(game: Game, text: str) -> Pos:
+    """A letter from the board or ``x,y``; raises :class:`UIError` if it is neither."""
+    cells = candidate_cells(game)
+    labels = {lab: pos for pos, lab in cell_labels(cells).items()}
+    key = text.strip().upper().split(" ")[0]
+    if key in labels:
+        return labels[key]
+    try:
+        x, y = (int(v) for v in text.replace("(", "").replace(")", "").split(","))
+    except ValueError:
+        raise UIError("bad_cell", cell=text) from None
+    if (x, y) not in cells:
+        raise UIError("bad_cell", cell=text)
+    return x, y
+
+
+def parse_figure(after: Game, text: str) -> PlaceFigure | None:
+    """``none``, a spot number, or ``figure.at``; None means no figure."""
+    value = text.strip().lower()
+    figures = after.legal_figures()
+    if value in ("", "none", "aucun", "0", "-"):
+        return None
+    spots = spot_labels(figures)
+    number = value.split(" ")[0]
+    for figure in figures:
+        if f"{figure.figure}.{figure.at}".lower() == value:
+            return figure
+        if spots[figure.at] == number and figure.figure == "follower":
+            return figure
+    for figure in figures:  # a number naming a spot with no follower option: its first figure
+        if spots[figure.at] == number:
+            return figure
+    legal = ", ".join(sorted(set(spots.values()), key=int)) or "none"
+    raise UIError("bad_figure", figure=text, legal=legal + ", none")
+
+
+async def place(
+    interaction: discord.Interaction, row: GameRow, cell: str, rotation: int, figure: str
+) -> None:
+    manager = bot_of(interaction).manager
+    snap = await snapshot(manager, row.id)
+    locale = player_locale(interaction, snap.locale)
+    view = snap.view
+    if view.finished:
+        raise UIError("game_closed", game_id=row.id)
+    if view.user_id != interaction.user.id:
+        name = snap.names[view.seat] if view.seat is not None else "?"
+        raise UIError("not_for_you", player=name)
+    if view.phase != "tile" or snap.require_game().options["hand"]:
+        raise UIError("not_tile_phase")
+    game = snap.require_game()
+    x, y = parse_cell(game, cell)
+    rotations = candidate_cells(game)[(x, y)]
+    if rotation == -1 and len(rotations) == 1:
+        rotation = rotations[0]
+    if rotation not in rotations:
+        raise UIError("bad_rotation", legal=", ".join(map(str, rotations)))
+    tile = PlaceTile(x, y, rotation)
+    after = await asyncio.to_thread(tried, game, tile)
+    chosen = parse_figure(after, figure)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    first = await manager.apply(row.id, interaction.user.id, tile, turn=view.turn, phase="tile")
+    results = [first]
+    if first.view.phase == "figure" and first.view.turn == view.turn:
+        second = chosen or Pass()
+        results.append(
+            await manager.apply(row.id, interaction.user.id, second, turn=view.turn, phase="figure")
+        )
+    events = [e for r in results for e in r.events]
+    await post.announce(bot_of(interaction), await snapshot(manager, row.id), events)
+    await interaction.followup.send(tr("done", locale), ephemeral=True)
+
+
+async def _snap(interaction: discord.Interaction) -> Snapshot | None:
+    from bot.ui.commands import resolve
+
+    namespace = interaction.namespace
+    try:
+        row = await resolve(interaction, getattr(namespace, "game", None))
+        snap = await snapshot(bot_of(interaction).manager, row.id)
+    except (UIError, ValueError):
+        return None
+    if snap.game is None or snap.view.phase != "tile" or snap.game.options["hand"]:
+        return None
+    return snap
+
+
+async def cell_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    snap = await _snap(interaction)
+    if snap is None:
+        return []
+    labels = cell_labels(candidate_cells(snap.require_game()))
+    typed = current.strip().upper()
+    return [
+        Choice(name=f"{lab} · ({x}, {y})", value=lab)
+        for (x, y), lab in labels.items()
+        if lab.startswith(typed) or not typed
+    ][:25]
+
+
+async def rotation_choices(interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+    snap = await _snap(interaction)
+    cell = getattr(interaction.namespace, "cell", None)
+    if snap is None or not cell:
+        return [Choice(name=f"{r}°", value=r) for r in (0, 90, 180, 270)]
+    try:
+        pos = parse_cell(snap.require_game(), str(cell))
+    except UIError:
+        return []
+    return [Choice(name=f"{r}°", value=r) for r in candidate_cells(snap.require_game())[pos]]
+
+
+async def figure_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    snap = await _snap(interaction)
+    namespace = interaction.namespace
+    none = Choice(name="none", value="none")
+    if snap is None or not getattr(namespace, "cell", None):
+        return [none]
+    game = snap.require_game()
+    locale = player_locale(interaction, snap.locale)
+    try:
+        x, y = parse_cell(game, str(namespace.cell))
+    except UIError:
+        return [none]
+    rotations = candidate_cells(game)[(x, y)]
+    rotation = getattr(namespace, "rotation", None)
+    rotation = rotation if rotation in rotations else rotations[0]
+    after = await asyncio.to_thread(tried, game, PlaceTile(x, y, rotation))
+    figures = after.legal_figures()
+    spots = spot_labels(figures)
+    choices = [
+        Choice(
+            name=f"{spots[f.at]} · {role_name(after, f.figure, str(f.at), locale)}",
+            value=f"{f.figure}.{f.at}",
+        )
+        for f in figures
+    ]
+    return [none, *choices][:25]

@@ -1,0 +1,211 @@
+"""The public game messages: one message per turn (board, what happened, whose turn) and the end.
+
+After every move exactly one message is posted in the game's thread: the new board with the
+squares of the next tile lettered, the narration of the move, the next player mentioned once,
+and the components of the next decision. The previous turn message loses its components, so an
+old menu cannot be used by mistake (and would be refused as stale anyway).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.narrate import FEATURES, join_names, narrate, where
+from bot.ui import images
+from bot.ui.components import button, select
+from bot.ui.state import Snapshot, candidate_cells, cell_labels, hole_labels, wagon_labels
+from bot.ui.texts import tr
+from engine import Event, Game
+
+if TYPE_CHECKING:
+    from bot.app import CarcassonneBot
+
+log = logging.getLogger(__name__)
+
+MENU = 25
+MENUS = 4  # a message holds five rows: four menus of squares and one row of buttons
+
+
+def mention(snap: Snapshot, seat: int | None) -> str:
+    if seat is None:
+        return ""
+    return f"<@{snap.row.seats[seat].user_id}>"
+
+
+def cell_menus(
+    game_id: int,
+    turn: int,
+    cells: Sequence[tuple[int, int]],
+    labels: dict[tuple[int, int], str],
+    locale: str,
+    tile: str = "-",
+) -> list[Any]:
+    """Menus of lettered squares, 25 per menu, at most four."""
+    menus: list[Any] = []
+    for page in range(min(MENUS, (len(cells) + MENU - 1) // MENU)):
+        chunk = cells[page * MENU : (page + 1) * MENU]
+        options = [
+            discord.SelectOption(
+                label=f"{labels[pos]} · ({pos[0]}, {pos[1]})", value=f"{pos[0]},{pos[1]}"
+            )
+            for pos in chunk
+        ]
+        placeholder = tr("cells_menu", locale, first=labels[chunk[0]], last=labels[chunk[-1]])
+        menus.append(
+            select(f"cc:cell:{game_id}:{turn}:{page}:{tile}", placeholder, options, row=page)
+        )
+    return menus
+
+
+async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View | None]:
+    """The text, board and components of the decision the game waits for."""
+    game, view, locale = snap.require_game(), snap.view, snap.locale
+    gid, turn = snap.row.id, view.turn
+    who = mention(snap, view.seat)
+    items: list[Any] = []
+    lines: list[str] = []
+    candidates: dict[tuple[int, int], str] = {}
+    if view.finished:
+        return "", await images.board_file(game, locale), None
+    if view.phase == "tile":
+        lines.append(tr("your_turn", locale, player=who))
+        if game.options["hand"]:
+            lines.append(tr("turn_hand", locale))
+            items.append(
+                button(
+                    f"cc:hand:{gid}:{turn}",
+                    tr("my_tiles", locale),
+                    discord.ButtonStyle.primary,
+                    row=4,
+                )
+            )
+        else:
+            cells = candidate_cells(game)
+            candidates = cell_labels(cells)
+            lines.append(tr("turn_tile", locale, tile=view.tile))
+            ordered = list(cells)
+            items.extend(cell_menus(gid, turn, ordered, candidates, locale))
+            if len(ordered) > MENU * MENUS:
+                lines.append(tr("too_many_cells", locale, count=len(ordered), shown=MENU * MENUS))
+        if game.legal_abbeys():
+            items.append(button(f"cc:abbey:{gid}:{turn}", tr("abbey", locale), row=4))
+    elif view.phase == "figure":
+        lines.append(tr("your_turn", locale, player=who) + " " + tr("figure_prompt", locale))
+        items.append(
+            button(f"cc:fig:{gid}:{turn}", tr("choose_figure", locale), discord.ButtonStyle.primary)
+        )
+    elif view.phase == "wagon":
+        lines.append(tr("wagon_prompt", locale, player=who))
+        labels = wagon_labels(game.legal_wagon_moves())
+        candidates = {(x, y): lab for (x, y, _), lab in labels.items()}
+        options = [
+            discord.SelectOption(
+                label=tr(
+                    "wagon_option",
+                    locale,
+                    label=lab,
+                    where=where(x, y),
+                    feature=_feature(game, x, y, at, locale),
+                ),
+                value=f"{x},{y},{at}",
+            )
+            for (x, y, at), lab in labels.items()
+        ][:24]
+        options.append(discord.SelectOption(label=tr("wagon_back", locale), value="back"))
+        items.append(select(f"cc:wag:{gid}:{turn}", tr("wagon_menu", locale), options))
+    elif view.phase == "abbey_end":
+        lines.append(tr("end_abbey_prompt", locale, player=who))
+        candidates = hole_labels(game)
+        options = [
+            discord.SelectOption(label=f"{lab} · ({x}, {y})", value=f"{x},{y}")
+            for (x, y), lab in list(candidates.items())[:MENU]
+        ]
+        if options:
+            items.append(select(f"cc:hole:{gid}:{turn}:e", tr("holes_menu", locale), options))
+        items.append(button(f"cc:ok:{gid}:{turn}:0:0:n:-:none", tr("no_abbey", locale)))
+    file = await images.board_file(game, locale, candidates)
+    components = discord.ui.View(timeout=None)
+    for item in items:
+        components.add_item(item)
+    return "\n".join(lines), file, components
+
+
+def _feature(game: Game, x: int, y: int, at: int | str, locale: str) -> str:
+    oriented = game.board.tiles[(x, y)].oriented
+    local = oriented.feature_at(at)
+    kind = oriented.features[local].type if local >= 0 else "road"
+    return FEATURES.get(kind, (kind, kind))[1 if locale == "fr" else 0]
+
+
+def final_lines(snap: Snapshot) -> list[str]:
+    """The score breakdown per player, best first, in words."""
+    game, locale = snap.require_game(), snap.locale
+    fr = locale == "fr"
+    lines = [f"**{tr('final_title', locale)}**"]
+    order = sorted(range(game.players), key=lambda p: -game.scores[p])
+    for p in order:
+        parts = [
+            f"{FEATURES.get(k, (k, k))[1 if fr else 0].split(' ', 1)[-1]} {v}"
+            for k, v in sorted(game.breakdown[p].items())
+            if v
+        ]
+        lines.append(
+            tr(
+                "breakdown_line",
+                locale,
+                name=snap.names[p],
+                score=game.scores[p],
+                details=", ".join(parts) or "0",
+            )
+        )
+    return lines
+
+
+async def channel_of(bot: CarcassonneBot, snap: Snapshot) -> discord.abc.Messageable:
+    target = snap.row.thread_id or snap.row.channel_id
+    if target is None:
+        raise RuntimeError(f"game {snap.row.id} has no channel")
+    channel = bot.get_channel(target) or await bot.fetch_channel(target)
+    assert isinstance(channel, discord.abc.Messageable)
+    return channel
+
+
+async def retire_prompt(bot: CarcassonneBot, snap: Snapshot) -> None:
+    """Remove the components of the previous turn message (best effort)."""
+    target, message_id = snap.row.thread_id or snap.row.channel_id, snap.row.message_id
+    if target is None or message_id is None:
+        return
+    try:
+        await bot.get_partial_messageable(target).get_partial_message(message_id).edit(view=None)
+    except discord.HTTPException as error:
+        log.info("could not retire prompt %s of game %s: %s", message_id, snap.row.id, error)
+
+
+async def announce(
+    bot: CarcassonneBot, snap: Snapshot, events: Sequence[Event], extra: Sequence[str] = ()
+) -> discord.Message:
+    """Post the one message of this turn: what happened, the board, the next decision."""
+    lines = [*extra, *narrate(events, snap.names, snap.locale)]
+    text, file, components = await prompt(snap)
+    if snap.view.finished:
+        game = snap.require_game()
+        lines.extend(final_lines(snap))
+        if not any("Game over" in line or "Fin !" in line for line in lines):
+            winners = [snap.names[p] for p in game.winners]
+            lines.append(f"🏆 {join_names(winners, snap.locale)}")
+    elif text:
+        lines.append(text)
+    channel = await channel_of(bot, snap)
+    await retire_prompt(bot, snap)
+    content = "\n".join(lines)[:2000]
+    mentions = discord.AllowedMentions(users=True)
+    if components is not None:
+        message = await channel.send(content, file=file, view=components, allowed_mentions=mentions)
+    else:
+        message = await channel.send(content, file=file, allowed_mentions=mentions)
+    await bot.manager.set_messages(snap.row.id, thread_id=snap.row.thread_id, message_id=message.id)
+    return message

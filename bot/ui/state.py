@@ -1,0 +1,116 @@
+"""Read-only game state for the Discord layer: a private engine copy and the labels players see.
+
+The manager owns the live game; the Discord layer needs its own copy to draw prompts and to try a
+placement before it is confirmed (which figure spots would the tile offer?). Replaying the record
+costs a few milliseconds and happens in a worker thread, so the live game is never touched.
+Labels are derived from the state alone (reading order), so a prompt drawn before a restart and
+its re-rendering after agree.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import string
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from bot.lobby import player_names
+from bot.manager import GameManager
+from bot.outcomes import TurnView
+from bot.storage import GameRow
+from engine import Game, MoveWagon, PlaceAbbey, PlaceFigure, PlaceTile
+from engine.turn import distinct_orientations
+
+Pos = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A game row, its decision, and a private engine copy to draw and try moves on."""
+
+    row: GameRow
+    view: TurnView
+    game: Game | None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return player_names(self.row.seats)
+
+    @property
+    def locale(self) -> str:
+        return self.row.locale or "en"
+
+    def require_game(self) -> Game:
+        if self.game is None:
+            raise RuntimeError(f"game {self.row.id} has not started")
+        return self.game
+
+
+async def snapshot(manager: GameManager, game_id: int) -> Snapshot:
+    """The game as it is now; the engine copy is rebuilt from the record in a worker thread."""
+    view = await manager.decision(game_id)
+    if view.game.seed is None:
+        return Snapshot(view.game, view, None)
+    record = await manager.export_record(game_id)
+    game = await asyncio.to_thread(Game.from_record, record)
+    if game.decision.turn != view.turn:  # a move landed in between: describe the newer state
+        view = await manager.decision(game_id)
+    return Snapshot(view.game, view, game)
+
+
+def label(index: int) -> str:
+    """A, B, ..., Z, AA, AB, ...: short labels players read on the board and in menus."""
+    letters = string.ascii_uppercase
+    if index < 26:
+        return letters[index]
+    return letters[index // 26 - 1] + letters[index % 26]
+
+
+def reading_order(cells: Iterable[Pos]) -> list[Pos]:
+    return sorted(set(cells), key=lambda p: (p[1], p[0]))
+
+
+def candidate_cells(game: Game, tile: str | None = None) -> dict[Pos, tuple[int, ...]]:
+    """Legal squares (in reading order) -> their legal rotations, for ``tile`` from a hand."""
+    found: dict[Pos, list[int]] = {}
+    for placement in game.legal_placements():
+        if tile is None or placement.tile in (None, tile):
+            found.setdefault((placement.x, placement.y), []).append(placement.rotation)
+    return {pos: tuple(sorted(found[pos])) for pos in reading_order(found)}
+
+
+def cell_labels(cells: Iterable[Pos]) -> dict[Pos, str]:
+    return {pos: label(i) for i, pos in enumerate(reading_order(cells))}
+
+
+def hole_labels(game: Game) -> dict[Pos, str]:
+    return cell_labels((a.x, a.y) for a in game.legal_abbeys())
+
+
+def wagon_labels(moves: Sequence[MoveWagon]) -> dict[tuple[int, int, int | str], str]:
+    ordered = sorted(moves, key=lambda m: (m.y, m.x, str(m.at)))
+    return {(m.x, m.y, m.at): label(i) for i, m in enumerate(ordered)}
+
+
+def spot_labels(figures: Sequence[PlaceFigure]) -> dict[int | str, str]:
+    """Spot (``at``) -> "1", "2", ... in the order the engine lists them."""
+    spots: dict[int | str, str] = {}
+    for figure in figures:
+        spots.setdefault(figure.at, str(len(spots) + 1))
+    return spots
+
+
+def rotations_of(game: Game, pos: Pos, tile: str | None = None) -> tuple[int, ...]:
+    return candidate_cells(game, tile).get(pos, ())
+
+
+def tried(game: Game, first: PlaceTile | PlaceAbbey) -> Game:
+    """A copy of ``game`` with ``first`` played (to list the figure spots it would offer)."""
+    copy = Game.from_record(game.record())
+    copy.play(first)
+    return copy
+
+
+def distinct(game: Game, tile: str) -> list[int]:
+    """The rotations of a tile that look different (symmetric ones are offered once)."""
+    return distinct_orientations(game.kinds[tile])

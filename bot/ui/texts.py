@@ -1,0 +1,285 @@
+"""Every word the Discord layer shows (besides narration and manager errors), in English and French.
+
+Public game messages speak the game's language (chosen per guild with ``/carcassonne settings``);
+ephemeral replies speak the clicking player's Discord language when we have it, else the game's.
+
+>>> tr("your_turn", "fr", player="<@1>")
+'<@1>, à vous de jouer !'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import language
+
+TEXTS: dict[str, tuple[str, str]] = {
+    # -- lobby --------------------------------------------------------------------------------
+    "lobby_title": ("Carcassonne #{game_id}", "Carcassonne n°{game_id}"),
+    "lobby_body": (
+        "{owner} opens a game. Press **Join** to play; {owner} presses **Start** when everyone "
+        "is in.",
+        "{owner} ouvre une partie. Appuyez sur **Rejoindre** pour jouer ; {owner} appuie sur "
+        "**Commencer** quand tout le monde est là.",
+    ),
+    "lobby_players": ("Players ({count}/{max})", "Joueurs ({count}/{max})"),
+    "lobby_setup": ("Game", "Partie"),
+    "lobby_started": (
+        "Game started: follow it in {where}.",
+        "Partie commencée : suivez-la dans {where}.",
+    ),
+    "lobby_abandoned": ("This game was abandoned.", "Cette partie a été abandonnée."),
+    "private_game": ("private (own thread)", "privée (fil privé)"),
+    "public_game": ("public", "publique"),
+    "join": ("Join", "Rejoindre"),
+    "leave": ("Leave", "Quitter"),
+    "start": ("Start", "Commencer"),
+    "options": ("Options", "Options"),
+    "joined": ("You joined game #{game_id}.", "Vous avez rejoint la partie n°{game_id}."),
+    "left": ("You left game #{game_id}.", "Vous avez quitté la partie n°{game_id}."),
+    "options_intro": (
+        "Choose the options of game #{game_id}; the lobby message shows the result.",
+        "Choisissez les options de la partie n°{game_id} ; le message d'inscription les affiche.",
+    ),
+    "options_saved": ("Options saved.", "Options enregistrées."),
+    "thread_name": ("Carcassonne #{game_id}", "Carcassonne n°{game_id}"),
+    "welcome": (
+        "Game #{game_id} begins: {players}. Turn order is as listed.",
+        "La partie n°{game_id} commence : {players}. L'ordre de jeu est celui de la liste.",
+    ),
+    # -- turns --------------------------------------------------------------------------------
+    "your_turn": ("{player}, your turn!", "{player}, à vous de jouer !"),
+    "turn_tile": (
+        "Tile **{tile}** to place. Pick a lettered square below.",
+        "Tuile **{tile}** à poser. Choisissez une case lettrée ci-dessous.",
+    ),
+    "turn_hand": (
+        "Press **My tiles** to see your hand (only you will see it).",
+        "Appuyez sur **Mes tuiles** pour voir votre main (vous seul la verrez).",
+    ),
+    "too_many_cells": (
+        "{count} squares fit; the menus list the first {shown}. Use `/carcassonne place` for "
+        "the others.",
+        "{count} cases conviennent ; les menus montrent les {shown} premières. Utilisez "
+        "`/carcassonne place` pour les autres.",
+    ),
+    "cells_menu": ("Squares {first} to {last}", "Cases {first} à {last}"),
+    "cell_option": ("Square {label}", "Case {label}"),
+    "my_tiles": ("My tiles", "Mes tuiles"),
+    "hand_intro": (
+        "Your tiles: {hand}. Which one do you play?",
+        "Vos tuiles : {hand}. Laquelle jouez-vous ?",
+    ),
+    "hand_cells": (
+        "Tile **{tile}**: pick a lettered square.",
+        "Tuile **{tile}** : choisissez une case lettrée.",
+    ),
+    "abbey": ("Play my abbey", "Jouer mon abbaye"),
+    "abbey_pick": (
+        "Pick the hole for your abbey.",
+        "Choisissez le trou où poser votre abbaye.",
+    ),
+    "holes_menu": ("Holes", "Trous"),
+    "rotate_intro": (
+        "Tile **{tile}** at square {label} {where}, turned {rotation}°.",
+        "Tuile **{tile}** en case {label} {where}, tournée de {rotation}°.",
+    ),
+    "abbey_intro": ("Your abbey at {where}.", "Votre abbaye en {where}."),
+    "rotations_hint": (
+        "Turn it with the buttons; then choose a figure or none, and confirm.",
+        "Tournez-la avec les boutons ; puis choisissez un pion ou aucun, et confirmez.",
+    ),
+    "figure_menu": ("Put a figure on a numbered spot…", "Poser un pion sur un endroit numéroté…"),
+    "no_figures_left": (
+        "No figure can go on this tile.",
+        "Aucun pion ne peut aller sur cette tuile.",
+    ),
+    "chosen_none": ("Chosen: no figure.", "Choix : aucun pion."),
+    "chosen_figure": ("Chosen: {role} on spot {label}.", "Choix : {role} sur l'endroit {label}."),
+    "no_figure": ("No figure", "Aucun pion"),
+    "confirm": ("Confirm", "Confirmer"),
+    "done": ("Played.", "Joué."),
+    "figure_prompt": (
+        "Your tile is down: put a figure on it, or none.",
+        "Votre tuile est posée : posez-y un pion, ou aucun.",
+    ),
+    "choose_figure": ("Choose my figure", "Choisir mon pion"),
+    "wagon_prompt": (
+        "{player}, your wagon is free: move it to a lettered feature, or take it back.",
+        "{player}, votre chariot est libre : déplacez-le vers un élément lettré, ou reprenez-le.",
+    ),
+    "wagon_menu": ("Move the wagon to…", "Déplacer le chariot vers…"),
+    "wagon_option": ("{label}: {feature} at {where}", "{label} : {feature} en {where}"),
+    "wagon_back": ("Take the wagon back", "Reprendre le chariot"),
+    "chosen_wagon": ("Chosen: wagon to {label}.", "Choix : chariot vers {label}."),
+    "chosen_wagon_back": ("Chosen: take the wagon back.", "Choix : reprendre le chariot."),
+    "end_abbey_prompt": (
+        "{player}, the last tile is down: put your abbey into a lettered hole, or pass.",
+        "{player}, la dernière tuile est posée : posez votre abbaye dans un trou lettré, "
+        "ou passez.",
+    ),
+    "no_abbey": ("No abbey", "Pas d'abbaye"),
+    "chosen_no_abbey": ("Chosen: no abbey.", "Choix : pas d'abbaye."),
+    "status_line": (
+        "Game #{game_id} · turn {turn} · {tiles} tiles left · {player} to play",
+        "Partie n°{game_id} · tour {turn} · {tiles} tuiles restantes · à {player} de jouer",
+    ),
+    "score_line": ("{name}: {score}", "{name} : {score}"),
+    "final_title": ("Final scores", "Scores finaux"),
+    "breakdown_line": (
+        "{name}: **{score}** ({details})",
+        "{name} : **{score}** ({details})",
+    ),
+    "resigned": (
+        "{player} resigned; the bot plays their turns (tile, no figure).",
+        "{player} abandonne ; le bot joue ses tours (tuile, sans pion).",
+    ),
+    "resigned_end": (
+        "{player} resigned. {winners} wins.",
+        "{player} abandonne. {winners} gagne.",
+    ),
+    "undone": (
+        "{player} took back the last move.",
+        "{player} a repris le dernier coup.",
+    ),
+    "undo_vote": (
+        "Undo asked by {votes}; still waiting for {missing}.",
+        "Annulation demandée par {votes} ; il manque {missing}.",
+    ),
+    # -- refusals -----------------------------------------------------------------------------
+    "not_for_you": (
+        "This is {player}'s turn; only they can use these buttons.",
+        "C'est au tour de {player} ; seul ce joueur peut utiliser ces boutons.",
+    ),
+    "stale": (
+        "This prompt is out of date: the game has moved on. Use the latest message.",
+        "Ce message n'est plus à jour : la partie a avancé. Utilisez le dernier message.",
+    ),
+    "game_closed": ("Game #{game_id} is over.", "La partie n°{game_id} est terminée."),
+    "no_game_here": (
+        "No game is being played here. Give its number (see `/carcassonne games`).",
+        "Aucune partie en cours ici. Donnez son numéro (voir `/carcassonne games`).",
+    ),
+    "several_games": (
+        "Several games are running here ({ids}): give the game number.",
+        "Plusieurs parties sont en cours ici ({ids}) : donnez le numéro de la partie.",
+    ),
+    "bad_cell": (
+        "Square {cell!r} is not one of the lettered squares. Use a letter from the board, or x,y.",
+        "La case {cell!r} n'est pas une case lettrée. Utilisez une lettre du plateau, ou x,y.",
+    ),
+    "bad_rotation": (
+        "Rotation must be 0, 90, 180 or 270 (legal here: {legal}).",
+        "La rotation doit être 0, 90, 180 ou 270 (possibles ici : {legal}).",
+    ),
+    "bad_figure": (
+        "Figure {figure!r} is not possible here. Possible: {legal}.",
+        "Le pion {figure!r} n'est pas possible ici. Possibles : {legal}.",
+    ),
+    "not_tile_phase": (
+        "The game is not waiting for a tile now; use the buttons of the latest message.",
+        "La partie n'attend pas de tuile maintenant ; utilisez les boutons du dernier message.",
+    ),
+    "bad_json": (
+        "That file is not a game record: {reason}. Export one with `/carcassonne export`.",
+        "Ce fichier n'est pas un enregistrement de partie : {reason}. Exportez-en un avec "
+        "`/carcassonne export`.",
+    ),
+    "too_big": (
+        "That file is too large for a game record (over 1 MB).",
+        "Ce fichier est trop gros pour un enregistrement de partie (plus de 1 Mo).",
+    ),
+    "guild_only": (
+        "Use this command in a server channel.",
+        "Utilisez cette commande dans un salon de serveur.",
+    ),
+    "manage_only": (
+        "Only members who can manage the server can change its settings.",
+        "Seuls les membres qui peuvent gérer le serveur changent ses réglages.",
+    ),
+    "unexpected": (
+        "Something went wrong on our side; nothing was played. Please try again.",
+        "Un problème est survenu de notre côté ; rien n'a été joué. Réessayez.",
+    ),
+    # -- commands -----------------------------------------------------------------------------
+    "exported": ("Record of game #{game_id}.", "Enregistrement de la partie n°{game_id}."),
+    "imported": (
+        "Imported as game #{game_id} ({count} moves). You hold every seat: continue it here.",
+        "Importée comme partie n°{game_id} ({count} coups). Vous tenez toutes les places : "
+        "continuez-la ici.",
+    ),
+    "games_none": ("No game to show.", "Aucune partie à montrer."),
+    "games_line": (
+        "#{game_id} · {status} · {players}{where}",
+        "n°{game_id} · {status} · {players}{where}",
+    ),
+    "status_lobby": ("open lobby", "inscriptions ouvertes"),
+    "status_active": ("in play", "en cours"),
+    "status_finished": ("finished", "terminée"),
+    "status_abandoned": ("abandoned", "abandonnée"),
+    "settings_saved": ("Server defaults saved: {summary}", "Réglages du serveur : {summary}"),
+    "settings_show": ("Server defaults: {summary}", "Réglages du serveur : {summary}"),
+    "abandoned": ("Game #{game_id} abandoned.", "Partie n°{game_id} abandonnée."),
+}
+
+RULES: dict[str, tuple[str, str]] = {
+    "carcassonne": (
+        "**Carcassonne.** On your turn: place the drawn tile so every edge matches its "
+        "neighbours, then you may put one follower on a feature of that tile (road: thief, "
+        "city: knight, cloister: monk, field: farmer) if that feature holds no figure yet. "
+        "Completed features score at once and free their figures: road 1/tile, city 2/tile "
+        "and 2/pennant (a 2-tile city scores 2 under the classic small-city rule), cloister 9. "
+        "At the end incomplete features score 1 per tile/pennant and farmers 3 per completed "
+        "city touching their field. Most points wins.",
+        "**Carcassonne.** À votre tour : posez la tuile tirée en accordant chaque côté à ses "
+        "voisines, puis vous pouvez poser un partisan sur un élément de cette tuile (route : "
+        "voleur, ville : chevalier, abbaye : moine, pré : paysan) si cet élément n'a encore "
+        "aucun pion. Un élément achevé marque tout de suite et libère ses pions : route 1/tuile, "
+        "ville 2/tuile et 2/blason (une ville de 2 tuiles vaut 2 avec la règle classique), "
+        "abbaye 9. À la fin, les éléments inachevés valent 1 par tuile/blason, les paysans 3 par "
+        "ville achevée touchant leur pré. Le plus de points gagne.",
+    ),
+    "abbey_mayor": (
+        "**Abbey & Mayor.** Once per game play your abbey instead of a tile into a hole "
+        "surrounded on four sides. The mayor (cities) counts one per pennant; the wagon (road, "
+        "city, cloister) moves on after its feature scores; the barn sits on a field corner "
+        "where four tiles meet and scores farmers.",
+        "**Abbaye & Maire.** Une fois par partie, posez votre abbaye au lieu d'une tuile dans un "
+        "trou entouré sur quatre côtés. Le maire (villes) compte un par blason ; le chariot "
+        "(route, ville, abbaye) repart après le décompte de son élément ; la grange se pose à un "
+        "coin de pré où quatre tuiles se touchent et fait marquer les paysans.",
+    ),
+    "how": (
+        "**How to play here:** pick a lettered square in the menu under the board, turn the "
+        "tile with the buttons, choose a numbered spot for a figure (or none) and confirm. "
+        "`/carcassonne place` does it in one line, e.g. `cell: B rotation: 90 figure: 4`.",
+        "**Jouer ici :** choisissez une case lettrée dans le menu sous le plateau, tournez la "
+        "tuile avec les boutons, choisissez un endroit numéroté pour un pion (ou aucun) et "
+        "confirmez. `/carcassonne place` fait tout en une ligne, par ex. `case: B rotation: 90 "
+        "pion: 4`.",
+    ),
+}
+
+
+def tr(key: str, locale: str | None, **params: Any) -> str:
+    """The text for ``key`` in ``locale`` (English when French is missing)."""
+    en, fr = TEXTS[key]
+    return (fr if language(locale) == "fr" else en).format(**params)
+
+
+def rules_text(key: str, locale: str | None) -> str:
+    en, fr = RULES[key]
+    return fr if language(locale) == "fr" else en
+
+
+def player_locale(interaction: discord.Interaction, fallback: str | None) -> str:
+    """The clicking player's language: their Discord client's when we speak it, else
+    ``fallback`` (the game's or the server's)."""
+    # A French client always gets French. English is what most clients send without the
+    # user ever choosing, so there the game's (or server's) language wins.
+    client = language(str(interaction.locale.value) if interaction.locale else "")
+    if client == "fr" or not fallback:
+        return client
+    return language(fallback)
