@@ -52,10 +52,14 @@ class Frame:
         return (self.left + self.cols * self.tile + 4, self.top + self.rows * self.tile + 4)
 
 
-def make_frame(cells: Iterable[Pos], options: RenderOptions) -> Frame:
-    """Fit the squares plus one ring of empty ones, shrinking tiles to respect ``max_side``."""
-    xs, ys = zip(*cells, strict=True)
-    min_x, max_x, min_y, max_y = min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
+def make_frame(cells: Iterable[Pos], options: RenderOptions, extra: Iterable[Pos] = ()) -> Frame:
+    """Fit the squares plus one ring of empty ones, shrinking tiles to respect ``max_side``.
+
+    ``extra`` squares (candidates, a ghost) must show too, but get no ring of their own.
+    """
+    ring = [(x + dx, y + dy) for x, y in cells for dx, dy in ((-1, -1), (1, 1))]
+    xs, ys = zip(*ring, *extra, strict=False)
+    min_x, max_x, min_y, max_y = min(xs), max(xs), min(ys), max(ys)
     cols, rows = max_x - min_x + 1, max_y - min_y + 1
     tile = options.tile_size
     margin = round(tile * 0.3) if options.coordinates else 4
@@ -95,7 +99,7 @@ def draw_board(
 ) -> tuple[Image.Image, Frame]:
     """Draw the board; return the image and its frame (for tests and overlays)."""
     cells = list(tiles) or [(0, 0)]
-    frame = make_frame([*cells, *(candidates or {}), *([ghost[0]] if ghost else [])], options)
+    frame = make_frame(cells, options, [*(candidates or {}), *([ghost[0]] if ghost else [])])
     image = Image.new("RGB", frame.size, pal.BACKGROUND)
     draw = ImageDraw.Draw(image)
     t = frame.tile

@@ -497,10 +497,6 @@ def _best_pixel(
     return ((x + 0.5) / size, (y + 0.5) / size)
 
 
-def _path_point(path: Sequence[Point], fraction: float) -> Point:
-    return path[min(len(path) - 1, int(len(path) * fraction))]
-
-
 def _finish(
     oriented: Oriented,
     cities: Sequence[CityShape],
@@ -516,7 +512,12 @@ def _finish(
     spots: dict[int, Point] = {}
     pennants: dict[int, tuple[Point, ...]] = {}
     for road in roads:
-        spots[road.local] = _path_point(road.paths[0], 0.25 if len(road.paths[0]) > 30 else 0.45)
+        path = road.paths[0]
+        wanted = 0.25 if len(path) > 30 else 0.45
+        # The visible part of the road nearest the wanted point (a road may pass under a city).
+        order = sorted(range(len(path)), key=lambda i: abs(i / len(path) - wanted))
+        visible = [i for i in order if not any(_inside(path[i], c.polygon) for c in cities)]
+        spots[road.local] = path[(visible or order)[0]]
     for city in cities:
         mine = [p for p in range(size * size) if pixels[p] == city.local + 1]
         if not mine:
