@@ -191,6 +191,8 @@ class Board:
             for local in their.edge_features[back]:
                 if their.features[local].type in CLOSABLE:
                     self.open[self.find(other.first_node + local)] -= 1
+                    # Closed without merging (an abbey, a castle building): still touched.
+                    touched.append(other.first_node + local)
             linked: set[tuple[int, int]] = set()
             for p in range(3 * edge, 3 * edge + 3):
                 a = oriented.at_position[p]

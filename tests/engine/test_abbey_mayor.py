@@ -390,14 +390,6 @@ def test_an_abbey_goes_only_into_a_hole() -> None:
     assert game.abbeys == [1, 1]
 
 
-ABBEY_BUG = (
-    "engine bug: features closed by an abbey are not scored at once (Board.place does not "
-    "report the neighbouring roads/cities whose open edges it closed as touched); they score "
-    "only at final scoring and their figures stay on the board until then"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=ABBEY_BUG)
 def test_the_abbey_closes_the_road_it_touches_and_scores_it_at_once() -> None:
     # "Bleu pose sa grande abbaye et achève la route à gauche avec le voleur rouge. La ville en
     # dessous de la grande abbaye et la route à droite restent inachevées."
@@ -494,7 +486,6 @@ def test_a_wagon_may_go_on_an_abbey() -> None:
     assert (BLUE, "wagon", (0, 1), "C") in figures_at(game)
 
 
-@pytest.mark.xfail(strict=True, reason=ABBEY_BUG)
 def test_a_wagon_freed_by_the_abbey_may_move_onto_it_or_the_cloister_at_the_other_end() -> None:
     game = ring_2p(road_figure="wagon")
     events = put_abbey(game, 0, 1)
@@ -507,7 +498,6 @@ def test_a_wagon_freed_by_the_abbey_may_move_onto_it_or_the_cloister_at_the_othe
     assert phase_of(game) is Phase.TILE and game.decision.player == RED
 
 
-@pytest.mark.xfail(strict=True, reason=ABBEY_BUG)
 def test_a_monk_on_the_abbey_leaves_only_the_far_cloister_for_the_wagon() -> None:
     game = ring_2p(road_figure="wagon")
     put_abbey(game, 0, 1, "follower")
@@ -535,7 +525,6 @@ def test_end_game_abbeys_are_offered_from_the_next_player_before_final_scoring()
     assert game.abbeys == [1, 1, 0]
 
 
-@pytest.mark.xfail(strict=True, reason=ABBEY_BUG)
 def test_end_game_abbey_scores_what_it_closes_before_final_scoring() -> None:
     game = new_game(RING_3P, players=3)
     build_ring(game)
@@ -1080,7 +1069,6 @@ def unscored_complete_features(game: Game) -> list[tuple[str, int]]:
     ]
 
 
-@pytest.mark.xfail(strict=True, reason=ABBEY_BUG)
 @pytest.mark.parametrize("seed", [0, 1])
 def test_random_games_never_leave_a_completed_feature_unscored(seed: int) -> None:
     game = Game(Setup(players=("P0", "P1", "P2"), seed=seed, expansions=("abbey_mayor",)))
