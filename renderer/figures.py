@@ -20,7 +20,7 @@ SUPERSAMPLE = 3
 FIGURE_SCALE = 0.36
 ROLE_SCALE = {"follower": 1.0, "farmer": 1.0, "mayor": 1.2, "wagon": 1.05, "barn": 0.9}
 
-_MEEPLE = (
+_MEEPLE_WIDE: tuple[tuple[float, float], ...] = (
     (-0.3, -0.42),
     (0.3, -0.42),
     (0.92, -0.2),
@@ -37,7 +37,7 @@ _MEEPLE = (
 )
 
 #: Narrower than tall, so a lying farmer is told from a standing figure by its outline alone.
-_MEEPLE = tuple((x * 0.78, y) for x, y in _MEEPLE)
+_MEEPLE = tuple((x * 0.78, y) for x, y in _MEEPLE_WIDE)
 
 _CACHE: dict[tuple[int, str, int], Image.Image] = {}
 _LOCK = threading.Lock()

@@ -1,4 +1,4 @@
-"""Board pictures: size follows the board, last tile framed, figures in their seat colour, labels."""
+"""Board pictures: size follows the board, last tile framed, figures in seat colours, labels."""
 
 from __future__ import annotations
 
