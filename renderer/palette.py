@@ -79,10 +79,15 @@ _FONT_LOCK = threading.Lock()
 
 @cache
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
+    # Pillow's built-in font has no accented letters (é shows as a box), so French needs a
+    # system font: DejaVu Sans is found by name where installed (most Linux images).
+    try:
+        return ImageFont.truetype("DejaVuSans.ttf", size)
+    except OSError:
+        return ImageFont.load_default(size=size)
 
 
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's built-in scalable font (it has accents, so French needs no font file)."""
+    """DejaVu Sans when the system has it (accents for French), else Pillow's built-in font."""
     with _FONT_LOCK:
         return _font(max(6, size))
