@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from functools import cache
+from importlib import resources
 
 from PIL import ImageFont
 
@@ -79,15 +80,18 @@ _FONT_LOCK = threading.Lock()
 
 @cache
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    # Pillow's built-in font has no accented letters (é shows as a box), so French needs a
-    # system font: DejaVu Sans is found by name where installed (most Linux images).
+    # Pillow's built-in font has no accented letters (é shows as a box), so French needs a real
+    # font. Lato (SIL Open Font License) ships as a pinned package, so every machine draws the
+    # same letters and the reference images hold everywhere.
     try:
-        return ImageFont.truetype("DejaVuSans.ttf", size)
-    except OSError:
+        path = resources.files("font_lato").joinpath("files", "Lato-Bold.ttf")
+        with resources.as_file(path) as ttf:
+            return ImageFont.truetype(str(ttf), size)
+    except (ModuleNotFoundError, OSError):
         return ImageFont.load_default(size=size)
 
 
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """DejaVu Sans when the system has it (accents for French), else Pillow's built-in font."""
+    """Lato Bold at ``size`` pixels (accents for French); Pillow's built-in font if missing."""
     with _FONT_LOCK:
         return _font(max(6, size))
