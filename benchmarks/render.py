@@ -1,4 +1,4 @@
-"""Renderer benchmark (run: python -m benchmarks.renderer).
+"""Renderer benchmark (run: python -m benchmarks.render).
 
 Prints median ms (PNG encoding included) and PNG size for: a full 72-tile base board, a mid-game
 board (turn 35), the turn images (rotations, placement preview) and the end-of-game image, at the
