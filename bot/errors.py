@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from bot.i18n import t
+from engine import GameError
 
 
 class ManagerError(ValueError):
@@ -45,9 +46,24 @@ class StaleAction(ManagerError):
 
 
 class IllegalAction(ManagerError):
-    """The engine refused the move; ``reason`` is the engine's explanation (English)."""
+    """The engine refused the move; ``reason`` is the engine's explanation (English).
+
+    With ``cause`` (the engine's error), :meth:`message` gives the reason in the player's
+    language from the error's code and parameters.
+    """
 
     key = "illegal_action"
+
+    def __init__(self, *, cause: GameError | None = None, **params: Any) -> None:
+        super().__init__(**params)
+        self.cause = cause
+
+    def message(self, locale: str | None = None) -> str:
+        if self.cause is None:
+            return super().message(locale)
+        from bot.narrate import engine_error
+
+        return t(self.key, locale, reason=reason_text(engine_error(self.cause, locale)))
 
 
 class NotInLobby(ManagerError):
@@ -128,4 +144,8 @@ class DatabaseTooNew(ManagerError):
 
 def reason(error: BaseException) -> str:
     """An engine message as a clause: no trailing full stop (the templates add one)."""
-    return str(error).rstrip(". ")
+    return reason_text(str(error))
+
+
+def reason_text(text: str) -> str:
+    return text.rstrip(". ")

@@ -138,7 +138,7 @@ class GameManager(LobbyOps, RecordsOps):
         except GameError as error:
             if before:  # earlier actions of this move are applied but unsaved: reload
                 self.cache.drop(live.row.id)
-            raise IllegalAction(reason=reason(error)) from None
+            raise IllegalAction(reason=reason(error), cause=error) from None
         except BaseException:
             # An engine bug may have left the state half-changed: reload it from storage.
             self.cache.drop(live.row.id)
@@ -324,4 +324,4 @@ def _parse(action: object) -> Action:
     try:
         return action_from_json(dict(action) if isinstance(action, Mapping) else action)
     except GameError as error:
-        raise IllegalAction(reason=reason(error)) from None
+        raise IllegalAction(reason=reason(error), cause=error) from None
