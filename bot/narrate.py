@@ -22,7 +22,7 @@ from engine import (
     TileDiscarded,
     TilePlaced,
 )
-from engine.events import WagonMoved
+from engine.events import BonusTileDrawn, PlayerLeft, TurnSkipped, WagonMoved
 
 FEATURES = {
     "road": ("the road", "la route"),
@@ -30,6 +30,10 @@ FEATURES = {
     "cloister": ("the cloister", "le monastère"),
     "field": ("the farmers' field", "le pré des paysans"),
     "barn": ("the barn", "la grange"),
+    "river": ("the river", "la rivière"),
+    "forest": ("the forest", "la forêt"),
+    "meadow": ("the hunting ground", "le terrain de chasse"),
+    "hut": ("the river system's huts", "les huttes du réseau de rivières"),
 }
 ROLES = {
     "thief": ("a thief", "un voleur"),
@@ -39,6 +43,10 @@ ROLES = {
     "mayor": ("the mayor", "le maire"),
     "wagon": ("the wagon", "le chariot"),
     "barn": ("the barn", "la grange"),
+    "hunter": ("a hunter", "un chasseur"),
+    "gatherer": ("a gatherer", "un cueilleur"),
+    "fisher": ("a fisher", "un pêcheur"),
+    "hut": ("a hut", "une hutte"),
 }
 
 TEXTS: dict[str, tuple[str, str]] = {
@@ -59,6 +67,18 @@ TEXTS: dict[str, tuple[str, str]] = {
     "discarded": (
         "Tile {tile} fitted nowhere and was removed from the game.",
         "La tuile {tile} ne se posait nulle part : elle est retirée du jeu.",
+    ),
+    "skipped": (
+        "{player} ran out of time: the turn is skipped and tile {tile} goes under the stack.",
+        "{player} a dépassé le temps : son tour passe et la tuile {tile} retourne sous la pile.",
+    ),
+    "left": (
+        "{player} left the game: their figures stay but count for nothing.",
+        "{player} a quitté la partie : ses pions restent mais ne comptent plus.",
+    ),
+    "bonus": (
+        "Gold! {player} draws bonus tile {tile} and plays it now.",
+        "De l'or ! {player} pioche la tuile bonus {tile} et la joue tout de suite.",
     ),
     "wagon_moved": (
         "{player} moved the wagon on to {where}.",
@@ -190,6 +210,12 @@ def _other(event: Event, names: Sequence[str], locale: str | None) -> str:
         return describe_score(event, names, locale) if event.points else ""
     if isinstance(event, TileDiscarded):
         return text("discarded", locale, tile=event.kind)
+    if isinstance(event, TurnSkipped):
+        return text("skipped", locale, player=names[event.player], tile=event.kind or "-")
+    if isinstance(event, PlayerLeft):
+        return text("left", locale, player=names[event.player])
+    if isinstance(event, BonusTileDrawn):
+        return text("bonus", locale, player=names[event.player], tile=event.kind)
     if isinstance(event, WagonMoved):
         return text(
             "wagon_moved", locale, player=names[event.player], where=where(event.x, event.y)
@@ -237,6 +263,9 @@ ENGINE_ERRORS_FR: dict[str, str] = {
         "qui touche l'élément décompté ; choisissez-en une ou reprenez-le (passer)"
     ),
     "bad_rotation": "une tuile tourne de 0, 90, 180 ou 270 degrés, pas de {rotation}",
+    "skip_too_late": "on ne peut passer un tour qu'avant de poser sa tuile",
+    "no_such_seat": "il n'y a pas de place {seat} dans cette partie",
+    "already_left": "la place {seat} a déjà quitté la partie",
     "phase_tile": "posez d'abord votre tuile",
     "phase_figure": "posez un pion sur la tuile que vous venez de poser, ou passez",
     "phase_wagon": "déplacez le chariot ou passez pour le reprendre",

@@ -5,11 +5,13 @@ No Discord, Pillow, SQLite or asyncio here: a game is (setup, seed, actions).
 
 from engine.actions import (
     Action,
+    Forfeit,
     MoveWagon,
     Pass,
     PlaceAbbey,
     PlaceFigure,
     PlaceTile,
+    Skip,
     action_from_json,
 )
 from engine.errors import GameError, IllegalActionError, MalformedError, WrongPhaseError
@@ -35,6 +37,7 @@ __all__ = [
     "FeatureScored",
     "FigurePlaced",
     "FigureReturned",
+    "Forfeit",
     "Game",
     "GameEnded",
     "GameError",
@@ -49,6 +52,7 @@ __all__ = [
     "PlaceFigure",
     "PlaceTile",
     "Setup",
+    "Skip",
     "TileDiscarded",
     "TilePlaced",
     "TurnStarted",

@@ -81,7 +81,7 @@ def score_field_farmers(game: Game, root: int, per_city: int, final: bool) -> No
     """Pay the farmer majority of a field ``per_city`` per completed city; farmers go home."""
     board = game.board
     cities = completed_cities(board, root)
-    winners = majority(strengths(board, root, game.players))
+    winners = majority(strengths(board, root, game.players, game.out))
     points = {p: per_city * cities for p in winners} if cities else {}
     for player, won in points.items():
         game.add_points(player, "field", won)

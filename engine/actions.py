@@ -69,7 +69,25 @@ class Pass:
         return {"type": "pass"}
 
 
-Action = PlaceTile | PlaceAbbey | PlaceFigure | MoveWagon | Pass
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """The player whose turn it is loses it; the drawn tile goes under the stack (timeouts)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "skip"}
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """Seat ``player`` leaves the game: their figures stay, count for nothing and score nothing."""
+
+    player: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "forfeit", "player": self.player}
+
+
+Action = PlaceTile | PlaceAbbey | PlaceFigure | MoveWagon | Pass | Skip | Forfeit
 
 
 def _int(data: dict[str, Any], name: str) -> int:
@@ -120,7 +138,11 @@ def action_from_json(data: Any) -> Action:
         return MoveWagon(_int(data, "x"), _int(data, "y"), _at(data))
     if kind == "pass":
         return Pass()
+    if kind == "skip":
+        return Skip()
+    if kind == "forfeit":
+        return Forfeit(_int(data, "player"))
     raise MalformedError(
         f"unknown action type {kind!r}: expected place_tile, place_abbey, place_figure, "
-        "move_wagon or pass"
+        "move_wagon, pass, skip or forfeit"
     )

@@ -81,6 +81,21 @@ class BonusTileDrawn:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnSkipped:
+    """The player lost their turn (a timeout); the tile went back under the stack."""
+
+    player: int
+    kind: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft:
+    """The player forfeited: their figures stay on the board but count and score nothing."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded:
     scores: tuple[int, ...]
     winners: tuple[int, ...]
@@ -95,5 +110,7 @@ Event = (
     | FeatureScored
     | TurnStarted
     | BonusTileDrawn
+    | TurnSkipped
+    | PlayerLeft
     | GameEnded
 )

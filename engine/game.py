@@ -18,7 +18,16 @@ from typing import Any, ClassVar
 
 from engine import abbey_mayor as am
 from engine import scoring
-from engine.actions import Action, MoveWagon, Pass, PlaceAbbey, PlaceFigure, PlaceTile
+from engine.actions import (
+    Action,
+    Forfeit,
+    MoveWagon,
+    Pass,
+    PlaceAbbey,
+    PlaceFigure,
+    PlaceTile,
+    Skip,
+)
 from engine.board import Board, Figure, Pos
 from engine.errors import IllegalActionError, MalformedError, WrongPhaseError
 from engine.events import (
@@ -26,8 +35,10 @@ from engine.events import (
     FigurePlaced,
     FigureReturned,
     GameEnded,
+    PlayerLeft,
     TileDiscarded,
     TilePlaced,
+    TurnSkipped,
     TurnStarted,
     WagonMoved,
 )
@@ -80,6 +91,8 @@ class Game:
         figures = self.initial_supply()
         self.supply: list[dict[str, int]] = [dict(figures) for _ in range(self.players)]
         self.abbeys = [1 if self.abbey_mayor else 0] * self.players
+        #: Seats that forfeited: skipped, their figures count and score nothing.
+        self.out = [False] * self.players
         self.actions: list[Action] = []
         self.turn = 0
         self.current = 0
@@ -253,6 +266,7 @@ class Game:
             "current": self.current,
             "actor": self.actor,
             "abbeys": list(self.abbeys),
+            "out": list(self.out),
             "freed_wagons": list(self._freed_wagons),
             "turn": self.turn,
             "tile": self.tile,
@@ -276,6 +290,10 @@ class Game:
             self._place_figure(action)
         elif isinstance(action, Pass):
             self._pass()
+        elif isinstance(action, Skip):
+            self._skip()
+        elif isinstance(action, Forfeit):
+            self._forfeit(action.player)
         elif isinstance(action, PlaceAbbey | MoveWagon) and not self.abbey_mayor:
             raise IllegalActionError(
                 "this game is played without the Abbey & Mayor expansion", "no_abbey_mayor"
@@ -487,6 +505,59 @@ class Game:
         else:
             raise WrongPhaseError(self._phase_hint(), f"phase_{self.phase.value}")
 
+    def _skip(self) -> None:
+        """The player in turn loses it (a timeout): the drawn tile goes under the stack."""
+        if self.phase is not Phase.TILE:
+            raise WrongPhaseError(
+                "a turn can only be skipped before its tile is placed", "skip_too_late"
+            )
+        kind = self.tile
+        if kind is not None:
+            self.stack.insert(0, kind)
+            self.tile = None
+        self.emit(TurnSkipped(self.current, kind))
+        self._end_turn()
+
+    def _forfeit(self, player: int) -> None:
+        """Seat ``player`` leaves; if it was their decision, the game moves on without them."""
+        if not 0 <= player < self.players:
+            raise IllegalActionError(
+                f"there is no seat {player} in this game", "no_such_seat", seat=player
+            )
+        if self.out[player]:
+            raise IllegalActionError(
+                f"seat {player} has already left the game", "already_left", seat=player
+            )
+        self.out[player] = True
+        self.emit(PlayerLeft(player))
+        if player != self.actor:
+            return
+        if self.phase is Phase.TILE:
+            if self.tile is not None:
+                self.stack.append(self.tile)  # seen by everyone: the next player takes it
+                self.tile = None
+            self._end_turn()
+        elif self.phase is Phase.FIGURE:
+            self._finish_turn()
+        elif self.phase is Phase.WAGON:
+            owner, root = self._freed_wagons.pop(0)
+            self._take_back_wagon(owner, root)
+            self._resolve_wagons()
+        elif self.phase is Phase.ABBEY_END:
+            self._offer_end_abbey()
+
+    def _advance_player(self) -> bool:
+        """Pass the turn to the next seat still playing; end the game if nobody is left."""
+        if all(self.out):
+            self._end_game()
+            return False
+        self.current = (self.current + 1) % self.players
+        while self.out[self.current]:
+            self.current = (self.current + 1) % self.players
+        self.actor = self.current
+        self.turn += 1
+        return True
+
     def _place_abbey(self, action: PlaceAbbey) -> None:
         if self.phase not in (Phase.TILE, Phase.ABBEY_END):
             raise WrongPhaseError(self._phase_hint(), f"phase_{self.phase.value}")
@@ -587,7 +658,7 @@ class Game:
         while self._freed_wagons:
             owner, root = self._freed_wagons[0]
             targets = am.wagon_targets(self.board, root)
-            if targets:
+            if targets and not self.out[owner]:
                 self._wagon_choices = [
                     MoveWagon(pos[0], pos[1], self.board.tiles[pos].oriented.at_label(local))
                     for pos, local in targets
@@ -618,12 +689,10 @@ class Game:
         if self._ending is not None:
             self._offer_end_abbey()
             return
-        if self.hand_mode:
+        if self.hand_mode and not self.out[self.current]:
             self._refill_hand(self.current)
-        self.current = (self.current + 1) % self.players
-        self.actor = self.current
-        self.turn += 1
-        self._begin_turn()
+        if self._advance_player():
+            self._begin_turn()
 
     def _refill_hand(self, player: int) -> None:
         hand = self.hands[player]
@@ -634,7 +703,7 @@ class Game:
         """Draw for the current player, discarding unplaceable tiles; end the game if none."""
         if self.hand_mode:
             for _ in range(self.players):
-                if self._settle_hand(self.current):
+                if not self.out[self.current] and self._settle_hand(self.current):
                     self.phase = Phase.TILE
                     self.actor = self.current
                     self.emit(TurnStarted(self.current, self.turn))
@@ -667,7 +736,7 @@ class Game:
         holes = self.board.holes()
         while self._ending and holes:
             player = self._ending.pop(0)
-            if self.abbeys[player]:
+            if self.abbeys[player] and not self.out[player]:
                 self.phase = Phase.ABBEY_END
                 self.current = self.actor = player
                 return
@@ -691,8 +760,9 @@ class Game:
         self.tile = None
         self.final_scoring()
         self.phase = Phase.OVER
-        best = max(self.scores)
-        self.winners = tuple(p for p, s in enumerate(self.scores) if s == best)
+        staying = [p for p in range(self.players) if not self.out[p]] or list(range(self.players))
+        best = max(self.scores[p] for p in staying)
+        self.winners = tuple(p for p in staying if self.scores[p] == best)
         self.emit(GameEnded(tuple(self.scores), self.winners))
 
     def final_scoring(self) -> None:

@@ -174,9 +174,8 @@ class HuntersGame(Game):
             self.supply[figure.player][figure.kind] += 1
             self.emit(FigureReturned(figure.player, figure.kind, *figure.pos))
         self._returning = []
-        self.current = self.actor = (self.current + 1) % self.players
-        self.turn += 1
-        self._begin_turn()
+        if self._advance_player():
+            self._begin_turn()
 
     def _begin_turn(self) -> None:
         while self.stack:
@@ -221,7 +220,7 @@ class HuntersGame(Game):
     def _men_weights(self, root: int) -> list[int]:
         weights = [0] * self.players
         for figure in self.board.figures[root]:
-            if figure.kind == "man":
+            if figure.kind == "man" and not self.out[figure.player]:
                 weights[figure.player] += 1
         return weights
 
@@ -295,7 +294,7 @@ class HuntersGame(Game):
             if ftype == "lake":
                 fish[system] = fish.get(system, 0) + int(self._node_extra(root).get("fish", 0))
             for figure in board.figures[root]:
-                if figure.kind == "hut":
+                if figure.kind == "hut" and not self.out[figure.player]:
                     weights = huts.setdefault(system, [0] * self.players)
                     weights[figure.player] += 1
         for system in sorted(huts):

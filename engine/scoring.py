@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from engine.events import FeatureScored, FigureReturned
@@ -13,10 +14,12 @@ if TYPE_CHECKING:
 SCORED_DURING_PLAY = frozenset({"road", "city", "cloister"})
 
 
-def strengths(board: Board, root: int, players: int) -> list[int]:
-    """Each player's weight in a feature (a follower counts 1)."""
+def strengths(board: Board, root: int, players: int, out: Sequence[bool] = ()) -> list[int]:
+    """Each player's weight in a feature (a follower counts 1; a player who left counts 0)."""
     weights = [0] * players
     for figure in board.figures[root]:
+        if out and out[figure.player]:
+            continue
         weights[figure.player] += figure_strength(board, root, figure.kind)
     return weights
 
@@ -64,7 +67,7 @@ def score_feature(game: Game, root: int, final: bool) -> None:
     """Score one road, city or cloister for its majority and return its figures."""
     board = game.board
     complete = board.open[root] == 0
-    weights = strengths(board, root, game.players)
+    weights = strengths(board, root, game.players, game.out)
     winners = majority(weights)
     value = feature_value(game, root, complete)
     kind = board.ftype[root]
@@ -141,7 +144,7 @@ def score_farmers(game: Game, roots: list[int]) -> None:
     if mode == "modern":
         for field in fields:
             cities = _complete_cities(board, field)
-            winners = majority(strengths(board, field, game.players))
+            winners = majority(strengths(board, field, game.players, game.out))
             if not cities or not winners:
                 continue
             value = 3 * len(cities)
@@ -156,7 +159,7 @@ def score_farmers(game: Game, roots: list[int]) -> None:
     for city in sorted(per_city):
         weights = [0] * game.players
         for field in per_city[city]:
-            for p, w in enumerate(strengths(board, field, game.players)):
+            for p, w in enumerate(strengths(board, field, game.players, game.out)):
                 weights[p] += w
         winners = majority(weights)
         if winners:
