@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import simcord
 
-from tests.bot.conftest_ui import Table, assert_png, custom_ids, simcord_bot
+from conftest_ui import Table, assert_png, custom_ids, simcord_bot
 
 __all__ = ["simcord_bot"]
 
