@@ -26,6 +26,16 @@ CLOSABLE = frozenset({"road", "city", "river", "forest", "path", "tower", "house
 NEIGHBOURS_8 = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
 
 
+def find_root(parent: list[int], node: int) -> int:
+    """Union-find root of ``node``, compressing the path on the way."""
+    root = node
+    while parent[root] != root:
+        root = parent[root]
+    while parent[node] != root:
+        parent[node], node = root, parent[node]
+    return root
+
+
 @dataclass(slots=True)
 class Figure:
     """A figure on the board."""
@@ -77,13 +87,7 @@ class Board:
     # -- union-find -------------------------------------------------------------------------
 
     def find(self, node: int) -> int:
-        parent = self.parent
-        root = node
-        while parent[root] != root:
-            root = parent[root]
-        while parent[node] != root:
-            parent[node], node = root, parent[node]
-        return root
+        return find_root(self.parent, node)
 
     def _union(self, a: int, b: int) -> None:
         ra, rb = self.find(a), self.find(b)

@@ -21,14 +21,13 @@ import random
 from typing import Any, ClassVar
 
 from engine.actions import PlaceFigure
-from engine.board import Figure, Pos
+from engine.board import Figure, Pos, find_root
 from engine.errors import MalformedError
 from engine.events import (
     BonusTileDrawn,
     FeatureScored,
     FigureReturned,
     TileDiscarded,
-    TurnStarted,
 )
 from engine.game import GAMES, Game
 from engine.scoring import majority
@@ -92,12 +91,7 @@ class HuntersGame(Game):
         parent = self._sys_parent
         while len(parent) <= node:
             parent.append(len(parent))
-        root = node
-        while parent[root] != root:
-            root = parent[root]
-        while parent[node] != root:
-            parent[node], node = root, parent[node]
-        return root
+        return find_root(parent, node)
 
     def _sys_union(self, a: int, b: int) -> None:
         ra, rb = self._sys_find(a), self._sys_find(b)
@@ -176,18 +170,6 @@ class HuntersGame(Game):
         self._returning = []
         if self._advance_player():
             self._begin_turn()
-
-    def _begin_turn(self) -> None:
-        while self.stack:
-            name = self.stack.pop()
-            if self.board.has_placement(self.kinds[name]):
-                self.tile = name
-                self.phase = Phase.TILE
-                self.emit(TurnStarted(self.current, self.turn))
-                return
-            self.discarded.append(name)
-            self.emit(TileDiscarded(self.current, name))
-        self._end_game()
 
     # -- scoring ----------------------------------------------------------------------------
 
