@@ -183,7 +183,7 @@ class LobbyOps(ManagerBase):
             except GameError as error:
                 raise BadSetup(reason=reason(error)) from None
             row = dataclasses.replace(row, turn=game.turn, current_seat=game.decision.player)
-            await self.storage.save_game(row, deadlines=self._deadlines(row, game, now))
+            await self.storage.save_game(row, deadlines=await self._timers(row, game, now))
             live = LiveGame(row, game, [])
             self.cache.put(live)
             return TurnView.of(row, game)

@@ -16,8 +16,18 @@ the next player has acted) is taken back only when every player still playing ha
 (:class:`UndoResult` reports the votes). A finished game cannot be undone. Undoing replays the
 record without the action: the stack is fixed by the seed, so the same tile comes back.
 
-Resigning: the seat's remaining turns are played by the bot (tile placed, no figure); when fewer
-than two players remain, the game ends and the remaining player wins.
+Leaving: a player who resigns, or whose time runs out under the ``forfeit`` policy, leaves the
+game through the engine's ``Forfeit``: their turns are skipped from then on and their figures stay
+on the board but count and score nothing (points already scored stay on the score track, but a
+player who left cannot win). Departures are final: undo never brings a player back (an undone
+range that held a departure gets it again at its end). When fewer than two players remain, the
+game ends and the remaining player wins.
+
+Timeouts (:meth:`GameManager.force_turn`, called by :mod:`bot.scheduler`) apply the game's
+``timeout_policy``: ``autoplay`` (first legal placement, no figure), ``skip`` (the turn is lost,
+the tile goes under the stack) or ``forfeit``. Every action the bot plays is stored with its
+``forced`` reason (``autoplay``, ``skip``, ``forfeit``, ``resigned``), and the exported record
+carries it as an extra ``"forced"`` field on that action.
 """
 
 from __future__ import annotations
@@ -29,6 +39,7 @@ from typing import Any
 
 from bot import lobby
 from bot.errors import (
+    BadSettings,
     Conflict,
     CorruptGame,
     IllegalAction,
@@ -46,21 +57,26 @@ from bot.manager_base import require_active
 from bot.outcomes import MoveResult, Played, TurnView, UndoResult
 from bot.records_ops import RecordsOps
 from bot.storage import (
+    TIMEOUT_POLICIES,
     ActionRow,
     GameRow,
     Progress,
     SeatRow,
+    SeatStatus,
     Status,
     WriteConflict,
 )
 from engine import (
     Action,
+    Forfeit,
     GameError,
     MoveWagon,
     Pass,
+    Phase,
     PlaceAbbey,
     PlaceFigure,
     PlaceTile,
+    Skip,
     action_from_json,
 )
 
@@ -105,22 +121,40 @@ class GameManager(LobbyOps, RecordsOps):
             return await self._finish_move(live, done, now, render=render)
 
     async def force_turn(
-        self, game_id: int, *, turn: int, why: str = "autoplay", render: bool = False
+        self, game_id: int, *, turn: int, policy: str | None = None, render: bool = False
     ) -> MoveResult:
-        """The bot completes the current player's turn (timeouts): tile placed, no figure.
+        """The bot ends the turn of a player whose time ran out, by ``policy``.
 
+        ``policy`` defaults to the game's ``timeout_policy`` (see the module's policies). With
+        ``skip``, a turn whose tile is already placed is completed without a figure instead.
         Refused with :class:`StaleAction` if the game is no longer at ``turn``.
         """
+        chosen = policy or None
+        if chosen is not None and chosen not in TIMEOUT_POLICIES:
+            raise BadSettings(
+                reason=f"the timeout policy must be one of {', '.join(TIMEOUT_POLICIES)}"
+            )
         async with self.lock(game_id):
             live = await self._live(game_id)
             require_active(live.row)
-            if live.game.decision.turn != turn:
-                raise StaleAction(expected=turn, turn=live.game.decision.turn)
+            game = live.game
+            if game.decision.turn != turn:
+                raise StaleAction(expected=turn, turn=game.decision.turn)
+            why = chosen or live.row.timeout_policy
             now = self._clock()
             done: list[Step] = []
-            while not live.game.finished and live.game.decision.turn == turn:
-                done.append(self._play(live, autoplay_action(live.game), None, why, now, done))
-            return await self._finish_move(live, done, now, render=render)
+            seats = None
+            if why == "forfeit":
+                seat = game.decision.player
+                done.append(self._play(live, Forfeit(seat), None, why, now, done))
+                seats = _with_status(live.row.seats, seat, "forfeited")
+            elif why == "skip" and game.decision.phase is Phase.TILE:
+                done.append(self._play(live, Skip(), None, why, now, done))
+            while not game.finished and game.decision.turn == turn:
+                done.append(self._play(live, autoplay_action(game), None, why, now, done))
+            return await self._finish_move(
+                live, done, now, render=render, seats=seats, leaving="forfeit"
+            )
 
     def _play(
         self,
@@ -144,16 +178,23 @@ class GameManager(LobbyOps, RecordsOps):
             self.cache.drop(live.row.id)
             raise
         data = action.to_json()
+        # A departure is the leaving seat's act, whoever's decision it interrupted.
+        seat = action.player if isinstance(action, Forfeit) else decision.player
         row = ActionRow(
-            len(live.log) + len(before), decision.turn, decision.player, user_id, data, forced, now
+            len(live.log) + len(before), decision.turn, seat, user_id, data, forced, now
         )
-        return Played(decision.player, data, tuple(events), forced), row
+        return Played(seat, data, tuple(events), forced), row
 
-    def _play_absent(self, live: LiveGame, done: list[Step], now: float) -> None:
-        """Play the turns of resigned seats until a playing seat has to decide."""
-        game = live.game
-        while not game.finished and live.row.seats[game.decision.player].status != "playing":
-            done.append(self._play(live, autoplay_action(game), None, "resigned", now, done))
+    def _forfeit_absent(self, live: LiveGame, done: list[Step], now: float) -> None:
+        """Make every seat that left (resigned, forfeited) out of the game in the engine too.
+
+        Needed after an undo took back a departure: the seat's status says it left, so it
+        leaves again at the end of the kept record.
+        """
+        for seat in live.row.seats:
+            if seat.status != "playing" and not live.game.out[seat.seat]:
+                why = "resigned" if seat.status == "resigned" else "forfeit"
+                done.append(self._play(live, Forfeit(seat.seat), None, why, now, done))
 
     async def _finish_move(
         self,
@@ -163,14 +204,20 @@ class GameManager(LobbyOps, RecordsOps):
         *,
         render: bool = False,
         seats: tuple[SeatRow, ...] | None = None,
-        ended: dict[str, Any] | None = None,
+        leaving: str = "resigned",
     ) -> MoveResult:
-        """Save the applied actions in one transaction, then describe the new position."""
+        """Save the applied actions in one transaction, then describe the new position.
+
+        ``leaving`` is the end reason if this move leaves fewer than two players.
+        """
         if seats is not None:
             live.row = dataclasses.replace(live.row, seats=seats)
-        if ended is None:
-            self._play_absent(live, done, now)
+        before = len(done)
+        self._forfeit_absent(live, done, now)
+        if len(done) > before and seats is None:
+            seats = live.row.seats  # written again so the log and the seats agree
         game, row = live.game, live.row
+        ended = _alone(row.seats, game.scores, leaving)
         status: Status = "active"
         result = ended
         if ended is not None:
@@ -187,15 +234,16 @@ class GameManager(LobbyOps, RecordsOps):
             result=result,
             ended_at=now if status == "finished" else None,
         )
-        turn_changed = game.turn != row.turn or status != "active"
-        deadlines = self._deadlines(row, game, now) if status == "active" else []
+        deadlines = None
+        if game.turn != row.turn or status != "active":
+            deadlines = await self._timers(row, game, now) if status == "active" else []
         try:
             await self.storage.append_actions(
                 row.id,
                 len(live.log),
                 [step[1] for step in done],
                 progress,
-                deadlines=deadlines if turn_changed else None,
+                deadlines=deadlines,
                 seats=seats,
             )
         except WriteConflict:
@@ -230,17 +278,10 @@ class GameManager(LobbyOps, RecordsOps):
             )
             if seat is None:
                 raise NotAPlayer(game_id=game_id)
-            seats = tuple(
-                dataclasses.replace(s, status="resigned") if s.seat == seat.seat else s
-                for s in live.row.seats
-            )
-            playing = [s.seat for s in seats if s.status == "playing"]
-            ended = None
-            if len(playing) < 2:
-                scores = live.game.scores
-                ended = {"reason": "resigned", "scores": scores, "winners": playing}
             now = self._clock()
-            return await self._finish_move(live, [], now, render=render, seats=seats, ended=ended)
+            seats = _with_status(live.row.seats, seat.seat, "resigned")
+            done = [self._play(live, Forfeit(seat.seat), user_id, "resigned", now, [])]
+            return await self._finish_move(live, done, now, render=render, seats=seats)
 
     async def abandon(self, game_id: int, user_id: int, *, admin: bool = False) -> GameRow:
         """The creator (or an admin, as the Discord layer decides) stops a lobby or a game."""
@@ -275,7 +316,7 @@ class GameManager(LobbyOps, RecordsOps):
             if live.row.seat_of(user_id) is None:
                 raise NotAPlayer(game_id=game_id)
             keep = len(live.log)
-            while keep > 0 and live.log[keep - 1].forced == "resigned":
+            while keep > 0 and live.log[keep - 1].forced in DEPARTURES:
                 keep -= 1
             if keep == 0:
                 raise UndoNothing()
@@ -303,25 +344,45 @@ class GameManager(LobbyOps, RecordsOps):
         now = self._clock()
         progress = Progress(game.turn, keep, game.decision.player, "active", now)
         await self.storage.truncate_actions(
-            row.id, len(live.log), keep, progress, deadlines=self._deadlines(row, game, now)
+            row.id, len(live.log), keep, progress, deadlines=await self._timers(row, game, now)
         )
         live.game, live.log = game, live.log[:keep]
         live.row = dataclasses.replace(
             row, turn=game.turn, action_count=keep, current_seat=game.decision.player,
             updated_at=now,
         )  # fmt: skip
-        if row.seats[game.decision.player].status != "playing":
+        if any(s.status != "playing" and not game.out[s.seat] for s in row.seats):
             await self._finish_move(live, [], now)
 
 
 Step = tuple[Played, ActionRow]
+NOT_A_MOVE = "skipping a turn or leaving is not a move; to leave the game, use the resign command"
+#: Forced reasons of the actions that make a player leave: final, never undone.
+DEPARTURES = ("resigned", "forfeit")
+
+
+def _with_status(seats: tuple[SeatRow, ...], seat: int, status: SeatStatus) -> tuple[SeatRow, ...]:
+    return tuple(dataclasses.replace(s, status=status) if s.seat == seat else s for s in seats)
+
+
+def _alone(seats: Sequence[SeatRow], scores: Sequence[int], why: str) -> dict[str, Any] | None:
+    """The result of a game that players left until fewer than two remain; else None."""
+    playing = [s.seat for s in seats if s.status == "playing"]
+    if len(playing) >= 2 or len(playing) == len(seats):
+        return None
+    return {"reason": why, "scores": list(scores), "winners": playing}
 
 
 def _parse(action: object) -> Action:
     """An engine action as given, or one read from its record JSON (refusals explained)."""
     if isinstance(action, PlaceTile | PlaceFigure | PlaceAbbey | MoveWagon | Pass):
         return action
+    if isinstance(action, Skip | Forfeit):
+        raise IllegalAction(reason=NOT_A_MOVE)
     try:
-        return action_from_json(dict(action) if isinstance(action, Mapping) else action)
+        parsed = action_from_json(dict(action) if isinstance(action, Mapping) else action)
     except GameError as error:
         raise IllegalAction(reason=reason(error), cause=error) from None
+    if isinstance(parsed, Skip | Forfeit):
+        raise IllegalAction(reason=NOT_A_MOVE)
+    return parsed

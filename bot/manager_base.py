@@ -7,6 +7,7 @@ operations (:mod:`bot.lobby_ops`, :mod:`bot.records_ops`); see :mod:`bot.manager
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 import time
@@ -53,8 +54,12 @@ class ManagerBase:
         cache_size: int = 256,
         clock: Callable[[], float] = time.time,
         seeds: Callable[[], int] = lambda: secrets.randbits(62),
+        reminder_at: float = REMINDER_AT,
     ) -> None:
+        if not 0 < reminder_at < 1:
+            raise ValueError("reminder_at is a share of the turn's time, between 0 and 1")
         self.storage = storage
+        self.reminder_at = reminder_at
         self.renderer = renderer
         self.cache = LiveCache(cache_size)
         self._clock = clock
@@ -69,6 +74,11 @@ class ManagerBase:
 
     async def close(self) -> None:
         await self.storage.close()
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        """The manager's time source (Unix seconds); the scheduler shares it."""
+        return self._clock
 
     def lock(self, game_id: int) -> asyncio.Lock:
         found = self._locks.get(game_id)
@@ -130,9 +140,20 @@ class ManagerBase:
         user = row.seats[game.decision.player].user_id
         due = now + row.turn_seconds
         return [
-            Deadline(row.id, "reminder", game.turn, now + row.turn_seconds * REMINDER_AT, user),
+            Deadline(
+                row.id, "reminder", game.turn, now + row.turn_seconds * self.reminder_at, user
+            ),
             Deadline(row.id, "turn", game.turn, due, user),
         ]
+
+    async def _timers(self, row: GameRow, game: Game, now: float) -> list[Deadline]:
+        """:meth:`_deadlines`, paused from the start if the player in turn is away."""
+        timers = self._deadlines(row, game, now)
+        if timers and timers[0].user_id is not None:
+            away = (await self.storage.user_settings(timers[0].user_id)).away_until
+            if away is not None and away > now:
+                timers = [dataclasses.replace(t, paused_at=now) for t in timers]
+        return timers
 
     async def _render(self, game: Game) -> bytes:
         if self.renderer is None:

@@ -22,22 +22,34 @@ from bot.storage import (
     GameRow,
     GuildSettings,
     SeatRow,
+    SeatStatus,
     Status,
     UserSettings,
 )
-from engine import Game, GameError, Setup, action_from_json
+from engine import Forfeit, Game, GameError, Setup, action_from_json
 
 log = logging.getLogger(__name__)
+
+#: Why the bot played an action (the ``forced`` field of a record's action).
+FORCED = ("autoplay", "skip", "forfeit", "resigned")
 
 
 class RecordsOps(ManagerBase):
     # -- records ----------------------------------------------------------------------------
 
     async def export_record(self, game_id: int) -> dict[str, Any]:
-        """The game's record (the project's record format), ready for ``json.dumps``."""
+        """The game's record (the project's record format), ready for ``json.dumps``.
+
+        An action the bot played carries why as an extra ``"forced"`` field (``autoplay``,
+        ``skip``, ``forfeit``, ``resigned``); the engine ignores it when replaying.
+        """
         async with self.lock(game_id):
             live = await self._live(game_id)
-            return live.game.record()
+            record = live.game.record()
+            for data, row in zip(record["actions"], live.log, strict=True):
+                if row.forced is not None:
+                    data["forced"] = row.forced
+            return record
 
     async def import_record(
         self,
@@ -63,6 +75,7 @@ class RecordsOps(ManagerBase):
             raise BadRecord(reason=f"{game.players} players but {len(holders)} users given")
         now = self._clock()
         rows: list[ActionRow] = []
+        left: dict[int, SeatStatus] = {}
         for index, raw in enumerate(raw_actions):
             decision = game.decision
             try:
@@ -70,11 +83,19 @@ class RecordsOps(ManagerBase):
                 game.play(action)
             except GameError as error:
                 raise BadRecord(reason=f"action {index}: {reason(error)}") from None
+            forced = raw.get("forced")
+            if forced is not None and forced not in FORCED:
+                raise BadRecord(
+                    reason=f"action {index}: 'forced' must be one of {', '.join(FORCED)}, "
+                    f"got {forced!r}"
+                )
+            if isinstance(action, Forfeit):
+                left[action.player] = "resigned" if forced == "resigned" else "forfeited"
             data = action.to_json()
-            rows.append(ActionRow(index, decision.turn, decision.player, None, data, None, now))
+            rows.append(ActionRow(index, decision.turn, decision.player, None, data, forced, now))
         extra = {k: record[k] for k in ("draw", "bonus_draw") if record.get(k) is not None}
         seats = tuple(
-            SeatRow(i, holders[i], name, lobby.COLOURS[i], "playing", now)
+            SeatRow(i, holders[i], name, lobby.COLOURS[i], left.get(i, "playing"), now)
             for i, name in enumerate(setup.players)
         )
         finished = game.finished

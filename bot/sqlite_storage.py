@@ -40,6 +40,9 @@ GAME_COLUMNS = (
 )
 GAME_PLACEHOLDERS = ", ".join("?" * len(GAME_COLUMNS.split(", ")))
 SEAT_COLUMNS = "seat, user_id, name, colour, status, joined_at"
+DEADLINE_COLUMNS = "game_id, kind, turn, due_at, user_id, done_at, paused_at, notified_at"
+#: The deadlines of users away at the time given as the one parameter.
+AWAY = "user_id IN (SELECT user_id FROM user_settings WHERE away_until > ?)"
 
 
 def _dump(value: Any) -> str:
@@ -298,9 +301,21 @@ class SqliteStorage(Storage):
     ) -> None:
         await db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
         await db.executemany(
-            "INSERT INTO deadlines (game_id, kind, turn, user_id, due_at, done_at) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            [(game_id, d.kind, d.turn, d.user_id, d.due_at, d.done_at) for d in deadlines],
+            "INSERT INTO deadlines (game_id, kind, turn, user_id, due_at, done_at, paused_at, "
+            "notified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    game_id,
+                    d.kind,
+                    d.turn,
+                    d.user_id,
+                    d.due_at,
+                    d.done_at,
+                    d.paused_at,
+                    d.notified_at,
+                )
+                for d in deadlines
+            ],
         )
 
     async def truncate_actions(
@@ -393,7 +408,7 @@ class SqliteStorage(Storage):
         async with (
             self._read() as db,
             db.execute(
-                f"SELECT game_id, kind, turn, due_at, user_id, done_at FROM deadlines {where}",
+                f"SELECT {DEADLINE_COLUMNS} FROM deadlines {where}",
                 args,
             ) as cursor,
         ):
@@ -404,7 +419,9 @@ class SqliteStorage(Storage):
 
     async def due_deadlines(self, now: float, limit: int = 100) -> list[Deadline]:
         return await self._deadlines(
-            "WHERE done_at IS NULL AND due_at <= ? ORDER BY due_at LIMIT ?", (now, limit)
+            "WHERE done_at IS NULL AND paused_at IS NULL AND due_at <= ? "
+            "ORDER BY due_at, game_id, kind LIMIT ?",
+            (now, limit),
         )
 
     async def complete_deadline(self, game_id: int, kind: str, turn: int, now: float) -> bool:
@@ -414,6 +431,103 @@ class SqliteStorage(Storage):
                 "AND done_at IS NULL",
                 (now, game_id, kind, turn),
             )
+            return cursor.rowcount == 1
+
+    async def postpone_deadline(self, game_id: int, kind: str, turn: int, due_at: float) -> bool:
+        async with self._tx() as db:
+            cursor = await db.execute(
+                "UPDATE deadlines SET due_at = ? WHERE game_id = ? AND kind = ? AND turn = ? "
+                "AND done_at IS NULL",
+                (due_at, game_id, kind, turn),
+            )
+            return cursor.rowcount == 1
+
+    async def pause_deadlines(self, now: float, user_id: int | None = None) -> int:
+        if user_id is None:
+            who, args = AWAY, [now]
+        else:
+            who, args = "user_id = ?", [user_id]
+        async with self._tx() as db:
+            cursor = await db.execute(
+                "UPDATE deadlines SET paused_at = ? "
+                f"WHERE done_at IS NULL AND paused_at IS NULL AND {who}",
+                [now, *args],
+            )
+            return cursor.rowcount
+
+    async def resume_deadlines(self, now: float, user_id: int | None = None) -> list[Deadline]:
+        if user_id is None:
+            who, args = f"NOT ({AWAY})", [now]
+        else:
+            who, args = "user_id = ?", [user_id]
+        # Back at the end of the vacation, or now if earlier; never before the pause began.
+        back = (
+            "MAX(paused_at, MIN(?, COALESCE((SELECT away_until FROM user_settings u "
+            "WHERE u.user_id = deadlines.user_id), ?)))"
+        )
+        where = f"WHERE done_at IS NULL AND paused_at IS NOT NULL AND {who}"
+        async with self._tx() as db:
+            async with db.execute(
+                "SELECT game_id, kind, turn FROM deadlines " + where, args
+            ) as cursor:
+                keys = [tuple(row) for row in await cursor.fetchall()]
+            await db.execute(
+                f"UPDATE deadlines SET due_at = due_at + {back} - paused_at, paused_at = NULL "
+                + where,
+                [now, now, *args],
+            )
+            resumed: list[Deadline] = []
+            for key in keys:
+                async with db.execute(
+                    f"SELECT {DEADLINE_COLUMNS} FROM deadlines "
+                    "WHERE game_id = ? AND kind = ? AND turn = ?",
+                    key,
+                ) as cursor:
+                    resumed.extend(Deadline(*row) for row in await cursor.fetchall())
+            return resumed
+
+    async def unnotified_turns(self, limit: int = 100) -> list[Deadline]:
+        return await self._deadlines(
+            "WHERE kind = 'turn' AND done_at IS NULL AND notified_at IS NULL "
+            "ORDER BY due_at, game_id LIMIT ?",
+            (limit,),
+        )
+
+    async def mark_notified(self, game_id: int, turn: int, now: float) -> bool:
+        async with self._tx() as db:
+            cursor = await db.execute(
+                "UPDATE deadlines SET notified_at = ? WHERE game_id = ? AND kind = 'turn' "
+                "AND turn = ? AND done_at IS NULL AND notified_at IS NULL",
+                (now, game_id, turn),
+            )
+            return cursor.rowcount == 1
+
+    # -- digests ----------------------------------------------------------------------------
+
+    async def digest_guilds(self) -> list[tuple[GuildSettings, float | None]]:
+        async with (
+            self._read() as db,
+            db.execute(
+                "SELECT g.guild_id, d.sent_at FROM guild_settings g LEFT JOIN digests d "
+                "ON d.guild_id = g.guild_id WHERE g.digest_channel_id IS NOT NULL "
+                "ORDER BY g.guild_id"
+            ) as cursor,
+        ):
+            rows = list(await cursor.fetchall())
+        return [(await self.guild_settings(guild), sent) for guild, sent in rows]
+
+    async def claim_digest(self, guild_id: int, last: float | None, now: float) -> bool:
+        async with self._tx() as db:
+            if last is None:
+                cursor = await db.execute(
+                    "INSERT OR IGNORE INTO digests (guild_id, sent_at) VALUES (?, ?)",
+                    (guild_id, now),
+                )
+            else:
+                cursor = await db.execute(
+                    "UPDATE digests SET sent_at = ? WHERE guild_id = ? AND sent_at = ?",
+                    (now, guild_id, last),
+                )
             return cursor.rowcount == 1
 
     # -- settings ---------------------------------------------------------------------------

@@ -106,12 +106,24 @@ class Progress:
 
 @dataclass(frozen=True, slots=True)
 class Deadline:
+    """A timer of the scheduler: ``kind`` is ``reminder`` or ``turn`` (the turn's end).
+
+    ``paused_at`` is set while ``user_id`` is away (see :meth:`Storage.pause_deadlines`);
+    ``notified_at``, on a ``turn`` row, when the turn's start was announced.
+    """
+
     game_id: int
     kind: str
     turn: int
     due_at: float
     user_id: int | None = None
     done_at: float | None = None
+    paused_at: float | None = None
+    notified_at: float | None = None
+
+    def remaining(self, now: float) -> float:
+        """Seconds left before it is due (frozen while paused)."""
+        return self.due_at - (self.paused_at if self.paused_at is not None else now)
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +252,43 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def complete_deadline(self, game_id: int, kind: str, turn: int, now: float) -> bool:
         """Mark a deadline done if it is still pending for ``turn``; False if stale or done."""
+
+    @abc.abstractmethod
+    async def postpone_deadline(self, game_id: int, kind: str, turn: int, due_at: float) -> bool:
+        """Move a pending deadline of ``turn`` to ``due_at`` (a retry after a failure)."""
+
+    @abc.abstractmethod
+    async def pause_deadlines(self, now: float, user_id: int | None = None) -> int:
+        """Pause the pending deadlines of ``user_id`` (or of every user away at ``now``).
+
+        Returns how many were paused; paused deadlines are never due.
+        """
+
+    @abc.abstractmethod
+    async def resume_deadlines(self, now: float, user_id: int | None = None) -> list[Deadline]:
+        """Resume the paused deadlines of ``user_id`` (or of every user no longer away).
+
+        Each moves later by the time it was paused, counted up to the user's return (the end of
+        their ``away_until``, or ``now`` if they came back early). Returns the resumed ones.
+        """
+
+    @abc.abstractmethod
+    async def unnotified_turns(self, limit: int = 100) -> list[Deadline]:
+        """Pending ``turn`` deadlines whose start has not been announced yet."""
+
+    @abc.abstractmethod
+    async def mark_notified(self, game_id: int, turn: int, now: float) -> bool:
+        """Claim the announcement of a turn's start; False if already claimed or stale."""
+
+    # -- digests ----------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def digest_guilds(self) -> list[tuple[GuildSettings, float | None]]:
+        """Guilds with a digest channel, each with when its last digest was sent."""
+
+    @abc.abstractmethod
+    async def claim_digest(self, guild_id: int, last: float | None, now: float) -> bool:
+        """Record a digest sent at ``now`` if the last one is still ``last`` (at most once)."""
 
     # -- settings ---------------------------------------------------------------------------
 

@@ -19,9 +19,15 @@ CREATE TABLE deadlines (
     turn    INTEGER NOT NULL,
     user_id INTEGER,
     due_at  REAL    NOT NULL,
-    done_at REAL,
+    done_at REAL, paused_at REAL, notified_at REAL,
     PRIMARY KEY (game_id, kind)
 ) WITHOUT ROWID;
+
+-- table digests
+CREATE TABLE digests (
+    guild_id INTEGER PRIMARY KEY,
+    sent_at  REAL    NOT NULL
+);
 
 -- table games
 CREATE TABLE games (
@@ -104,8 +110,11 @@ CREATE TABLE user_settings (
     updated_at   REAL    NOT NULL
 );
 
+-- index deadlines_by_user
+CREATE INDEX deadlines_by_user ON deadlines (user_id) WHERE done_at IS NULL;
+
 -- index deadlines_due
-CREATE INDEX deadlines_due ON deadlines (due_at) WHERE done_at IS NULL;
+CREATE INDEX deadlines_due ON deadlines (due_at) WHERE done_at IS NULL AND paused_at IS NULL;
 
 -- index games_by_channel
 CREATE INDEX games_by_channel ON games (channel_id, status);

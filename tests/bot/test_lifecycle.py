@@ -20,6 +20,7 @@ from bot.errors import (
 )
 from bot.manager import GameManager
 from engine import Game
+from engine.events import PlayerLeft
 
 
 async def test_a_new_manager_on_the_same_file_resumes_every_game_exactly(db_path: Path) -> None:
@@ -106,16 +107,41 @@ async def test_resigning_in_a_two_player_game_ends_it(manager: GameManager) -> N
         await manager.undo(view.game_id, ALICE)
 
 
-async def test_a_resigned_seat_is_played_by_the_bot(manager: GameManager) -> None:
+async def test_a_resigned_seat_leaves_through_the_engine_and_is_skipped(
+    manager: GameManager,
+) -> None:
     rng = random.Random(6)
     view = await started_game(manager, seed=6, users=(ALICE, BOB, CAROL))
-    await manager.resign(view.game_id, BOB)
+    result = await manager.resign(view.game_id, BOB)
+    assert [p.action for p in result.played] == [{"type": "forfeit", "player": 1}]
+    assert any(isinstance(e, PlayerLeft) and e.player == 1 for e in result.events)
     for _ in range(12):
         assert view.user_id != BOB
         view = (await play_random(manager, view, rng)).view
     log = await manager.storage.get_actions(view.game_id)
-    assert {r.forced for r in log if r.seat == 1} == {"resigned"}
+    assert [(r.action["type"], r.forced, r.user_id) for r in log if r.seat == 1] == [
+        ("forfeit", "resigned", BOB)
+    ]
     assert [s.status for s in (await manager.game(view.game_id)).seats][1] == "resigned"
+    assert manager.cache.get(view.game_id).game.out == [False, True, False]  # type: ignore[union-attr]
+    record = await manager.export_record(view.game_id)
+    assert [a for a in record["actions"] if a["type"] == "forfeit"] == [
+        {"type": "forfeit", "player": 1, "forced": "resigned"}
+    ]
+
+
+async def test_undo_never_brings_back_a_player_who_left(manager: GameManager) -> None:
+    rng = random.Random(3)
+    view = await started_game(manager, seed=3, users=(ALICE, BOB, CAROL))
+    view = (await play_random(manager, view, rng)).view  # Alice places her tile
+    await manager.resign(view.game_id, CAROL)
+    result = await manager.undo(view.game_id, ALICE)  # her own placement, right before
+    assert result.undone
+    log = await manager.storage.get_actions(view.game_id)
+    assert [(r.action["type"], r.forced) for r in log] == [("forfeit", "resigned")]
+    assert manager.cache.get(view.game_id).game.out == [False, False, True]  # type: ignore[union-attr]
+    manager.cache.drop(view.game_id)
+    assert (await manager.decision(view.game_id)).user_id == ALICE
 
 
 async def test_abandon_is_for_the_creator_or_an_admin(manager: GameManager) -> None:
