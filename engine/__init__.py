@@ -12,8 +12,10 @@ from engine.actions import (
     PlaceFigure,
     PlaceTile,
     Skip,
+    UseWallTile,
     action_from_json,
 )
+from engine.castle import CastleGame
 from engine.errors import GameError, IllegalActionError, MalformedError, WrongPhaseError
 from engine.events import (
     Event,
@@ -21,9 +23,12 @@ from engine.events import (
     FigurePlaced,
     FigureReturned,
     GameEnded,
+    PalacePlaced,
     TileDiscarded,
     TilePlaced,
     TurnStarted,
+    WallTileTaken,
+    WallTileUsed,
 )
 from engine.game import Game
 from engine.hunters import HuntersGame
@@ -32,6 +37,7 @@ from engine.turn import Decision, LegalPlacements, Phase
 
 __all__ = [
     "Action",
+    "CastleGame",
     "Decision",
     "Event",
     "FeatureScored",
@@ -46,6 +52,7 @@ __all__ = [
     "LegalPlacements",
     "MalformedError",
     "MoveWagon",
+    "PalacePlaced",
     "Pass",
     "Phase",
     "PlaceAbbey",
@@ -56,6 +63,9 @@ __all__ = [
     "TileDiscarded",
     "TilePlaced",
     "TurnStarted",
+    "UseWallTile",
+    "WallTileTaken",
+    "WallTileUsed",
     "WrongPhaseError",
     "action_from_json",
 ]

@@ -9,7 +9,8 @@ from engine.errors import MalformedError
 
 At = int | str
 AT_NAMES = frozenset({"C", "I1", "I2", "NW", "NE", "SE", "SW"})
-FIGURES = frozenset({"follower", "mayor", "barn", "wagon", "man", "hut", "subject"})
+FIGURES = frozenset({"follower", "mayor", "barn", "wagon", "man", "hut", "subject", "palace"})
+WALL_TILES = range(1, 10)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +88,33 @@ class Forfeit:
         return {"type": "forfeit", "player": self.player}
 
 
-Action = PlaceTile | PlaceAbbey | PlaceFigure | MoveWagon | Pass | Skip | Forfeit
+@dataclass(frozen=True, slots=True)
+class UseWallTile:
+    """The Castle: play wall tile ``wall`` (1-9) from your hand.
+
+    Tiles 2 and 3 name the tower or house they double by a square and an ``at`` position, like a
+    figure's; tile 1 (two turns in a row) names nothing.
+    """
+
+    wall: int
+    x: int | None = None
+    y: int | None = None
+    at: At | None = None
+
+    @property
+    def target(self) -> tuple[int, int, At] | None:
+        if self.x is None or self.y is None or self.at is None:
+            return None
+        return (self.x, self.y, self.at)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": "use_wall_tile", "wall": self.wall}
+        if self.target is not None:
+            data.update(x=self.x, y=self.y, at=self.at)
+        return data
+
+
+Action = PlaceTile | PlaceAbbey | PlaceFigure | MoveWagon | UseWallTile | Pass | Skip | Forfeit
 
 
 def _int(data: dict[str, Any], name: str) -> int:
@@ -136,6 +163,8 @@ def action_from_json(data: Any) -> Action:
         return PlaceFigure(str(figure), _int(data, "x"), _int(data, "y"), _at(data))
     if kind == "move_wagon":
         return MoveWagon(_int(data, "x"), _int(data, "y"), _at(data))
+    if kind == "use_wall_tile":
+        return _use_wall_tile(data)
     if kind == "pass":
         return Pass()
     if kind == "skip":
@@ -144,5 +173,20 @@ def action_from_json(data: Any) -> Action:
         return Forfeit(_int(data, "player"))
     raise MalformedError(
         f"unknown action type {kind!r}: expected place_tile, place_abbey, place_figure, "
-        "move_wagon, pass, skip or forfeit"
+        "move_wagon, use_wall_tile, pass, skip or forfeit"
     )
+
+
+def _use_wall_tile(data: dict[str, Any]) -> UseWallTile:
+    wall = _int(data, "wall")
+    if wall not in WALL_TILES:
+        raise MalformedError(f"'wall' must be a wall tile number 1-9, got {wall}")
+    named = [name for name in ("x", "y", "at") if name in data]
+    if not named:
+        return UseWallTile(wall)
+    if len(named) != 3:
+        raise MalformedError(
+            "a wall tile's target needs 'x', 'y' and 'at' together (the square and the position "
+            "of the tower or house it applies to)"
+        )
+    return UseWallTile(wall, _int(data, "x"), _int(data, "y"), _at(data))

@@ -150,6 +150,10 @@ class Board:
         table[key] = result
         return result
 
+    def edge_fits(self, mine: str, theirs: str) -> bool:
+        """Whether an edge letter may face a neighbour's edge letter (this board's rule)."""
+        return self._match(mine, theirs)
+
     def can_place(self, oriented: Oriented, pos: Pos) -> bool:
         key = self.frontier.get(pos)
         if key is None:

@@ -96,6 +96,37 @@ class PlayerLeft:
 
 
 @dataclass(frozen=True, slots=True)
+class WallTileTaken:
+    """The Castle: a score marker stopped exactly on a corner tower and took its wall tile."""
+
+    player: int
+    wall: int
+    #: The track space the marker stopped on (0-99).
+    space: int
+
+
+@dataclass(frozen=True, slots=True)
+class WallTileUsed:
+    """The Castle: a wall tile was played (``where`` names the tower or house for tiles 2, 3)."""
+
+    player: int
+    wall: int
+    where: tuple[int, int] | None = None
+    at: int | str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PalacePlaced:
+    """The Castle: a player's palace went to (or moved to) a completed house of ``tiles`` tiles."""
+
+    player: int
+    x: int
+    y: int
+    tiles: int
+    moved: bool
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded:
     scores: tuple[int, ...]
     winners: tuple[int, ...]
@@ -112,5 +143,8 @@ Event = (
     | BonusTileDrawn
     | TurnSkipped
     | PlayerLeft
+    | WallTileTaken
+    | WallTileUsed
+    | PalacePlaced
     | GameEnded
 )

@@ -27,6 +27,7 @@ from engine.actions import (
     PlaceFigure,
     PlaceTile,
     Skip,
+    UseWallTile,
 )
 from engine.board import Board, Figure, Pos
 from engine.errors import IllegalActionError, MalformedError, WrongPhaseError
@@ -84,7 +85,7 @@ class Game:
         self.hand_mode = bool(setup.options.get("hand", False))
         self.players = len(setup.players)
         self.kinds: dict[str, TileKind] = kinds_by_name(*self.tile_sets())
-        self.board = Board()
+        self.board = self._new_board()
         self.scores = [0] * self.players
         self.breakdown: list[dict[str, int]] = [{} for _ in range(self.players)]
         self.abbey_mayor = am.NAME in setup.expansions
@@ -114,9 +115,7 @@ class Game:
             self.board.on_merge = self._on_merge
         self._pending: list[Event] = []
         self.stack = self._build_stack()
-        start = self.stack.pop()
-        self.board.place(self.kinds[start].oriented(0), (0, 0), 0)
-        self.after_place((0, 0))
+        self._lay_start()
         if self.hand_mode:
             for player in range(self.players):
                 self._refill_hand(player)
@@ -124,6 +123,16 @@ class Game:
         self._pending.clear()
 
     # -- setup ------------------------------------------------------------------------------
+
+    def _new_board(self) -> Board:
+        """Rule point: the board (unbounded here; The Castle has a bounded one)."""
+        return Board()
+
+    def _lay_start(self) -> None:
+        """Rule point: what lies on the board before the first action (the start tile)."""
+        start = self.stack.pop()
+        self.board.place(self.kinds[start].oriented(0), (0, 0), 0)
+        self.after_place((0, 0))
 
     def _build_stack(self) -> list[str]:
         """The stack, top last (``pop()`` draws); its first-drawn tile is the start tile."""
@@ -212,6 +221,10 @@ class Game:
     def legal_wagon_moves(self) -> list[MoveWagon]:
         """Where the freed wagon may go (empty outside the wagon step); pass takes it back."""
         return list(self._wagon_choices) if self.phase is Phase.WAGON else []
+
+    def legal_wall_tiles(self) -> list[UseWallTile]:
+        """Wall tiles the player in turn may use now (The Castle; empty elsewhere)."""
+        return []
 
     @property
     def can_pass(self) -> bool:
@@ -302,11 +315,19 @@ class Game:
             self._place_abbey(action)
         elif isinstance(action, MoveWagon):
             self._move_wagon(action)
+        elif isinstance(action, UseWallTile):
+            self._use_wall_tile(action)
         else:
             raise MalformedError(f"not an action: {action!r}")
         self.actions.append(action)
         events, self._pending = self._pending, []
         return events
+
+    def _use_wall_tile(self, action: UseWallTile) -> None:
+        """Rule point: play a wall tile (The Castle only)."""
+        raise IllegalActionError(
+            "wall tiles belong to The Castle, not to this game", "no_wall_tiles"
+        )
 
     def emit(self, event: Event) -> None:
         self._pending.append(event)
@@ -340,7 +361,7 @@ class Game:
             )
         oriented = kind.oriented(action.rotation)
         for side, letter in enumerate(key):
-            if letter != "?" and oriented.edges[side] != letter:
+            if letter != "?" and not self.board.edge_fits(oriented.edges[side], letter):
                 raise IllegalActionError(
                     f"tile {kind.name} turned {action.rotation}° does not fit at "
                     f"({action.x}, {action.y}): its {EDGE_NAMES[side]} edge is "
@@ -391,10 +412,14 @@ class Game:
         self.after_place(pos)
         self.emit(TilePlaced(self.current, kind.name, action.x, action.y, action.rotation))
         self._figure_choices = self._figure_options()
-        if self._figure_choices:
+        if self._figure_choices or self._choice_after_placement():
             self.phase = Phase.FIGURE
         else:
             self._finish_turn()
+
+    def _choice_after_placement(self) -> bool:
+        """Rule point: whether to wait for the player even with no figure to place."""
+        return False
 
     def after_place(self, pos: Pos) -> None:
         """Rule point: a tile was just put down at ``pos`` (before figures and scoring)."""

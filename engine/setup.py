@@ -16,7 +16,11 @@ OPTIONS: dict[str, dict[str, tuple[tuple[Any, ...], Any]]] = {
         "hand": ((False, True), False),
     },
     "hunters": {},
+    "castle": {},
 }
+#: Games for a fixed range of players (inclusive), when narrower than the engine's 1-6.
+GAME_PLAYERS: dict[str, tuple[int, int]] = {"castle": (2, 2)}
+GAME_TITLES = {"castle": "The Castle"}
 EXPANSIONS: dict[str, tuple[str, ...]] = {"carcassonne": ("abbey_mayor",)}
 MIN_PLAYERS, MAX_PLAYERS = 1, 6
 RECORD_FORMAT = 1
@@ -34,6 +38,8 @@ class Setup:
     #: Forced draw order (tile kind names; the first is the start tile), or None to shuffle.
     draw: tuple[str, ...] | None = None
     bonus_draw: tuple[str, ...] | None = None
+    #: The Castle: forced wall tiles (1-9) for the corner towers in track order, or None to shuffle.
+    wall_draw: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.game not in OPTIONS:
@@ -43,6 +49,16 @@ class Setup:
         if not MIN_PLAYERS <= len(self.players) <= MAX_PLAYERS:
             raise MalformedError(
                 f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, got {len(self.players)}"
+            )
+        low, high = GAME_PLAYERS.get(self.game, (MIN_PLAYERS, MAX_PLAYERS))
+        if not low <= len(self.players) <= high:
+            title = GAME_TITLES.get(self.game, self.game)
+            wanted = f"exactly {low}" if low == high else f"{low} to {high}"
+            raise MalformedError(
+                f"{title} is for {wanted} players, got {len(self.players)}: "
+                "change the number of players",
+                "wrong_player_count",
+                players=len(self.players),
             )
         if len(set(self.players)) != len(self.players):
             raise MalformedError("player names must be different from each other")
@@ -85,6 +101,8 @@ class Setup:
             data["draw"] = list(self.draw)
         if self.bonus_draw is not None:
             data["bonus_draw"] = list(self.bonus_draw)
+        if self.wall_draw is not None:
+            data["wall_draw"] = list(self.wall_draw)
         return data
 
     @classmethod
@@ -116,6 +134,12 @@ class Setup:
             ):
                 raise MalformedError(f"'{name}' must be a list of tile names")
             draws.append(tuple(value) if value is not None else None)
+        walls = data.get("wall_draw")
+        if walls is not None and (
+            not isinstance(walls, list)
+            or not all(isinstance(w, int) and not isinstance(w, bool) for w in walls)
+        ):
+            raise MalformedError("'wall_draw' must be a list of wall tile numbers 1-9")
         return cls(
             players=tuple(players),
             seed=seed,
@@ -124,4 +148,5 @@ class Setup:
             options=dict(options),
             draw=draws[0],
             bonus_draw=draws[1],
+            wall_draw=tuple(walls) if walls is not None else None,
         )
