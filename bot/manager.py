@@ -66,6 +66,7 @@ from bot.storage import (
     Status,
     WriteConflict,
 )
+from bot.timing_ops import TimingOps
 from engine import (
     Action,
     Forfeit,
@@ -83,8 +84,8 @@ from engine import (
 log = logging.getLogger(__name__)
 
 
-class GameManager(LobbyOps, RecordsOps):
-    """Lobbies, moves, undo, resign, records and listings for every game of the bot."""
+class GameManager(LobbyOps, RecordsOps, TimingOps):
+    """Lobbies, moves, timeouts, undo, resign, records, listings and vacations."""
 
     # -- playing ----------------------------------------------------------------------------
 

@@ -1,0 +1,280 @@
+"""The play-by-post scheduler: one periodic loop that turns stored deadlines into notices and moves.
+
+Every ``interval`` seconds :meth:`Scheduler.tick` reads what is due from storage and acts on it:
+
+1. vacations: deadlines of players whose absence ended resume (with the time they had left), and
+   pending deadlines of players away are paused;
+2. turn starts: each timed turn is announced once (:meth:`Notifier.turn_started`);
+3. reminders: one per turn, at ``reminder_at`` of the turn's time (see
+   :class:`bot.manager_base.ManagerBase`);
+4. deadlines: the game's timeout policy is applied through
+   :meth:`bot.manager.GameManager.force_turn` and announced (:meth:`Notifier.forced`);
+5. digests: once a day per guild with a digest channel, the list of whose turn it is where.
+
+All state is in the database (the ``deadlines`` and ``digests`` tables), so a restarted bot
+carries on where it stopped; the clock is injectable, so tests drive days in milliseconds.
+Every notice is claimed in storage *before* it is sent: a crash between the two loses that notice
+rather than ever sending it twice (a second mention for the same turn is the worse failure).
+A failing game is logged and skipped (its deadline retried later); it never stops the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+from bot.errors import GameNotFound, GameOver, NotActive, StaleAction
+from bot.outcomes import MoveResult
+from bot.storage import Deadline, GameRow, GuildSettings, Storage, UserSettings
+from bot.timing_ops import DigestLine
+
+if TYPE_CHECKING:
+    from bot.manager import GameManager
+
+log = logging.getLogger(__name__)
+
+DAY = 86400.0
+
+
+@dataclass(frozen=True, slots=True)
+class ForcedTurn:
+    """A turn the bot ended because its time ran out: who was late, the policy, what happened."""
+
+    policy: str
+    turn: int
+    seat: int
+    user_id: int | None
+    move: MoveResult
+
+
+class Notifier(Protocol):
+    """What the scheduler tells the players; the Discord layer implements it.
+
+    Each method is called at most once for the same thing (turn, reminder, day). An exception
+    raised here is logged and the notice is not retried.
+    """
+
+    async def turn_started(self, game: GameRow, user: UserSettings, deadline: Deadline) -> None:
+        """A timed turn began (``deadline.due_at`` ends it; ``paused_at`` set if away)."""
+
+    async def reminder(self, game: GameRow, user: UserSettings, deadline: Deadline) -> None:
+        """The one reminder of the turn, before ``deadline.due_at``."""
+
+    async def forced(self, game: GameRow, result: ForcedTurn) -> None:
+        """The bot ended a late player's turn; ``game`` is the row after it."""
+
+    async def resumed(self, game: GameRow, user: UserSettings, deadline: Deadline) -> None:
+        """The player in turn came back: their clock runs again until ``deadline.due_at``."""
+
+    async def digest(self, guild: GuildSettings, lines: Sequence[DigestLine]) -> None:
+        """The daily list of whose turn it is, for ``guild.digest_channel_id``."""
+
+
+@dataclass
+class TickReport:
+    """What one tick did (for logs and tests)."""
+
+    now: float
+    started: list[tuple[int, int]] = field(default_factory=list)
+    reminded: list[tuple[int, int]] = field(default_factory=list)
+    forced: list[tuple[int, int, str]] = field(default_factory=list)
+    resumed: list[tuple[int, int]] = field(default_factory=list)
+    paused: int = 0
+    digests: list[int] = field(default_factory=list)
+    failures: list[tuple[str, int]] = field(default_factory=list)
+
+
+class Scheduler:
+    """Deadlines, reminders, timeouts, vacations and digests of every game.
+
+    >>> scheduler = Scheduler(manager, notifier)   # doctest: +SKIP
+    >>> scheduler.start()                          # in the bot's setup_hook
+    """
+
+    def __init__(
+        self,
+        manager: GameManager,
+        notifier: Notifier,
+        *,
+        clock: Callable[[], float] | None = None,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+        interval: float = 30.0,
+        digest_at: float = 9 * 3600,
+        retry_after: float = 300.0,
+        batch: int = 100,
+    ) -> None:
+        """``digest_at``: seconds after midnight UTC when the daily digests go out;
+        ``retry_after``: how long a deadline that failed waits before the next attempt."""
+        self.manager = manager
+        self.notifier = notifier
+        self.clock = clock or manager.clock
+        self._sleep = sleep
+        self.interval = interval
+        self.digest_at = digest_at
+        self.retry_after = retry_after
+        self.batch = batch
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def storage(self) -> Storage:
+        return self.manager.storage
+
+    # -- the loop ---------------------------------------------------------------------------
+
+    async def run(self, ticks: int | None = None) -> None:
+        """Tick every ``interval`` seconds, forever (or ``ticks`` times)."""
+        count = 0
+        while ticks is None or count < ticks:
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("scheduler tick failed; trying again next time")
+            count += 1
+            await self._sleep(self.interval)
+
+    def start(self) -> asyncio.Task[None]:
+        """Run the loop in the background (once); :meth:`stop` ends it."""
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self.run(), name="carcassonne-scheduler")
+        return self._task
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def tick(self) -> TickReport:
+        """Do everything due now; each step and each game fails alone."""
+        report = TickReport(self.clock())
+        for step in (self._vacations, self._turn_starts, self._deadlines, self._digests):
+            try:
+                await step(report)
+            except Exception:
+                log.exception("scheduler step %s failed", step.__name__)
+                report.failures.append((step.__name__, 0))
+        return report
+
+    # -- the steps --------------------------------------------------------------------------
+
+    async def _vacations(self, report: TickReport) -> None:
+        now = report.now
+        for deadline in await self.storage.resume_deadlines(now):
+            if deadline.kind != "turn":
+                continue
+            report.resumed.append((deadline.game_id, deadline.turn))
+            await self._notify(report, deadline, self.notifier.resumed)
+        report.paused = await self.storage.pause_deadlines(now)
+
+    async def _turn_starts(self, report: TickReport) -> None:
+        for deadline in await self.storage.unnotified_turns(self.batch):
+            if not await self.storage.mark_notified(deadline.game_id, deadline.turn, report.now):
+                continue
+            if deadline.paused_at is None and deadline.due_at <= report.now:
+                continue  # already late: the timeout's announcement says it all
+            report.started.append((deadline.game_id, deadline.turn))
+            await self._notify(report, deadline, self.notifier.turn_started)
+
+    async def _deadlines(self, report: TickReport) -> None:
+        due = await self.storage.due_deadlines(report.now, self.batch)
+        ending = {(d.game_id, d.turn) for d in due if d.kind == "turn"}
+        for deadline in due:
+            key = (deadline.game_id, deadline.turn)
+            if deadline.kind == "reminder":
+                claimed = await self.storage.complete_deadline(*_id(deadline), report.now)
+                if claimed and key not in ending:  # no reminder for a turn ending right now
+                    turn = await self._turn_row(deadline)
+                    if turn is not None:
+                        report.reminded.append(key)
+                        await self._notify(report, turn, self.notifier.reminder)
+            elif deadline.kind == "turn":
+                await self._time_out(report, deadline)
+            else:
+                log.warning("unknown deadline kind %r of game %s", deadline.kind, key[0])
+                await self.storage.complete_deadline(*_id(deadline), report.now)
+
+    async def _time_out(self, report: TickReport, deadline: Deadline) -> None:
+        game_id, turn = deadline.game_id, deadline.turn
+        try:
+            before = await self.manager.game(game_id)
+            move = await self.manager.force_turn(game_id, turn=turn)
+        except (StaleAction, GameOver, NotActive, GameNotFound) as gone:
+            # The turn was played or the game ended meanwhile: nothing to force any more.
+            log.info("deadline of game %s turn %s is stale: %s", game_id, turn, gone)
+            await self.storage.complete_deadline(game_id, "turn", turn, report.now)
+            return
+        except Exception:
+            log.exception("timeout of game %s turn %s failed; retrying later", game_id, turn)
+            report.failures.append(("timeout", game_id))
+            await self.storage.postpone_deadline(
+                game_id, "turn", turn, report.now + self.retry_after
+            )
+            return
+        policy = move.played[0].forced if move.played else None
+        forced = ForcedTurn(
+            policy or before.timeout_policy,
+            turn,
+            before.current_seat if before.current_seat is not None else -1,
+            deadline.user_id,
+            move,
+        )
+        report.forced.append((game_id, turn, forced.policy))
+        try:
+            await self.notifier.forced(move.view.game, forced)
+        except Exception:
+            log.exception("announcing the timeout of game %s turn %s failed", game_id, turn)
+            report.failures.append(("forced", game_id))
+
+    async def _digests(self, report: TickReport) -> None:
+        for guild, last in await self.storage.digest_guilds():
+            if last is not None and self._day(last) >= self._day(report.now):
+                continue
+            try:
+                lines = await self.manager.digest_lines(guild.guild_id)
+                if not await self.storage.claim_digest(guild.guild_id, last, report.now):
+                    continue
+                if lines:
+                    report.digests.append(guild.guild_id)
+                    await self.notifier.digest(guild, lines)
+            except Exception:
+                log.exception("the digest of guild %s failed", guild.guild_id)
+                report.failures.append(("digest", guild.guild_id))
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _day(self, when: float) -> int:
+        """The digest day of a time: days change at ``digest_at`` UTC."""
+        return math.floor((when - self.digest_at) / DAY)
+
+    async def _turn_row(self, reminder: Deadline) -> Deadline | None:
+        for row in await self.storage.deadlines(reminder.game_id):
+            if row.kind == "turn" and row.turn == reminder.turn and row.done_at is None:
+                return row
+        return None
+
+    async def _notify(
+        self,
+        report: TickReport,
+        deadline: Deadline,
+        send: Callable[[GameRow, UserSettings, Deadline], Awaitable[None]],
+    ) -> None:
+        """Send one notice about ``deadline``'s game if it still waits for that turn."""
+        try:
+            game = await self.manager.game(deadline.game_id)
+            if game.status != "active" or game.turn != deadline.turn:
+                return
+            user = await self.storage.user_settings(game.current_user or deadline.user_id or 0)
+            await send(game, user, deadline)
+        except Exception:
+            log.exception("a notice for game %s turn %s failed", deadline.game_id, deadline.turn)
+            report.failures.append((send.__name__, deadline.game_id))
+
+
+def _id(deadline: Deadline) -> tuple[int, str, int]:
+    return deadline.game_id, deadline.kind, deadline.turn

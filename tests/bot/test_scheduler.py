@@ -1,0 +1,274 @@
+"""The play-by-post scheduler on real SQLite files, driven by a fake clock and a fake notifier."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from conftest import ALICE, BOB, CAROL, play_random, started_game
+from scheduler_fakes import DAY, HOUR, NOON, FakeClock, FakeNotifier
+
+from bot.manager import GameManager
+from bot.scheduler import Scheduler
+from bot.storage import ActionRow, Progress
+from engine.events import PlayerLeft, TurnSkipped
+
+GUILD = 55
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def manager(db_path: Path, clock: FakeClock) -> AsyncIterator[GameManager]:
+    mgr = await GameManager.open(str(db_path), clock=clock)
+    yield mgr
+    await mgr.close()
+
+
+@pytest.fixture
+def notifier(clock: FakeClock) -> FakeNotifier:
+    return FakeNotifier(clock)
+
+
+@pytest.fixture
+def scheduler(manager: GameManager, notifier: FakeNotifier) -> Scheduler:
+    return Scheduler(manager, notifier)
+
+
+async def hours(scheduler: Scheduler, clock: FakeClock, first: int, last: int) -> None:
+    """Tick once an hour from hour ``first`` to hour ``last`` (after noon of day one)."""
+    for hour in range(first, last + 1):
+        clock.at(hour)
+        await scheduler.tick()
+
+
+async def play_turn(manager: GameManager, game_id: int, seed: int = 0) -> None:
+    """The player in turn plays their whole turn (tile, then a figure or not)."""
+    rng = random.Random(seed)
+    view = await manager.decision(game_id)
+    turn = view.turn
+    while view.turn == turn and not view.finished:
+        view = (await play_random(manager, view, rng)).view
+
+
+async def test_a_game_across_days_gets_one_mention_per_turn_start_and_one_reminder(
+    manager: GameManager, scheduler: Scheduler, notifier: FakeNotifier, clock: FakeClock
+) -> None:
+    view = await started_game(manager, turn_seconds=int(DAY))
+    gid = view.game_id
+    await hours(scheduler, clock, 0, 17)
+    assert notifier.sent == [("start", gid, 0, ALICE, 0.0)]
+    await hours(scheduler, clock, 18, 23)  # 75% of the day: the one reminder
+    assert notifier.kinds("reminder") == [(gid, 0, ALICE, 18.0)]
+    clock.at(23.5)
+    await play_turn(manager, gid)  # Alice plays in time
+    await hours(scheduler, clock, 24, 60)
+    assert notifier.kinds("start") == [
+        (gid, 0, ALICE, 0.0),
+        (gid, 1, BOB, 24.0),
+        (gid, 2, ALICE, 49.0),  # after the timeout below
+    ]
+    assert notifier.kinds("reminder") == [(gid, 0, ALICE, 18.0), (gid, 1, BOB, 42.0)]
+    # Bob never plays: at 23.5 + 24 h the bot plays for him, then Alice's turn 2 starts.
+    assert notifier.kinds("forced:autoplay") == [(gid, 1, BOB, 48.0)]
+    what = [(w, t) for w, _, t, _, _ in notifier.sent]
+    assert len(what) == len(set(what)), "a second notice for the same turn"
+    # The new turn's deadline counts from the forced move, and the stamps in the
+    # notices are the deadlines the Discord layer shows as relative timestamps.
+    deadline = await manager.turn_clock(gid)
+    assert deadline is not None and deadline.due_at == NOON + 48 * HOUR + DAY
+    assert notifier.deadlines[0].due_at == NOON + DAY
+
+
+async def test_the_loop_runs_days_on_the_injected_clock(
+    manager: GameManager, notifier: FakeNotifier, clock: FakeClock
+) -> None:
+    view = await started_game(manager, turn_seconds=int(DAY))
+    loop = Scheduler(manager, notifier, sleep=clock.sleep, interval=15 * 60)
+    await loop.run(ticks=4 * 24 * 3)  # three days, every quarter of an hour
+    forced = notifier.kinds("forced:autoplay")
+    assert [(t, u, h) for _, t, u, h in forced] == [(0, ALICE, 24.0), (1, BOB, 48.0)]
+    assert [t for _, t, _, _ in notifier.kinds("reminder")] == [0, 1, 2]
+    assert (await manager.decision(view.game_id)).turn == 2  # due at 72 h, not reached
+
+
+@pytest.mark.parametrize("policy", ["autoplay", "skip", "forfeit"])
+async def test_a_timeout_applies_the_game_policy(
+    manager: GameManager,
+    scheduler: Scheduler,
+    notifier: FakeNotifier,
+    clock: FakeClock,
+    policy: str,
+) -> None:
+    view = await started_game(
+        manager, turn_seconds=3600, timeout_policy=policy, users=(ALICE, BOB, CAROL)
+    )
+    gid, tile = view.game_id, view.tile
+    await hours(scheduler, clock, 0, 1)
+    (forced,) = notifier.forced_turns
+    assert (forced.policy, forced.turn, forced.seat, forced.user_id) == (policy, 0, 0, ALICE)
+    log = await manager.storage.get_actions(gid)
+    assert {(r.forced, r.user_id) for r in log} == {(policy, None)}
+    record = await manager.export_record(gid)
+    assert all(a["forced"] == policy for a in record["actions"])
+    game = manager.cache.get(gid).game  # type: ignore[union-attr]
+    assert forced.move.view.user_id == BOB
+    if policy == "autoplay":
+        assert record["actions"][0]["type"] == "place_tile"
+    elif policy == "skip":
+        assert record["actions"] == [{"type": "skip", "forced": "skip"}]
+        assert any(isinstance(e, TurnSkipped) for e in forced.move.events)
+        assert game.stack[0] == tile  # under the stack: drawn last
+    else:
+        assert record["actions"] == [{"type": "forfeit", "player": 0, "forced": "forfeit"}]
+        assert any(isinstance(e, PlayerLeft) for e in forced.move.events)
+        assert (await manager.game(gid)).seats[0].status == "forfeited"
+        await hours(scheduler, clock, 2, 3)  # Bob times out too: Carol is left alone and wins
+        assert [t.user_id for t in notifier.forced_turns] == [ALICE, BOB]
+        row = await manager.game(gid)
+        assert row.result is not None and row.result["winners"] == [2]
+        return
+    # The next turn has its own clock.
+    timers = await manager.storage.deadlines(gid)
+    assert {d.turn for d in timers} == {(await manager.game(gid)).turn}
+
+
+async def test_a_two_player_game_ends_when_one_forfeits(
+    manager: GameManager, scheduler: Scheduler, notifier: FakeNotifier, clock: FakeClock
+) -> None:
+    view = await started_game(manager, turn_seconds=3600, timeout_policy="forfeit")
+    await hours(scheduler, clock, 0, 1)
+    row = await manager.game(view.game_id)
+    assert row.status == "finished" and row.result is not None
+    assert row.result["reason"] == "forfeit" and row.result["winners"] == [1]
+    assert await manager.storage.deadlines(view.game_id) == []
+    await hours(scheduler, clock, 2, 5)
+    assert len(notifier.forced_turns) == 1
+
+
+async def test_a_restart_between_scheduling_and_firing_loses_nothing_and_repeats_nothing(
+    db_path: Path, clock: FakeClock
+) -> None:
+    first = await GameManager.open(str(db_path), clock=clock)
+    heard = FakeNotifier(clock)
+    view = await started_game(first, turn_seconds=int(DAY))
+    await hours(Scheduler(first, heard), clock, 0, 18)  # turn start and reminder sent
+    await first.close()
+
+    second = await GameManager.open(str(db_path), clock=clock)  # the bot restarted
+    await hours(Scheduler(second, heard), clock, 19, 24)
+    assert [w for w, *_ in heard.sent] == ["start", "reminder", "forced:autoplay"]
+    assert (await second.decision(view.game_id)).user_id == BOB
+    await second.close()
+
+    # Down for two days: the late turn is forced once on the first tick back, no reminder.
+    third = await GameManager.open(str(db_path), clock=clock)
+    clock.at(24 + 48)
+    report = await Scheduler(third, heard).tick()
+    assert report.forced == [(view.game_id, 1, "autoplay")] and report.reminded == []
+    assert report.started == []  # that turn's start is old news
+    await third.close()
+
+
+async def test_vacation_pauses_the_clock_and_gives_back_the_time_left(
+    manager: GameManager, scheduler: Scheduler, notifier: FakeNotifier, clock: FakeClock
+) -> None:
+    view = await started_game(manager, turn_seconds=int(DAY))
+    gid = view.game_id
+    await hours(scheduler, clock, 0, 6)
+    await manager.set_away(ALICE, NOON + 54 * HOUR)  # 6 h into her turn, away 2 days
+    paused = await manager.turn_clock(gid)
+    assert paused is not None and paused.paused and paused.remaining == 18 * HOUR
+    assert paused.away_until == NOON + 54 * HOUR  # what the others see
+    await hours(scheduler, clock, 7, 53)
+    assert [w for w, *_ in notifier.sent] == ["start"]  # no reminder, no timeout meanwhile
+    await hours(scheduler, clock, 54, 54)
+    assert notifier.kinds("resumed") == [(gid, 0, ALICE, 54.0)]
+    back = await manager.turn_clock(gid)
+    assert back is not None and not back.paused and back.due_at == NOON + 72 * HOUR
+    await hours(scheduler, clock, 55, 72)
+    assert notifier.kinds("reminder") == [(gid, 0, ALICE, 66.0)]  # 18 h into her 24 h
+    assert notifier.kinds("forced:autoplay") == [(gid, 0, ALICE, 72.0)]
+
+
+async def test_a_turn_that_starts_while_away_waits_and_an_early_return_resumes_it(
+    manager: GameManager, scheduler: Scheduler, notifier: FakeNotifier, clock: FakeClock
+) -> None:
+    view = await started_game(manager, turn_seconds=int(DAY))
+    await manager.set_away(BOB, NOON + 10 * DAY)
+    await play_turn(manager, view.game_id)  # Alice plays at once: Bob's turn, Bob away
+    waiting = await manager.turn_clock(view.game_id)
+    assert waiting is not None and waiting.paused and waiting.remaining == DAY
+    await hours(scheduler, clock, 0, 30)
+    assert notifier.kinds("forced:autoplay") == []
+    clock.at(30.5)
+    await manager.set_away(BOB, None)  # back early
+    running = await manager.turn_clock(view.game_id)
+    assert running is not None and running.due_at == NOON + 54.5 * HOUR
+
+
+async def test_the_daily_digest_lists_whose_turn_it_is_once_a_day(
+    manager: GameManager, scheduler: Scheduler, notifier: FakeNotifier, clock: FakeClock
+) -> None:
+    await manager.update_guild_settings(GUILD, digest_channel_id=900)
+    slow = await started_game(manager, turn_seconds=int(DAY), guild_id=GUILD)
+    free = await started_game(manager, seed=2, users=(CAROL, BOB), guild_id=GUILD)
+    await started_game(manager, seed=3, guild_id=GUILD + 1)  # another guild, no digest
+    await manager.set_away(ALICE, NOON + 3 * DAY)
+    await hours(scheduler, clock, 0, 44)
+    assert [h for _, _, _, h in notifier.kinds("digest")] == [0.0, 21.0]  # then 09:00 UTC
+    lines = notifier.digests[0]
+    assert [(line.game_id, line.user_id, line.player) for line in lines] == [
+        (slow.game_id, ALICE, f"user{ALICE}"),
+        (free.game_id, CAROL, f"user{CAROL}"),
+    ]
+    clock_line = lines[0].clock
+    assert clock_line is not None and clock_line.paused
+    assert clock_line.away_until == NOON + 3 * DAY
+    assert lines[1].clock is None  # no time limit in that game
+    await hours(scheduler, clock, 45, 45)
+    assert len(notifier.digests) == 3
+
+
+async def test_a_failing_game_never_stops_the_others(
+    manager: GameManager, scheduler: Scheduler, notifier: FakeNotifier, clock: FakeClock
+) -> None:
+    broken = await started_game(manager, turn_seconds=3600)
+    silent = await started_game(manager, seed=2, turn_seconds=3600)
+    fine = await started_game(manager, seed=3, turn_seconds=3600)
+    # Game "broken" no longer replays (a bad action slipped into its log).
+    bad = ActionRow(0, 0, 0, ALICE, {"type": "place_tile", "x": 50, "y": 50, "rotation": 0})
+    await manager.storage.append_actions(
+        broken.game_id, 0, [bad], Progress(0, 1, 0, "active", clock.now)
+    )
+    manager.cache.drop(broken.game_id)
+    notifier.fail_games.add(silent.game_id)  # Discord refuses its messages
+    clock.at(1)
+    report = await scheduler.tick()
+    assert ("timeout", broken.game_id) in report.failures
+    assert ("forced", silent.game_id) in report.failures
+    assert {g for g, _, _ in report.forced} == {silent.game_id, fine.game_id}
+    assert notifier.kinds("forced:autoplay") == [(fine.game_id, 0, ALICE, 1.0)]
+    # The broken game's deadline is retried later, not every tick.
+    (timer,) = [d for d in await manager.storage.deadlines(broken.game_id) if d.kind == "turn"]
+    assert timer.due_at == clock.now + scheduler.retry_after
+    notifier.fail_games.clear()
+    assert (await scheduler.tick()).failures == []
+
+
+async def test_no_second_reminder_even_when_ticks_overlap(
+    manager: GameManager, scheduler: Scheduler, notifier: FakeNotifier, clock: FakeClock
+) -> None:
+    view = await started_game(manager, turn_seconds=int(DAY))
+    other = Scheduler(manager, notifier)  # a second loop on the same database
+    clock.at(19)
+    await scheduler.tick()
+    await other.tick()
+    await scheduler.tick()
+    assert notifier.kinds("reminder") == [(view.game_id, 0, ALICE, 19.0)]
+    assert notifier.kinds("start") == [(view.game_id, 0, ALICE, 19.0)]  # 5 h are left
