@@ -425,20 +425,20 @@ class SqliteStorage(Storage):
         )
 
     async def complete_deadline(self, game_id: int, kind: str, turn: int, now: float) -> bool:
-        async with self._tx() as db:
-            cursor = await db.execute(
-                "UPDATE deadlines SET done_at = ? WHERE game_id = ? AND kind = ? AND turn = ? "
-                "AND done_at IS NULL",
-                (now, game_id, kind, turn),
-            )
-            return cursor.rowcount == 1
+        return await self._set_pending(game_id, kind, turn, "done_at", now)
 
     async def postpone_deadline(self, game_id: int, kind: str, turn: int, due_at: float) -> bool:
+        return await self._set_pending(game_id, kind, turn, "due_at", due_at)
+
+    async def _set_pending(
+        self, game_id: int, kind: str, turn: int, column: str, value: float
+    ) -> bool:
+        """Set one column of a deadline still pending for ``turn``; False if stale or done."""
         async with self._tx() as db:
             cursor = await db.execute(
-                "UPDATE deadlines SET due_at = ? WHERE game_id = ? AND kind = ? AND turn = ? "
+                f"UPDATE deadlines SET {column} = ? WHERE game_id = ? AND kind = ? AND turn = ? "
                 "AND done_at IS NULL",
-                (due_at, game_id, kind, turn),
+                (value, game_id, kind, turn),
             )
             return cursor.rowcount == 1
 
