@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.actions import PlaceFigure, PlaceTile, UseWallTile
-from engine.board import Board, Pos
+from engine.board import Board, Figure, Pos
 from engine.castle_board import CastleBoard, castle_geometry
 from engine.castle_walls import WallRules
 from engine.errors import IllegalActionError, MalformedError
@@ -65,6 +65,7 @@ class CastleGame(WallRules):
     def __init__(self, setup: Setup) -> None:
         self.geometry = castle_geometry()
         self.palaces: list[Palace | None] = [None] * len(setup.players)
+        self._wall_step = False
         super().__init__(setup)
         self.init_walls()
 
@@ -137,13 +138,22 @@ class CastleGame(WallRules):
         return result
 
     def _place_figure(self, action: PlaceFigure) -> None:
-        if action.figure == "palace" and self.phase is Phase.FIGURE:
-            raise IllegalActionError(
-                "nobody places the palace by hand: it goes by itself to the first house you "
-                "complete with the majority, and moves to a larger one later",
-                "palace_by_hand",
-            )
+        if self.phase is Phase.FIGURE:
+            if action.figure == "palace":
+                raise IllegalActionError(
+                    "nobody places the palace by hand: it goes by itself to the first house you "
+                    "complete with the majority, and moves to a larger one later",
+                    "palace_by_hand",
+                )
+            if not self._figure_choices:
+                raise IllegalActionError(
+                    "no figure can be placed now: play a wall tile or pass", "no_figure_now"
+                )
         super()._place_figure(action)
+
+    def after_figure(self, figure: Figure, root: int) -> None:
+        # A wall tile 2 or 3 may double the feature this subject just won: offer one more step.
+        self._wall_step = True
 
     def _figure_refusal(self, figure: str, ftype: str) -> str:
         if ftype not in ROLES:
@@ -163,6 +173,13 @@ class CastleGame(WallRules):
     # -- the turn ---------------------------------------------------------------------------
 
     def _finish_turn(self) -> None:
+        """Score; but first, after a subject was placed, let its owner play wall tiles 2 or 3."""
+        if self._wall_step:
+            self._wall_step = False
+            if self.legal_wall_tiles():
+                self._figure_choices = []
+                self.phase = Phase.FIGURE
+                return
         self._score_completed()
         self._touched = []
         self._end_turn()

@@ -114,7 +114,7 @@ class WallRules(Game):
 
     def usable_walls(self) -> list[int]:
         """Wall tiles the player in turn may play now (taken before this turn), distinct."""
-        if self.phase not in (Phase.TILE, Phase.FIGURE):
+        if self.phase not in (Phase.TILE, Phase.FIGURE) or self.out[self.current]:
             return []
         return sorted(
             {w for w, taken in self.held[self.current] if taken < self.turn and w in PLAYED_BY_HAND}

@@ -69,12 +69,13 @@ def random_action(game: Game, rng: random.Random) -> Action:
     """One uniformly random legal action for the decision at hand."""
     if game.phase is Phase.TILE:
         view = game.legal_placements()
-        abbeys = game.legal_abbeys()
-        pick = rng.randrange(len(view) + len(abbeys))
-        return view[pick] if pick < len(view) else abbeys[pick - len(view)]
+        others: list[Action] = [*game.legal_abbeys(), *game.legal_wall_tiles()]
+        pick = rng.randrange(len(view) + len(others))
+        return view[pick] if pick < len(view) else others[pick - len(view)]
     options: list[Action] = []
     if game.phase is Phase.FIGURE:
         options.extend(game.legal_figures())
+        options.extend(game.legal_wall_tiles())
     elif game.phase is Phase.WAGON:
         options.extend(game.legal_wagon_moves())
     elif game.phase is Phase.ABBEY_END:
@@ -155,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--games", type=int, default=1)
     sim.add_argument("--players", type=int, default=2)
     sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--game", default="carcassonne", help="carcassonne or hunters")
+    sim.add_argument("--game", default="carcassonne", help="carcassonne, hunters or castle")
     sim.add_argument("--expansion", action="append", help="e.g. abbey_mayor")
     sim.add_argument(
         "--option",
