@@ -15,6 +15,7 @@ from engine import (
     FeatureScored,
     IllegalActionError,
     MalformedError,
+    PalacePlaced,
     Pass,
     Phase,
     PlaceFigure,
@@ -250,7 +251,7 @@ def test_the_palace_moves_to_a_larger_house_and_not_to_a_smaller_one() -> None:
     ]
     subjects: dict[int, str | int] = {0: "house", 1: "house", 3: "house", 6: "house"}
     game, events = lay(placements, subjects, extra=("K01",))
-    moves = [(e.player, e.tiles, e.moved) for e in events if type(e).__name__ == "PalacePlaced"]
+    moves = [(e.player, e.tiles, e.moved) for e in events if isinstance(e, PalacePlaced)]
     assert moves == [(0, 2, False), (1, 1, False), (1, 2, True)]
     palace = game.palaces[0]
     assert palace is not None and palace.tiles == 2
