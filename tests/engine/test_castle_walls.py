@@ -6,6 +6,8 @@ tile over as the track would (``held`` gets the tile and the turn it was taken).
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from castle_helpers import castle, lay, scored, subject_on
 from test_castle import E5
@@ -13,6 +15,7 @@ from test_castle import E5
 from engine import (
     CastleGame,
     FeatureScored,
+    Game,
     IllegalActionError,
     MalformedError,
     PalacePlaced,
@@ -359,3 +362,18 @@ def test_wall_tiles_4_5_6_score_one_incomplete_feature_each_with_majority() -> N
     # Black: the path of 2 (S1 + K22) and the house of 1; White: the tower of 2 (S6 + K07).
     # White's tile 4 finds no path where White holds the majority; Black's tile 5 no tower.
     assert walls == [(4, "path", {0: 2}), (6, "house", {0: 1})]
+
+
+def test_a_record_with_forced_wall_tiles_replays_to_the_same_state() -> None:
+    game, _ = lay([((5, 0), "K02", 0)], {0: "tower"}, walls=(9, 9, 1), extra=("K01",))
+    record = json.loads(json.dumps(game.record()))
+    assert record["game"] == "castle" and record["wall_draw"] == [9, 9, 1]
+    assert Game.from_record(record).snapshot() == game.snapshot()
+    assert game.towers[12] == 9 and game.towers[22] == 1 and game.towers[32] is None
+
+
+def test_forced_wall_tiles_must_be_real_ones() -> None:
+    with pytest.raises(MalformedError, match="at most twice"):
+        castle(("K01",), walls=(9, 9, 9))
+    with pytest.raises(MalformedError, match="each 1 to 9"):
+        castle(("K01",), walls=(0,))
