@@ -69,6 +69,8 @@ class Board:
         self.frontier: dict[Pos, str] = {}
         self.by_key: dict[str, set[Pos]] = {}
         self._match = match
+        #: Placement counts per kind for the current frontier (cleared when it changes).
+        self._counts: dict[str, int] = {}
         # Union-find arrays, one entry per node.
         self.parent: list[int] = []
         self.ftype: list[str] = []
@@ -221,6 +223,7 @@ class Board:
         return touched
 
     def _update_frontier(self, oriented: Oriented, pos: Pos) -> None:
+        self._counts.clear()
         x, y = pos
         old = self.frontier.pop(pos, None)
         if old is not None:
@@ -262,12 +265,16 @@ class Board:
                         yield cell, rotation
 
     def count_placements(self, kind: TileKind) -> int:
+        cached = self._counts.get(kind.name)
+        if cached is not None:
+            return cached
         table = self._table(kind)
         total = 0
         for key, cells in self.by_key.items():
             fit = table.get(key) or self._compute_fit(kind, key, table)
             if fit[1]:
                 total += len(fit[1]) * len(cells)
+        self._counts[kind.name] = total
         return total
 
     def placement_at(self, kind: TileKind, index: int) -> tuple[Pos, int]:

@@ -70,8 +70,9 @@ def random_action(game: Game, rng: random.Random) -> Action:
     if game.phase is Phase.TILE:
         view = game.legal_placements()
         others: list[Action] = [*game.legal_abbeys(), *game.legal_wall_tiles()]
-        pick = rng.randrange(len(view) + len(others))
-        return view[pick] if pick < len(view) else others[pick - len(view)]
+        count = len(view)
+        pick = rng.randrange(count + len(others))
+        return view[pick] if pick < count else others[pick - count]
     options: list[Action] = []
     if game.phase is Phase.FIGURE:
         options.extend(game.legal_figures())
