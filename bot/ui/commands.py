@@ -212,11 +212,8 @@ class CarcassonneGroup(app_commands.Group):
         figure=_("Spot number for a figure, or none"),
         game=_("Game number (default: the game of this thread)"),
     )
-    @app_commands.autocomplete(
-        cell=place_cmd.cell_choices,
-        rotation=place_cmd.rotation_choices,
-        figure=place_cmd.figure_choices,
-    )
+    @app_commands.autocomplete(cell=place_cmd.cell_choices, figure=place_cmd.figure_choices)
+    @app_commands.autocomplete(rotation=place_cmd.rotation_choices)
     async def place(
         self,
         interaction: discord.Interaction,
