@@ -106,3 +106,16 @@ def assert_png(env: simcord.Env, message: Any) -> bytes:
     assert len(data) < TARGET, f"board image of {len(data)} bytes"
     assert len(data) < UPLOAD_LIMIT
     return data
+
+
+def step_of(result: Any) -> Any:
+    """The ephemeral step message a click opened (a deferred reply edited, or a follow-up)."""
+    message = result.followups[-1] if result.followups else result.response
+    assert message is not None, "the click opened nothing"
+    return message
+
+
+def said(result: Any) -> list[str]:
+    """Every text the bot answered an interaction with (reply and follow-ups)."""
+    messages = ([result.response] if result.response else []) + list(result.followups)
+    return [m.content for m in messages]

@@ -6,7 +6,6 @@ import time
 from typing import Any
 
 import simcord
-
 from conftest_ui import Table, assert_png, components, custom_ids, simcord_bot
 
 __all__ = ["simcord_bot"]
@@ -43,7 +42,6 @@ async def play_by_clicks(table: Table, game_id: int, *, figure: bool) -> None:
 
 async def test_a_two_player_game_from_new_to_the_final_board(simcord_env: simcord.Env) -> None:
     table = Table(simcord_env)
-    alice, bob = table.players
     game_id = await table.new(seed=11)
     started = time.perf_counter()
     for turn in range(6):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import simcord
-
 from conftest_ui import Table, assert_png, custom_ids, simcord_bot
 
 __all__ = ["simcord_bot"]
