@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.errors import ManagerError
+
 if TYPE_CHECKING:
     from bot.manager import GameManager
     from bot.storage import Storage
@@ -167,6 +169,16 @@ def main() -> int:
             "Copy the bot token again from the developer portal.",
             file=sys.stderr,
         )
+        return 1
+    except (OSError, discord.GatewayNotFound) as error:
+        # aiohttp's connection errors are OSErrors: no network, DNS, firewall.
+        print(
+            f"Could not reach Discord ({error}). Check the network, then start again.",
+            file=sys.stderr,
+        )
+        return 1
+    except ManagerError as error:  # e.g. a database written by a newer version of the bot
+        print(error.message("en"), file=sys.stderr)
         return 1
     except discord.PrivilegedIntentsRequired:
         print(

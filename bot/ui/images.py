@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 import discord
 
 from engine import Game, PlaceAbbey, PlaceTile
+from renderer.endgame import render_game_end
 from renderer.options import RenderOptions
 from renderer.render import render_board, render_figure_spots, render_preview
 
@@ -66,3 +67,8 @@ async def preview_file(
 async def spots_file(game: Game, spots: Mapping[int | str, str], lang: str) -> discord.File:
     """The board with the figure spots of the tile just placed numbered."""
     return await _draw("spots.png", lambda o: render_figure_spots(game, spots, o), lang)
+
+
+async def end_file(game: Game, lang: str) -> discord.File:
+    """The final board above the per-player score breakdown chart."""
+    return await _draw("final.png", lambda o: render_game_end(game, o), lang)

@@ -70,7 +70,7 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View | N
     lines: list[str] = []
     candidates: dict[tuple[int, int], str] = {}
     if view.finished:
-        return "", await images.board_file(game, locale), None
+        return "", await images.end_file(game, locale), None
     if view.phase == "tile":
         lines.append(tr("your_turn", locale, player=who))
         if game.options["hand"]:
