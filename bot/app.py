@@ -92,7 +92,6 @@ class CarcassonneBot(discord.Client):
         from bot.storage import open_storage
         from bot.ui import install
 
-        await migrate_database(self.settings.database)
         self._storage = await open_storage(self.settings.database)
         self._manager = GameManager(self._storage)
         log.info("database %s ready", self.settings.database)
@@ -125,24 +124,6 @@ class CarcassonneBot(discord.Client):
             if self._storage is not None:
                 await self._storage.close()
                 self._storage = None
-
-
-async def migrate_database(location: str) -> None:
-    """Bring the database schema up to date before the storage opens it.
-
-    Done on a connection of its own: the storage's connection has run PRAGMA statements whose
-    cursors may still be open when it migrates, and SQLite refuses to commit a migration while
-    any statement is in progress.
-    """
-    if location.startswith(("postgres://", "postgresql://")):
-        return  # the storage reports that backend as unavailable
-    import aiosqlite
-
-    from bot.migrate import migrate
-
-    async with aiosqlite.connect(location.removeprefix("sqlite:///"), isolation_level=None) as db:
-        version = await migrate(db)
-    log.info("database schema at version %d", version)
 
 
 def configure_logging(level: str) -> None:

@@ -126,10 +126,16 @@ class SqliteStorage(Storage):
         """Open (creating if needed) and migrate the database at ``path``."""
         db = await aiosqlite.connect(str(path), isolation_level=None)
         try:
-            await db.execute("PRAGMA journal_mode = WAL")
-            await db.execute("PRAGMA foreign_keys = ON")
-            await db.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
-            await db.execute("PRAGMA busy_timeout = 5000")
+            # Some PRAGMAs answer with a row: close each cursor, or SQLite sees a statement
+            # still in progress and refuses the migration's COMMIT.
+            for pragma in (
+                "PRAGMA journal_mode = WAL",
+                "PRAGMA foreign_keys = ON",
+                f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}",
+                "PRAGMA busy_timeout = 5000",
+            ):
+                async with db.execute(pragma) as cursor:
+                    await cursor.fetchall()
             await migrate(db, migrations)
         except BaseException:
             await db.close()

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import simcord
-
-from tests.bot.conftest_ui import Table, components, custom_ids, said, simcord_bot, step_of
+from conftest_ui import Table, components, custom_ids, said, simcord_bot, step_of
 
 __all__ = ["simcord_bot"]
 
