@@ -4,7 +4,8 @@
 - mean legal placements per turn;
 - median us per legal-placement query mid-game (listing every placement of the current tile);
 - median ms to replay a full game record;
-- peak memory of one game (tracemalloc) and of the process (max RSS).
+- peak memory of one game (tracemalloc) and of the process (max RSS);
+- median ms per random 2-player game with the Abbey & Mayor expansion (all figure kinds).
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ from engine import Game, Pass, Phase, Setup
 from engine.cli import play_random
 
 
-def random_game(seed: int, options: dict[str, object]) -> tuple[Game, float]:
+def random_game(
+    seed: int, options: dict[str, object], expansions: tuple[str, ...] = ()
+) -> tuple[Game, float]:
     started = time.perf_counter()
-    game = Game(Setup(players=("A", "B"), seed=seed, options=options))
+    game = Game(Setup(players=("A", "B"), seed=seed, options=options, expansions=expansions))
     play_random(game, random.Random(seed))
     return game, (time.perf_counter() - started) * 1000
 
@@ -83,6 +86,10 @@ def main() -> None:
         Game.from_record(record)
         replay_ms.append((time.perf_counter() - started) * 1000)
 
+    abbey_mayor_ms = [
+        random_game(args.seed + index, options, ("abbey_mayor",))[1] for index in range(args.games)
+    ]
+
     tracemalloc.start()
     random_game(args.seed, options)
     _, peak = tracemalloc.get_traced_memory()
@@ -96,6 +103,7 @@ def main() -> None:
         "median_us_per_placement_query_mid_game": round(statistics.median(query_us), 1),
         "median_ms_to_replay_full_record": round(statistics.median(replay_ms), 3),
         "peak_kib_one_game_tracemalloc": round(peak / 1024, 1),
+        "abbey_mayor_median_ms_per_game": round(statistics.median(abbey_mayor_ms), 3),
         "max_rss_mib_process": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }
     print(json.dumps(figures, indent=1))
