@@ -51,6 +51,7 @@ from bot.errors import (
     UndoNothing,
     reason,
 )
+from bot.league_ops import LeagueOps
 from bot.live import LiveGame, autoplay_action, replay
 from bot.lobby_ops import LobbyOps
 from bot.manager_base import require_active
@@ -84,8 +85,8 @@ from engine import (
 log = logging.getLogger(__name__)
 
 
-class GameManager(LobbyOps, RecordsOps, TimingOps):
-    """Lobbies, moves, timeouts, undo, resign, records, listings and vacations."""
+class GameManager(LeagueOps, LobbyOps, RecordsOps, TimingOps):
+    """Lobbies, moves, timeouts, undo, resign, records, listings, vacations and leagues."""
 
     # -- playing ----------------------------------------------------------------------------
 
@@ -264,6 +265,8 @@ class GameManager(LobbyOps, RecordsOps, TimingOps):
             result=result,
             ended_at=progress.ended_at,
         )
+        if status == "finished":  # a league game's result counts (see bot.league_ops)
+            await self._league_game_ended(live)
         image = await self._render(live.game) if render else None
         return MoveResult(tuple(step[0] for step in done), TurnView.of(live.row, game), image)
 

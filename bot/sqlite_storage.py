@@ -20,6 +20,7 @@ from typing import Any
 import aiosqlite
 
 from bot.migrate import MIGRATIONS, migrate
+from bot.sqlite_leagues import SqliteLeagues
 from bot.storage import (
     ActionRow,
     Deadline,
@@ -112,7 +113,7 @@ def _game_from_row(row: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
     )
 
 
-class SqliteStorage(Storage):
+class SqliteStorage(SqliteLeagues, Storage):
     """Open with :meth:`open`; close with :meth:`close` (or ``async with``)."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:

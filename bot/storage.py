@@ -305,6 +305,81 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def save_user_settings(self, settings: UserSettings, now: float) -> None: ...
 
+    # -- leagues (rows defined at the end of this module; used by bot.league_ops) -------------
+
+    @abc.abstractmethod
+    async def create_league(self, league: LeagueRow, audit: LeagueAudit) -> int:
+        """Insert ``league`` (ids ignored), its first season and the audit line; return its id."""
+
+    @abc.abstractmethod
+    async def get_league(self, league_id: int) -> LeagueRow | None:
+        """The league with its current (last) season."""
+
+    @abc.abstractmethod
+    async def guild_leagues(self, guild_id: int) -> list[LeagueRow]:
+        """Every league of a guild, by name."""
+
+    @abc.abstractmethod
+    async def seasons(self, league_id: int) -> list[SeasonRow]: ...
+
+    @abc.abstractmethod
+    async def set_season_message(self, league_id: int, season: int, message_id: int) -> None: ...
+
+    @abc.abstractmethod
+    async def close_season(
+        self,
+        league_id: int,
+        season: int,
+        now: float,
+        audit: LeagueAudit,
+        following: SeasonRow | None,
+    ) -> bool:
+        """Close ``season`` if still open, log it, and open ``following``; False if not open."""
+
+    @abc.abstractmethod
+    async def league_members(
+        self, league_id: int, *, include_left: bool = False
+    ) -> list[LeagueMember]: ...
+
+    @abc.abstractmethod
+    async def save_league_member(self, member: LeagueMember) -> None:
+        """Insert or replace a member (joining again clears ``left_at``)."""
+
+    @abc.abstractmethod
+    async def link_league_game(self, link: LeagueGame) -> None: ...
+
+    @abc.abstractmethod
+    async def league_game(self, game_id: int) -> LeagueGame | None: ...
+
+    @abc.abstractmethod
+    async def league_games(
+        self, league_id: int, statuses: Sequence[Status] = ("lobby", "active")
+    ) -> list[tuple[LeagueGame, GameRow]]:
+        """The league's games whose status is one of ``statuses``, oldest first."""
+
+    @abc.abstractmethod
+    async def unrecorded_league_games(self, league_id: int) -> list[int]:
+        """Finished games that count (ended while their season was open) but have no stored
+        result yet (e.g. the bot stopped between the last move and recording it)."""
+
+    @abc.abstractmethod
+    async def record_league_result(self, result: LeagueResult) -> int | None:
+        """Store a result and its placings; None if the game already has one."""
+
+    @abc.abstractmethod
+    async def league_results(self, league_id: int) -> list[LeagueResult]:
+        """Every result of the league (annulled ones too), in the order the games ended."""
+
+    @abc.abstractmethod
+    async def annul_league_result(
+        self, game_id: int, by: int, reason: str, now: float, audit: LeagueAudit
+    ) -> bool:
+        """Mark a counted result annulled and log it; False if none or already annulled."""
+
+    @abc.abstractmethod
+    async def league_audit(self, league_id: int, limit: int = 20) -> list[LeagueAudit]:
+        """The latest audit lines, newest first."""
+
 
 async def open_storage(location: str) -> Storage:
     """Open the storage named by ``location``: a file path or ``sqlite:///path`` for SQLite.
@@ -316,3 +391,110 @@ async def open_storage(location: str) -> Storage:
     from bot.sqlite_storage import SqliteStorage
 
     return await SqliteStorage.open(location.removeprefix("sqlite:///"))
+
+
+# -- leagues ---------------------------------------------------------------------------------
+# Rows of the league tables (migration 0003). Ratings and standings are not stored: they are
+# recomputed from the counted results in order (see bot.leagues).
+
+LeaguePace = Literal["live", "post"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonRow:
+    league_id: int
+    season: int
+    starts_at: float
+    ends_at: float | None = None
+    message_id: int | None = None
+    closed_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueRow:
+    """A league's rules and its current (last) season."""
+
+    id: int
+    guild_id: int
+    name: str
+    organiser_id: int
+    channel_id: int
+    season: SeasonRow
+    kind: str = "carcassonne"
+    expansions: tuple[str, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)
+    min_players: int = 2
+    max_players: int = 4
+    pace: LeaguePace = "live"
+    turn_seconds: int | None = None
+    timeout_policy: TimeoutPolicy = "skip"
+    points: tuple[int, ...] = (3, 1, 0)
+    tiebreaks: tuple[str, ...] = ("wins", "total_score")
+    created_at: float = 0.0
+
+    @property
+    def closed(self) -> bool:
+        return self.season.closed_at is not None
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueMember:
+    league_id: int
+    user_id: int
+    name: str
+    joined_at: float
+    left_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueGame:
+    """A game created from a league; ``invited`` lists who a challenge still waits for."""
+
+    game_id: int
+    league_id: int
+    season: int
+    created_by: int
+    created_at: float
+    invited: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class LeaguePlacing:
+    seat: int
+    user_id: int
+    name: str
+    score: int
+    rank: int
+    left: bool = False
+    breakdown: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueResult:
+    game_id: int
+    league_id: int
+    season: int
+    ended_at: float
+    placings: tuple[LeaguePlacing, ...]
+    recorded_at: float = 0.0
+    id: int = 0
+    annulled_at: float | None = None
+    annulled_by: int | None = None
+    annul_reason: str | None = None
+
+    @property
+    def counted(self) -> bool:
+        return self.annulled_at is None
+
+
+@dataclass(frozen=True, slots=True)
+class LeagueAudit:
+    """One destructive or administrative act: who, what, on which season or game, and why."""
+
+    league_id: int
+    user_id: int
+    action: str
+    created_at: float
+    reason: str = ""
+    season: int | None = None
+    game_id: int | None = None

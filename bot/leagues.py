@@ -1,0 +1,562 @@
+"""Leagues as pure functions: placings, ratings, standings, profiles, pairings, and their refusals.
+
+Nothing here does I/O. Ratings and standings are recomputed from the stored results, in the order
+the games ended, every time they are shown: annulling a result only marks it, and the next
+computation is exactly the one where that game never counted.
+
+**Placings.** A finished game ranks its players by: winners first (the engine's winners: a player
+who left cannot win), then players who stayed before players who left (resigned or timed out),
+then score. Equal keys share a rank (competition ranking: 1, 2, 2, 4).
+
+**Ratings** use openskill's Plackett-Luce model (multiplayer, ties from shared ranks), starting at
+mu = 25, sigma = 25/3. The number players see is::
+
+    rating = max(0, round(1000 + 40 * (mu - 3 * sigma)))
+
+``mu - 3 sigma`` (openskill's ordinal) is a skill the player very probably has at least, so a
+newcomer starts at 1000 and one lucky win does not put anyone on top: the number grows as
+results make the bot surer. 40 points per ordinal unit gives Elo-like magnitudes (a first
+place in a 4-player game is about +120 for a newcomer).
+
+**Standings** are per season and separate from ratings: each counted game gives points by
+placement (configurable, default 3 for first, 1 for second, 0 after; tied players each get the
+points of the best place they share). Players are ordered by points, then by the league's
+tie-breakers in order (wins, total score, average score); players still equal share a position.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, ClassVar
+
+from openskill.models import PlackettLuce
+
+from bot.errors import ManagerError
+from bot.i18n import language
+from bot.storage import LeaguePlacing, LeagueResult, SeatRow
+
+MU = 25.0
+SIGMA = MU / 3
+RATING_BASE = 1000
+RATING_SCALE = 40
+DEFAULT_POINTS = (3, 1, 0)
+#: Tie-breakers after points, by name: higher is better for each.
+TIEBREAKS = ("wins", "total_score", "average_score")
+DEFAULT_TIEBREAKS = ("wins", "total_score")
+MIN_TABLE, MAX_TABLE = 2, 5
+NAME_LENGTH = 50
+REASON_LENGTH = 300
+
+_MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
+
+
+def display_rating(mu: float, sigma: float) -> int:
+    """The easy number of a rating (see the module's formula)."""
+    return max(0, round(RATING_BASE + RATING_SCALE * (mu - 3 * sigma)))
+
+
+# -- placings --------------------------------------------------------------------------------
+
+
+def ranks_of(
+    scores: Sequence[int], winners: Iterable[int] = (), left: Sequence[bool] | None = None
+) -> list[int]:
+    """The rank of each seat (1 = first; equal keys share a rank, as 1, 2, 2, 4)."""
+    won = set(winners)
+    gone = left or [False] * len(scores)
+    keys = [(p not in won, gone[p], -scores[p]) for p in range(len(scores))]
+    return [1 + sum(other < key for other in keys) for key in keys]
+
+
+def placings_of(
+    seats: Sequence[SeatRow],
+    scores: Sequence[int],
+    winners: Iterable[int],
+    breakdown: Sequence[Mapping[str, int]] = (),
+) -> tuple[LeaguePlacing, ...]:
+    """The placings of a finished game from its seats, final scores and winners."""
+    left = [seat.status != "playing" for seat in seats]
+    ranks = ranks_of(scores, winners, left)
+    return tuple(
+        LeaguePlacing(
+            seat=seat.seat,
+            user_id=seat.user_id,
+            name=seat.name,
+            score=int(scores[seat.seat]),
+            rank=ranks[seat.seat],
+            left=left[seat.seat],
+            breakdown={k: int(v) for k, v in (breakdown[seat.seat] if breakdown else {}).items()},
+        )
+        for seat in seats
+    )
+
+
+# -- ratings ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    mu: float = MU
+    sigma: float = SIGMA
+    games: int = 0
+
+    @property
+    def display(self) -> int:
+        return display_rating(self.mu, self.sigma)
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """How one game moved a player's rating (shown numbers before and after)."""
+
+    game_id: int
+    ended_at: float
+    rank: int
+    players: int
+    before: int
+    after: int
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+
+@dataclass(frozen=True, slots=True)
+class Ratings:
+    current: dict[int, Rating] = field(default_factory=dict)
+    history: dict[int, list[RatingChange]] = field(default_factory=dict)
+
+    def of(self, user_id: int) -> Rating:
+        return self.current.get(user_id, Rating())
+
+    def leaderboard(self, users: Iterable[int] | None = None) -> list[tuple[int, Rating]]:
+        """Players with at least one game (of ``users`` if given), best rating first."""
+        allowed = None if users is None else set(users)
+        rows = [
+            (u, r) for u, r in self.current.items() if r.games and (allowed is None or u in allowed)
+        ]
+        return sorted(rows, key=lambda item: (-item[1].display, -item[1].mu, item[0]))
+
+
+def rate(results: Iterable[LeagueResult]) -> Ratings:
+    """Every player's rating after the counted ``results``, applied in the order given."""
+    current: dict[int, Rating] = {}
+    history: dict[int, list[RatingChange]] = {}
+    for result in results:
+        if not result.counted or len(result.placings) < 2:
+            continue
+        users = [p.user_id for p in result.placings]
+        if len(set(users)) != len(users):
+            continue  # one person in two seats says nothing about skill
+        before = [current.get(u, Rating()) for u in users]
+        teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
+        rated = _MODEL.rate(teams, ranks=[float(p.rank) for p in result.placings])
+        for placing, old, team in zip(result.placings, before, rated, strict=True):
+            new = Rating(team[0].mu, team[0].sigma, old.games + 1)
+            current[placing.user_id] = new
+            history.setdefault(placing.user_id, []).append(
+                RatingChange(
+                    result.game_id,
+                    result.ended_at,
+                    placing.rank,
+                    len(result.placings),
+                    old.display,
+                    new.display,
+                )
+            )
+    return Ratings(current, history)
+
+
+# -- standings -------------------------------------------------------------------------------
+
+
+def placement_points(rank: int, points: Sequence[int]) -> int:
+    """Standings points for ``rank`` (1-based): its entry in ``points``, 0 past the end."""
+    return points[rank - 1] if 1 <= rank <= len(points) else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    position: int
+    user_id: int
+    name: str
+    points: int
+    games: int
+    wins: int
+    total_score: int
+
+    @property
+    def average_score(self) -> float:
+        return self.total_score / self.games if self.games else 0.0
+
+    def tiebreak(self, name: str) -> float:
+        return float(getattr(self, name))
+
+
+def standings(
+    results: Iterable[LeagueResult],
+    points: Sequence[int] = DEFAULT_POINTS,
+    tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
+    members: Mapping[int, str] | None = None,
+) -> list[Standing]:
+    """The table of the counted ``results`` (one season's); ``members`` without games get a row
+    with zeros. Sorted by points then ``tiebreaks``; equal players share a position."""
+    totals: dict[int, list[int]] = {u: [0, 0, 0, 0] for u in members or {}}
+    names: dict[int, str] = dict(members or {})
+    for result in results:
+        if not result.counted:
+            continue
+        for p in result.placings:
+            total = totals.setdefault(p.user_id, [0, 0, 0, 0])
+            total[0] += placement_points(p.rank, points)
+            total[1] += 1
+            total[2] += p.rank == 1
+            total[3] += p.score
+            names.setdefault(p.user_id, p.name)
+    rows = [
+        Standing(0, user, names.get(user, str(user)), pts, games, wins, total)
+        for user, (pts, games, wins, total) in totals.items()
+    ]
+
+    def key(s: Standing) -> tuple[float, ...]:
+        return (-s.points, *(-s.tiebreak(t) for t in tiebreaks))
+
+    rows.sort(key=lambda s: (key(s), s.name.casefold(), s.user_id))
+    ranked: list[Standing] = []
+    for index, row in enumerate(rows):
+        shared = ranked and key(ranked[-1]) == key(row)
+        position = ranked[-1].position if shared else index + 1
+        ranked.append(
+            Standing(
+                position, row.user_id, row.name, row.points, row.games, row.wins, row.total_score
+            )
+        )
+    return ranked
+
+
+# -- profiles --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    total_score: int
+    best_score: int
+    rating: Rating
+    #: Scoring categories with the points they brought, most first.
+    features: tuple[tuple[str, int], ...]
+    history: tuple[RatingChange, ...]
+    #: Place on the rating leaderboard (None without games).
+    position: int | None = None
+
+    @property
+    def average_score(self) -> float:
+        return self.total_score / self.games if self.games else 0.0
+
+
+def profile(
+    results: Iterable[LeagueResult],
+    user_id: int,
+    ratings: Ratings,
+    name: str = "",
+    leaderboard: Sequence[tuple[int, Rating]] = (),
+) -> Profile:
+    games = wins = total = 0
+    best = 0
+    features: dict[str, int] = {}
+    for result in results:
+        if not result.counted:
+            continue
+        for p in result.placings:
+            if p.user_id != user_id:
+                continue
+            games += 1
+            wins += p.rank == 1
+            total += p.score
+            best = max(best, p.score)
+            name = name or p.name
+            for category, value in p.breakdown.items():
+                features[category] = features.get(category, 0) + value
+    favourite = tuple(sorted(((k, v) for k, v in features.items() if v > 0), key=lambda i: -i[1]))
+    position = next((i + 1 for i, (u, _) in enumerate(leaderboard) if u == user_id), None)
+    return Profile(
+        user_id,
+        name or str(user_id),
+        games,
+        wins,
+        total,
+        best,
+        ratings.of(user_id),
+        favourite,
+        tuple(ratings.history.get(user_id, ())),
+        position,
+    )
+
+
+# -- pairings --------------------------------------------------------------------------------
+
+
+def table_sizes(count: int, low: int, high: int) -> list[int]:
+    """How to split ``count`` players into tables of ``low`` to ``high``: as few tables as can
+    seat everyone, sizes as even as possible. If no split seats everyone, the most players that
+    fit are seated (the sizes sum to less than ``count``)."""
+    if count < low:
+        return []
+    tables = math.ceil(count / high)
+    while tables > 1 and count // tables < low:
+        tables -= 1
+    seated = min(count, tables * high)
+    base, extra = divmod(seated, tables)
+    return [base + 1] * extra + [base] * (tables - extra)
+
+
+def pair_tables(
+    players: Sequence[tuple[int, int, float]], low: int, high: int
+) -> tuple[list[list[int]], list[int]]:
+    """Tables for a round: ``players`` are (user id, games played this season, rating).
+
+    Players with the fewest games this season are seated first (the others wait a round if not
+    everyone fits); seated players are then grouped by rating, so each table has players of
+    similar strength. Returns the tables (user ids, best rated first) and who sits out.
+    """
+    sizes = table_sizes(len(players), low, high)
+    by_need = sorted(players, key=lambda p: (p[1], -p[2], p[0]))
+    seated = by_need[: sum(sizes)]
+    waiting = [p[0] for p in by_need[sum(sizes) :]]
+    ordered = [p[0] for p in sorted(seated, key=lambda p: (-p[2], p[0]))]
+    tables: list[list[int]] = []
+    start = 0
+    for size in sizes:
+        tables.append(ordered[start : start + size])
+        start += size
+    return tables, waiting
+
+
+# -- values typed by players -----------------------------------------------------------------
+
+
+def parse_points(text: str) -> tuple[int, ...]:
+    """``"3,1,0"`` -> (3, 1, 0); at most 5 places, each 0 to 100."""
+    parts = [p.strip() for p in text.replace(";", ",").replace(" ", ",").split(",") if p.strip()]
+    if not 1 <= len(parts) <= MAX_TABLE or not all(p.isdigit() for p in parts):
+        raise BadPoints(text=text)
+    values = tuple(int(p) for p in parts)
+    if any(v > 100 for v in values):
+        raise BadPoints(text=text)
+    return values
+
+
+def parse_day(text: str) -> datetime:
+    """A date written YYYY-MM-DD, as midnight UTC."""
+    try:
+        day = datetime.strptime(text.strip(), "%Y-%m-%d")
+    except ValueError:
+        raise BadDate(text=text) from None
+    return day.replace(tzinfo=UTC)
+
+
+def season_dates(starts: str | None, ends: str | None, now: float) -> tuple[float, float | None]:
+    """The start (given day, else now) and end (the end of the given day) of a season."""
+    start = parse_day(starts).timestamp() if starts else now
+    end = None
+    if ends:
+        end = (parse_day(ends) + timedelta(days=1)).timestamp()
+        if end <= start or end <= now:
+            raise BadDates(ends=ends)
+    return start, end
+
+
+def check_name(name: str) -> str:
+    cleaned = " ".join(name.split())
+    if not 1 <= len(cleaned) <= NAME_LENGTH:
+        raise BadLeagueName(length=NAME_LENGTH)
+    return cleaned
+
+
+def check_reason(reason: str) -> str:
+    cleaned = " ".join(reason.split())
+    if not cleaned:
+        raise ReasonNeeded()
+    return cleaned[:REASON_LENGTH]
+
+
+# -- refusals --------------------------------------------------------------------------------
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "league_not_found": (
+        "There is no league called {name!r} in this server. `/league standings` lists them.",
+        "Il n'y a pas de ligue {name!r} sur ce serveur. `/league standings` les liste.",
+    ),
+    "no_league": (
+        "This server has no league yet: members who can manage the server create one with "
+        "`/league create`.",
+        "Ce serveur n'a pas encore de ligue : les membres qui gèrent le serveur en créent une "
+        "avec `/league create`.",
+    ),
+    "several_leagues": (
+        "This server has several leagues ({names}): name the one you mean.",
+        "Ce serveur a plusieurs ligues ({names}) : précisez laquelle.",
+    ),
+    "league_name_taken": (
+        "A league called {name!r} already exists here: choose another name.",
+        "Une ligue {name!r} existe déjà ici : choisissez un autre nom.",
+    ),
+    "bad_league_name": (
+        "A league name has 1 to {length} characters.",
+        "Un nom de ligue a de 1 à {length} caractères.",
+    ),
+    "bad_format": (
+        "A league game has 2 to 5 players: choose a minimum and a maximum between 2 and 5, "
+        "the minimum not above the maximum.",
+        "Une partie de ligue a de 2 à 5 joueurs : choisissez un minimum et un maximum entre 2 "
+        "et 5, le minimum au plus égal au maximum.",
+    ),
+    "bad_points": (
+        "Points per placement {text!r} are not valid: give 1 to 5 whole numbers from 0 to 100, "
+        "first place first, e.g. 3,1,0.",
+        "Les points par place {text!r} ne sont pas valides : donnez 1 à 5 nombres entiers de 0 "
+        "à 100, la première place d'abord, par ex. 3,1,0.",
+    ),
+    "bad_date": (
+        "{text!r} is not a date: write it YYYY-MM-DD, e.g. 2026-09-30.",
+        "{text!r} n'est pas une date : écrivez-la AAAA-MM-JJ, par ex. 2026-09-30.",
+    ),
+    "bad_dates": (
+        "The season cannot end on {ends}: the end must come after the start and after today.",
+        "La saison ne peut pas finir le {ends} : la fin doit venir après le début et après "
+        "aujourd'hui.",
+    ),
+    "bad_turn_hours": (
+        "The time per turn is 1 to 336 hours (two weeks).",
+        "Le temps par tour va de 1 à 336 heures (deux semaines).",
+    ),
+    "only_admins": (
+        "Only members who can manage the server can do this.",
+        "Seuls les membres qui peuvent gérer le serveur peuvent faire cela.",
+    ),
+    "only_organisers": (
+        "Only the league's organiser or members who can manage the server can do this.",
+        "Seuls l'organisateur de la ligue ou les membres qui gèrent le serveur peuvent faire cela.",
+    ),
+    "already_member": (
+        "You are already a member of {league}.",
+        "Vous êtes déjà membre de {league}.",
+    ),
+    "not_member_self": (
+        "You are not a member of {league}: join it with `/league join`.",
+        "Vous n'êtes pas membre de {league} : rejoignez-la avec `/league join`.",
+    ),
+    "not_member": (
+        "{player} is not a member of {league}: they join with `/league join`.",
+        "{player} n'est pas membre de {league} : il ou elle rejoint avec `/league join`.",
+    ),
+    "league_closed": (
+        "{league} is closed: its last season is over.",
+        "{league} est close : sa dernière saison est terminée.",
+    ),
+    "season_not_started": (
+        "Season {season} of {league} starts on {date}: no league games before then.",
+        "La saison {season} de {league} commence le {date} : pas de partie de ligue avant.",
+    ),
+    "season_over": (
+        "Season {season} of {league} ended on {date}: an organiser closes it with `/league close`.",
+        "La saison {season} de {league} s'est terminée le {date} : un organisateur la clôt avec "
+        "`/league close`.",
+    ),
+    "bad_table": (
+        "A game of {league} has {low} to {high} players; {count} were named.",
+        "Une partie de {league} a de {low} à {high} joueurs ; {count} ont été nommés.",
+    ),
+    "twice": (
+        "{player} is named twice: each player plays one seat.",
+        "{player} est nommé deux fois : chaque joueur a une seule place.",
+    ),
+    "busy": (
+        "{player} is already playing a game of {league} (#{game_id}).",
+        "{player} joue déjà une partie de {league} (n°{game_id}).",
+    ),
+    "nobody_free": (
+        "Not enough free members for a game of {league}: {count} free, at least {low} needed.",
+        "Pas assez de membres libres pour une partie de {league} : {count} libres, il en faut "
+        "au moins {low}.",
+    ),
+    "not_league_game": (
+        "Game #{game_id} is not a league game.",
+        "La partie n°{game_id} n'est pas une partie de ligue.",
+    ),
+    "no_result": (
+        "Game #{game_id} has no counted result to annul (it is not over, or was annulled).",
+        "La partie n°{game_id} n'a pas de résultat compté à annuler (pas terminée, ou déjà "
+        "annulée).",
+    ),
+    "reason_needed": (
+        "Give a reason: it is kept in the league's log.",
+        "Donnez une raison : elle est gardée dans le journal de la ligue.",
+    ),
+    "not_invited": (
+        "This challenge is only for {players}.",
+        "Ce défi ne concerne que {players}.",
+    ),
+    "challenge_closed": (
+        "This challenge is no longer open (game #{game_id} is {status}).",
+        "Ce défi n'est plus ouvert (la partie n°{game_id} est {status}).",
+    ),
+    "challenge_self": (
+        "Name other members to challenge, not yourself.",
+        "Nommez d'autres membres à défier, pas vous-même.",
+    ),
+}
+
+
+class LeagueError(ManagerError):
+    """A refusal about leagues, told from :data:`MESSAGES` in the player's language."""
+
+    key: ClassVar[str] = "league_not_found"
+
+    def __init__(self, **params: Any) -> None:
+        self.params = params
+        ValueError.__init__(self, self.message("en"))
+
+    def message(self, locale: str | None = None) -> str:
+        en, fr = MESSAGES[self.key]
+        return (fr if language(locale) == "fr" else en).format(**self.params)
+
+
+def _error(key: str) -> type[LeagueError]:
+    return type("".join(part.title() for part in key.split("_")), (LeagueError,), {"key": key})
+
+
+LeagueNotFound = _error("league_not_found")
+NoLeague = _error("no_league")
+SeveralLeagues = _error("several_leagues")
+LeagueNameTaken = _error("league_name_taken")
+BadLeagueName = _error("bad_league_name")
+BadFormat = _error("bad_format")
+BadPoints = _error("bad_points")
+BadDate = _error("bad_date")
+BadDates = _error("bad_dates")
+BadTurnHours = _error("bad_turn_hours")
+OnlyAdmins = _error("only_admins")
+OnlyOrganisers = _error("only_organisers")
+AlreadyMember = _error("already_member")
+NotMemberSelf = _error("not_member_self")
+NotMember = _error("not_member")
+LeagueClosed = _error("league_closed")
+SeasonNotStarted = _error("season_not_started")
+SeasonOver = _error("season_over")
+BadTable = _error("bad_table")
+NamedTwice = _error("twice")
+Busy = _error("busy")
+NobodyFree = _error("nobody_free")
+NotLeagueGame = _error("not_league_game")
+NoResult = _error("no_result")
+ReasonNeeded = _error("reason_needed")
+NotInvited = _error("not_invited")
+ChallengeClosed = _error("challenge_closed")
+ChallengeSelf = _error("challenge_self")

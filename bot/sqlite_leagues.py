@@ -1,0 +1,387 @@
+"""The league part of :class:`bot.sqlite_storage.SqliteStorage`: every SQL statement on leagues.
+
+A mixin on the same connection, lock and transactions as the rest of the storage (``_tx`` for
+writes, ``_read`` for reads); the tables are those of ``migrations/0003_leagues.sql``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING, Any
+
+import aiosqlite
+
+from bot.storage import (
+    GameRow,
+    LeagueAudit,
+    LeagueGame,
+    LeagueMember,
+    LeaguePlacing,
+    LeagueResult,
+    LeagueRow,
+    SeasonRow,
+    Status,
+)
+
+LEAGUE_COLUMNS = (
+    "guild_id, name, organiser_id, channel_id, kind, expansions, options, min_players, "
+    "max_players, pace, turn_seconds, timeout_policy, points, tiebreaks, created_at"
+)
+SEASON_COLUMNS = "league_id, season, starts_at, ends_at, message_id, closed_at"
+RESULT_COLUMNS = (
+    "id, game_id, league_id, season, ended_at, recorded_at, annulled_at, annulled_by, annul_reason"
+)
+PLACING_COLUMNS = "seat, user_id, name, score, rank, left_game, breakdown"
+AUDIT_COLUMNS = "league_id, user_id, action, created_at, reason, season, game_id"
+#: The current season of each league: its last one.
+CURRENT = (
+    "JOIN league_seasons s ON s.league_id = l.id AND s.season = "
+    "(SELECT MAX(season) FROM league_seasons WHERE league_id = l.id)"
+)
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _league(row: Sequence[Any]) -> LeagueRow:
+    (lid, guild, name, organiser, channel, kind, expansions, options, low, high) = row[:10]
+    (pace, seconds, policy, points, tiebreaks, created) = row[10:16]
+    return LeagueRow(
+        id=lid,
+        guild_id=guild,
+        name=name,
+        organiser_id=organiser,
+        channel_id=channel,
+        season=SeasonRow(*row[16:]),
+        kind=kind,
+        expansions=tuple(json.loads(expansions)),
+        options=json.loads(options),
+        min_players=low,
+        max_players=high,
+        pace=pace,
+        turn_seconds=seconds,
+        timeout_policy=policy,
+        points=tuple(json.loads(points)),
+        tiebreaks=tuple(json.loads(tiebreaks)),
+        created_at=created,
+    )
+
+
+def _link(row: Sequence[Any]) -> LeagueGame:
+    game_id, league_id, season, created_by, created_at, invited = row
+    return LeagueGame(
+        game_id, league_id, season, created_by, created_at, tuple(json.loads(invited))
+    )
+
+
+LINK_COLUMNS = "game_id, league_id, season, created_by, created_at, invited"
+
+
+class SqliteLeagues:
+    """League methods of :class:`bot.storage.Storage` for :class:`SqliteStorage`."""
+
+    if TYPE_CHECKING:
+
+        def _tx(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+
+        def _read(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+
+        async def _games(
+            self, db: aiosqlite.Connection, where: str, args: Sequence[Any]
+        ) -> list[GameRow]: ...
+
+    # -- leagues and seasons ------------------------------------------------------------------
+
+    async def create_league(self, league: LeagueRow, audit: LeagueAudit) -> int:
+        values = (
+            league.guild_id,
+            league.name,
+            league.organiser_id,
+            league.channel_id,
+            league.kind,
+            _dump(list(league.expansions)),
+            _dump(league.options),
+            league.min_players,
+            league.max_players,
+            league.pace,
+            league.turn_seconds,
+            league.timeout_policy,
+            _dump(list(league.points)),
+            _dump(list(league.tiebreaks)),
+            league.created_at,
+        )
+        marks = ", ".join("?" * len(values))
+        async with self._tx() as db:
+            cursor = await db.execute(
+                f"INSERT INTO leagues ({LEAGUE_COLUMNS}) VALUES ({marks})", values
+            )
+            league_id = cursor.lastrowid
+            assert league_id is not None
+            season = league.season
+            await db.execute(
+                f"INSERT INTO league_seasons ({SEASON_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                (league_id, 1, season.starts_at, season.ends_at, None, None),
+            )
+            await self._audit(db, audit, league_id)
+            return league_id
+
+    async def _audit(
+        self, db: aiosqlite.Connection, audit: LeagueAudit, league_id: int | None = None
+    ) -> None:
+        await db.execute(
+            f"INSERT INTO league_audit ({AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                league_id or audit.league_id,
+                audit.user_id,
+                audit.action,
+                audit.created_at,
+                audit.reason,
+                audit.season,
+                audit.game_id,
+            ),
+        )
+
+    async def _leagues(self, where: str, args: Sequence[Any]) -> list[LeagueRow]:
+        columns = ", ".join(f"l.{c}" for c in LEAGUE_COLUMNS.split(", "))
+        seasons = ", ".join(f"s.{c}" for c in SEASON_COLUMNS.split(", "))
+        async with (
+            self._read() as db,
+            db.execute(
+                f"SELECT l.id, {columns}, {seasons} FROM leagues l {CURRENT} {where}", args
+            ) as cursor,
+        ):
+            return [_league(row) for row in await cursor.fetchall()]
+
+    async def get_league(self, league_id: int) -> LeagueRow | None:
+        found = await self._leagues("WHERE l.id = ?", (league_id,))
+        return found[0] if found else None
+
+    async def guild_leagues(self, guild_id: int) -> list[LeagueRow]:
+        return await self._leagues(
+            "WHERE l.guild_id = ? ORDER BY l.name COLLATE NOCASE, l.id", (guild_id,)
+        )
+
+    async def seasons(self, league_id: int) -> list[SeasonRow]:
+        async with (
+            self._read() as db,
+            db.execute(
+                f"SELECT {SEASON_COLUMNS} FROM league_seasons WHERE league_id = ? ORDER BY season",
+                (league_id,),
+            ) as cursor,
+        ):
+            return [SeasonRow(*row) for row in await cursor.fetchall()]
+
+    async def set_season_message(self, league_id: int, season: int, message_id: int) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "UPDATE league_seasons SET message_id = ? WHERE league_id = ? AND season = ?",
+                (message_id, league_id, season),
+            )
+
+    async def close_season(
+        self,
+        league_id: int,
+        season: int,
+        now: float,
+        audit: LeagueAudit,
+        following: SeasonRow | None,
+    ) -> bool:
+        async with self._tx() as db:
+            cursor = await db.execute(
+                "UPDATE league_seasons SET closed_at = ? "
+                "WHERE league_id = ? AND season = ? AND closed_at IS NULL",
+                (now, league_id, season),
+            )
+            if cursor.rowcount != 1:
+                return False
+            await self._audit(db, audit)
+            if following is not None:
+                await db.execute(
+                    f"INSERT INTO league_seasons ({SEASON_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                    (league_id, season + 1, following.starts_at, following.ends_at, None, None),
+                )
+            return True
+
+    # -- members ------------------------------------------------------------------------------
+
+    async def league_members(
+        self, league_id: int, *, include_left: bool = False
+    ) -> list[LeagueMember]:
+        where = "" if include_left else " AND left_at IS NULL"
+        async with (
+            self._read() as db,
+            db.execute(
+                "SELECT league_id, user_id, name, joined_at, left_at FROM league_members "
+                f"WHERE league_id = ?{where} ORDER BY joined_at, user_id",
+                (league_id,),
+            ) as cursor,
+        ):
+            return [LeagueMember(*row) for row in await cursor.fetchall()]
+
+    async def save_league_member(self, member: LeagueMember) -> None:
+        m = member
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT OR REPLACE INTO league_members (league_id, user_id, name, joined_at, "
+                "left_at) VALUES (?, ?, ?, ?, ?)",
+                (m.league_id, m.user_id, m.name, m.joined_at, m.left_at),
+            )
+
+    # -- games --------------------------------------------------------------------------------
+
+    async def link_league_game(self, link: LeagueGame) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                f"INSERT OR REPLACE INTO league_games ({LINK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    link.game_id,
+                    link.league_id,
+                    link.season,
+                    link.created_by,
+                    link.created_at,
+                    _dump(list(link.invited)),
+                ),
+            )
+
+    async def league_game(self, game_id: int) -> LeagueGame | None:
+        async with (
+            self._read() as db,
+            db.execute(
+                f"SELECT {LINK_COLUMNS} FROM league_games WHERE game_id = ?", (game_id,)
+            ) as cursor,
+        ):
+            row = await cursor.fetchone()
+        return None if row is None else _link(row)
+
+    async def league_games(
+        self, league_id: int, statuses: Sequence[Status] = ("lobby", "active")
+    ) -> list[tuple[LeagueGame, GameRow]]:
+        marks = ", ".join("?" * len(statuses))
+        async with self._read() as db:
+            async with db.execute(
+                f"SELECT {LINK_COLUMNS} FROM league_games WHERE league_id = ? AND game_id IN "
+                f"(SELECT id FROM games WHERE status IN ({marks})) ORDER BY game_id",
+                (league_id, *statuses),
+            ) as cursor:
+                links = [_link(row) for row in await cursor.fetchall()]
+            ids = [link.game_id for link in links]
+            rows: list[GameRow] = []
+            if ids:
+                rows = await self._games(db, f"WHERE id IN ({', '.join('?' * len(ids))})", ids)
+        by_id = {row.id: row for row in rows}
+        return [(link, by_id[link.game_id]) for link in links if link.game_id in by_id]
+
+    async def unrecorded_league_games(self, league_id: int) -> list[int]:
+        async with (
+            self._read() as db,
+            db.execute(
+                "SELECT k.game_id FROM league_games k JOIN games g ON g.id = k.game_id "
+                "JOIN league_seasons s ON s.league_id = k.league_id AND s.season = k.season "
+                "WHERE k.league_id = ? AND g.status = 'finished' "
+                "AND (s.closed_at IS NULL OR g.ended_at <= s.closed_at) AND NOT EXISTS "
+                "(SELECT 1 FROM league_results r WHERE r.game_id = k.game_id) ORDER BY g.ended_at",
+                (league_id,),
+            ) as cursor,
+        ):
+            return [row[0] for row in await cursor.fetchall()]
+
+    # -- results ------------------------------------------------------------------------------
+
+    async def record_league_result(self, result: LeagueResult) -> int | None:
+        r = result
+        async with self._tx() as db:
+            cursor = await db.execute(
+                "INSERT OR IGNORE INTO league_results (game_id, league_id, season, ended_at, "
+                "recorded_at) VALUES (?, ?, ?, ?, ?)",
+                (r.game_id, r.league_id, r.season, r.ended_at, r.recorded_at),
+            )
+            if cursor.rowcount != 1:
+                return None
+            result_id = cursor.lastrowid
+            assert result_id is not None
+            await db.executemany(
+                f"INSERT INTO league_placings (result_id, {PLACING_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        result_id,
+                        p.seat,
+                        p.user_id,
+                        p.name,
+                        p.score,
+                        p.rank,
+                        int(p.left),
+                        _dump(p.breakdown),
+                    )
+                    for p in r.placings
+                ],
+            )
+            return result_id
+
+    async def league_results(self, league_id: int) -> list[LeagueResult]:
+        async with self._read() as db:
+            async with db.execute(
+                f"SELECT {RESULT_COLUMNS} FROM league_results WHERE league_id = ? "
+                "ORDER BY ended_at, id",
+                (league_id,),
+            ) as cursor:
+                heads = list(await cursor.fetchall())
+            async with db.execute(
+                f"SELECT result_id, {PLACING_COLUMNS} FROM league_placings WHERE result_id IN "
+                "(SELECT id FROM league_results WHERE league_id = ?) ORDER BY result_id, seat",
+                (league_id,),
+            ) as cursor:
+                placings: dict[int, list[LeaguePlacing]] = {}
+                async for row in cursor:
+                    seat, user, name, score, rank, left, breakdown = row[1:]
+                    placings.setdefault(row[0], []).append(
+                        LeaguePlacing(
+                            seat, user, name, score, rank, bool(left), json.loads(breakdown)
+                        )
+                    )
+        results = []
+        for head in heads:
+            rid, game_id, lid, season, ended, recorded, annulled, by, why = head
+            results.append(
+                LeagueResult(
+                    game_id=game_id,
+                    league_id=lid,
+                    season=season,
+                    ended_at=ended,
+                    placings=tuple(placings.get(rid, ())),
+                    recorded_at=recorded,
+                    id=rid,
+                    annulled_at=annulled,
+                    annulled_by=by,
+                    annul_reason=why,
+                )
+            )
+        return results
+
+    async def annul_league_result(
+        self, game_id: int, by: int, reason: str, now: float, audit: LeagueAudit
+    ) -> bool:
+        async with self._tx() as db:
+            cursor = await db.execute(
+                "UPDATE league_results SET annulled_at = ?, annulled_by = ?, annul_reason = ? "
+                "WHERE game_id = ? AND annulled_at IS NULL",
+                (now, by, reason, game_id),
+            )
+            if cursor.rowcount != 1:
+                return False
+            await self._audit(db, audit)
+            return True
+
+    async def league_audit(self, league_id: int, limit: int = 20) -> list[LeagueAudit]:
+        async with (
+            self._read() as db,
+            db.execute(
+                f"SELECT {AUDIT_COLUMNS} FROM league_audit WHERE league_id = ? "
+                "ORDER BY created_at DESC, id DESC LIMIT ?",
+                (league_id, limit),
+            ) as cursor,
+        ):
+            return [LeagueAudit(*row) for row in await cursor.fetchall()]
