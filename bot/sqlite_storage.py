@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import astuple
@@ -113,12 +115,114 @@ def _game_from_row(row: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
     )
 
 
-class SqliteStorage(SqliteLeagues, Storage):
-    """Open with :meth:`open`; close with :meth:`close` (or ``async with``)."""
+log = logging.getLogger(__name__)
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+INSERT_ACTION = (
+    "INSERT INTO actions (game_id, idx, turn, seat, user_id, action, forced, created_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+#: One statement of a batched transaction: SQL, parameters, and whether it is an executemany.
+_Step = tuple[str, Any, bool]
+
+
+def _action_values(game_id: int, a: ActionRow) -> tuple[Any, ...]:
+    return (game_id, a.idx, a.turn, a.seat, a.user_id, _dump(a.action), a.forced, a.created_at)
+
+
+def _progress_step(game_id: int, expected_count: int, progress: Progress) -> _Step:
+    """The compare-and-set on the action count: it must change exactly one row."""
+    return (
+        "UPDATE games SET turn = ?, action_count = ?, current_seat = ?, status = ?, "
+        "updated_at = ?, result = ?, ended_at = ? WHERE id = ? AND action_count = ?",
+        (
+            progress.turn,
+            progress.action_count,
+            progress.current_seat,
+            progress.status,
+            progress.updated_at,
+            None if progress.result is None else _dump(progress.result),
+            progress.ended_at,
+            game_id,
+            expected_count,
+        ),
+        False,
+    )
+
+
+def _seat_steps(game_id: int, seats: Iterable[SeatRow]) -> list[_Step]:
+    return [
+        ("DELETE FROM seats WHERE game_id = ?", (game_id,), False),
+        (
+            f"INSERT INTO seats (game_id, {SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, *astuple(seat)) for seat in seats],
+            True,
+        ),
+    ]
+
+
+def _deadline_steps(game_id: int, deadlines: Sequence[Deadline]) -> list[_Step]:
+    return [
+        ("DELETE FROM deadlines WHERE game_id = ?", (game_id,), False),
+        (
+            "INSERT INTO deadlines (game_id, kind, turn, user_id, due_at, done_at, paused_at, "
+            "notified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    game_id,
+                    d.kind,
+                    d.turn,
+                    d.user_id,
+                    d.due_at,
+                    d.done_at,
+                    d.paused_at,
+                    d.notified_at,
+                )
+                for d in deadlines
+            ],
+            True,
+        ),
+    ]
+
+
+def _transaction(conn: sqlite3.Connection, steps: Sequence[_Step], conflict: str) -> None:
+    """Run ``steps`` as one transaction on the database thread; the first is a checked update.
+
+    Raises :class:`WriteConflict` (nothing written, message ``conflict``) when the first
+    statement changes no row.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for index, (sql, params, many) in enumerate(steps):
+            cursor = conn.executemany(sql, params) if many else conn.execute(sql, params)
+            if index == 0 and cursor.rowcount != 1:
+                raise WriteConflict(conflict)
+            cursor.close()
+        conn.commit()
+    except BaseException:
+        conn.rollback()
+        raise
+
+
+#: Write transactions between two checkpoints of the write-ahead log.
+CHECKPOINT_EVERY = 500
+
+
+class SqliteStorage(SqliteLeagues, Storage):
+    """Open with :meth:`open`; close with :meth:`close` (or ``async with``).
+
+    Checkpoints: SQLite would copy the write-ahead log into the database inside whichever commit
+    crosses its threshold, stalling that move (and every move queued behind it) for up to
+    hundreds of ms. For a database file, automatic checkpoints are off and a passive checkpoint
+    runs every :data:`CHECKPOINT_EVERY` commits on a connection of its own, beside the moves.
+    """
+
+    def __init__(self, db: aiosqlite.Connection, path: str | None = None) -> None:
         self._db = db
         self._lock = asyncio.Lock()
+        self._path = path
+        self._commits = 0
+        self._checkpointing: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(
@@ -138,14 +242,42 @@ class SqliteStorage(SqliteLeagues, Storage):
                 async with db.execute(pragma) as cursor:
                     await cursor.fetchall()
             await migrate(db, migrations)
+            location = str(path)
+            on_disk = location != ":memory:" and not location.startswith("file::memory:")
+            if on_disk:
+                async with db.execute("PRAGMA wal_autocheckpoint = 0") as cursor:
+                    await cursor.fetchall()
         except BaseException:
             await db.close()
             raise
-        return cls(db)
+        return cls(db, location if on_disk else None)
 
     async def close(self) -> None:
+        if self._checkpointing is not None:
+            await asyncio.gather(self._checkpointing, return_exceptions=True)
         async with self._lock:
-            await self._db.close()
+            await self._db.close()  # the last connection to close checkpoints the log
+
+    def _committed(self) -> None:
+        self._commits += 1
+        if self._path is None or self._commits < CHECKPOINT_EVERY:
+            return
+        if self._checkpointing is None or self._checkpointing.done():
+            self._commits = 0
+            self._checkpointing = asyncio.get_running_loop().create_task(
+                self._checkpoint(self._path)
+            )
+
+    async def _checkpoint(self, path: str) -> None:
+        """Copy the log into the database without blocking writers (``PASSIVE``)."""
+        try:
+            async with (
+                aiosqlite.connect(path, isolation_level=None) as db,
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)") as cursor,
+            ):
+                await cursor.fetchall()
+        except Exception:  # the next checkpoint tries again; a failure loses nothing
+            log.warning("checkpoint of %s failed", path, exc_info=True)
 
     async def __aenter__(self) -> SqliteStorage:
         return self
@@ -163,6 +295,7 @@ class SqliteStorage(SqliteLeagues, Storage):
                 await self._db.rollback()
                 raise
             await self._db.commit()
+            self._committed()
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -182,11 +315,8 @@ class SqliteStorage(SqliteLeagues, Storage):
     async def _write_seats(
         self, db: aiosqlite.Connection, game_id: int, seats: Iterable[SeatRow]
     ) -> None:
-        await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-        await db.executemany(
-            f"INSERT INTO seats (game_id, {SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(game_id, *astuple(seat)) for seat in seats],
-        )
+        for sql, params, many in _seat_steps(game_id, seats):
+            await (db.executemany(sql, params) if many else db.execute(sql, params))
 
     async def create_game(self, game: GameRow) -> int:
         async with self._tx() as db:
@@ -254,33 +384,13 @@ class SqliteStorage(SqliteLeagues, Storage):
     async def _insert_actions(
         self, db: aiosqlite.Connection, game_id: int, actions: Sequence[ActionRow]
     ) -> None:
-        await db.executemany(
-            "INSERT INTO actions (game_id, idx, turn, seat, user_id, action, forced, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (game_id, a.idx, a.turn, a.seat, a.user_id, _dump(a.action), a.forced, a.created_at)
-                for a in actions
-            ],
-        )
+        await db.executemany(INSERT_ACTION, [_action_values(game_id, a) for a in actions])
 
     async def _update_progress(
         self, db: aiosqlite.Connection, game_id: int, expected_count: int, progress: Progress
     ) -> None:
-        cursor = await db.execute(
-            "UPDATE games SET turn = ?, action_count = ?, current_seat = ?, status = ?, "
-            "updated_at = ?, result = ?, ended_at = ? WHERE id = ? AND action_count = ?",
-            (
-                progress.turn,
-                progress.action_count,
-                progress.current_seat,
-                progress.status,
-                progress.updated_at,
-                None if progress.result is None else _dump(progress.result),
-                progress.ended_at,
-                game_id,
-                expected_count,
-            ),
-        )
+        sql, params, _ = _progress_step(game_id, expected_count, progress)
+        cursor = await db.execute(sql, params)
         if cursor.rowcount != 1:
             raise WriteConflict(f"game {game_id} does not hold {expected_count} actions")
         await db.execute("DELETE FROM undo_votes WHERE game_id = ?", (game_id,))
@@ -295,35 +405,32 @@ class SqliteStorage(SqliteLeagues, Storage):
         deadlines: Sequence[Deadline] | None = None,
         seats: Sequence[SeatRow] | None = None,
     ) -> None:
-        async with self._tx() as db:
-            await self._update_progress(db, game_id, expected_count, progress)
-            await self._insert_actions(db, game_id, actions)
-            if deadlines is not None:
-                await self._write_deadlines(db, game_id, deadlines)
-            if seats is not None:
-                await self._write_seats(db, game_id, seats)
+        # The hot path of every move: one trip to the database thread for the whole
+        # transaction instead of one per statement.
+        steps: list[_Step] = [
+            _progress_step(game_id, expected_count, progress),
+            ("DELETE FROM undo_votes WHERE game_id = ?", (game_id,), False),
+            (INSERT_ACTION, [_action_values(game_id, a) for a in actions], True),
+        ]
+        if deadlines is not None:
+            steps += _deadline_steps(game_id, deadlines)
+        if seats is not None:
+            steps += _seat_steps(game_id, seats)
+        async with self._lock:
+            # aiosqlite (pinned) runs a function on its database thread with ``_execute``.
+            await self._db._execute(
+                _transaction,
+                self._db._conn,
+                steps,
+                f"game {game_id} does not hold {expected_count} actions",
+            )  # type: ignore[no-untyped-call]
+            self._committed()
 
     async def _write_deadlines(
         self, db: aiosqlite.Connection, game_id: int, deadlines: Sequence[Deadline]
     ) -> None:
-        await db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
-        await db.executemany(
-            "INSERT INTO deadlines (game_id, kind, turn, user_id, due_at, done_at, paused_at, "
-            "notified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    game_id,
-                    d.kind,
-                    d.turn,
-                    d.user_id,
-                    d.due_at,
-                    d.done_at,
-                    d.paused_at,
-                    d.notified_at,
-                )
-                for d in deadlines
-            ],
-        )
+        for sql, params, many in _deadline_steps(game_id, deadlines):
+            await (db.executemany(sql, params) if many else db.execute(sql, params))
 
     async def truncate_actions(
         self,
