@@ -19,11 +19,13 @@ async def install(bot: CarcassonneBot) -> None:
     from bot.ui.commands import CarcassonneGroup
     from bot.ui.components import DYNAMIC_ITEMS
     from bot.ui.errors import report
+    from bot.ui.league_commands import install as install_leagues
     from bot.ui.translator import Translator
 
     await bot.tree.set_translator(Translator())
     bot.tree.add_command(CarcassonneGroup())
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    await install_leagues(bot)
 
     async def on_tree_error(
         interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -90,6 +90,102 @@ FRENCH: dict[str, str] = {
     "French": "Français",
 }
 
+# /league (bot/ui/league_commands.py): names, options, descriptions, choices.
+FRENCH.update(
+    {
+        "league": "ligue",
+        "Community leagues: seasons, standings, ratings": "Ligues du serveur : saisons, "
+        "classements, cotes",
+        "create": "creer",
+        "Create a league (members who can manage the server)": "Créer une ligue (membres qui "
+        "gèrent le serveur)",
+        "name": "nom",
+        "The league's name": "Le nom de la ligue",
+        "Channel for its games and standings (default: here)": "Salon de ses parties et de son "
+        "classement (par défaut : ici)",
+        "game_kind": "jeu",
+        "Which game the league plays": "Le jeu de la ligue",
+        "min_players": "joueurs_min",
+        "Fewest players in a league game (2-5)": "Nombre minimum de joueurs par partie (2-5)",
+        "max_players": "joueurs_max",
+        "Most players in a league game (2-5)": "Nombre maximum de joueurs par partie (2-5)",
+        "pace": "rythme",
+        "Live games, or play-by-post with a time per turn": "Parties en direct, ou par messages "
+        "avec un temps par tour",
+        "Play-by-post: hours per turn (default 24)": "Par messages : heures par tour (24 par "
+        "défaut)",
+        "points": "points",
+        "Standings points per place, first first (default 3,1,0)": "Points de classement par "
+        "place, la première d'abord (3,1,0 par défaut)",
+        "tiebreak": "departage",
+        "How players level on points are ordered": "Comment départager les égalités de points",
+        "starts": "debut",
+        "First day of the season, YYYY-MM-DD (default: today)": "Premier jour de la saison, "
+        "AAAA-MM-JJ (par défaut : aujourd'hui)",
+        "ends": "fin",
+        "Last day of the season, YYYY-MM-DD (default: none)": "Dernier jour de la saison, "
+        "AAAA-MM-JJ (par défaut : aucun)",
+        "Carcassonne": "Carcassonne",
+        "Hunters & Gatherers": "Chasseurs et Cueilleurs",
+        "The Castle (2 players)": "Le Château (2 joueurs)",
+        "live (the server's usual timing)": "en direct (le rythme habituel du serveur)",
+        "play-by-post (time per turn)": "par messages (temps par tour)",
+        "wins, then total score": "victoires, puis score total",
+        "total score, then wins": "score total, puis victoires",
+        "average score, then wins": "score moyen, puis victoires",
+        "join": "rejoindre",
+        "Join a league": "Rejoindre une ligue",
+        "League name (default: the league of this channel)": "Nom de la ligue (par défaut : "
+        "celle de ce salon)",
+        "leave": "quitter",
+        "Leave a league (your results stay)": "Quitter une ligue (vos résultats restent)",
+        "standings": "classement",
+        "A season's standings": "Le classement d'une saison",
+        "season": "saison",
+        "Season number (default: the current one)": "Numéro de saison (par défaut : l'actuelle)",
+        "leaderboard": "cotes",
+        "Players by rating": "Les joueurs par cote",
+        "profile": "profil",
+        "A player's league profile": "Le profil de ligue d'un joueur",
+        "player": "joueur",
+        "Whose profile (default: yours)": "Le profil de qui (par défaut : le vôtre)",
+        "schedule": "programmer",
+        "Start league games: the players named, or a round for every free member": "Lancer "
+        "des parties de ligue : les joueurs nommés, ou une ronde pour tous les membres libres",
+        "player1": "joueur1",
+        "player2": "joueur2",
+        "player3": "joueur3",
+        "player4": "joueur4",
+        "player5": "joueur5",
+        "A player (name nobody to seat every free member)": "Un joueur (personne : tous les "
+        "membres libres jouent)",
+        "challenge": "defier",
+        "Challenge league members to a game": "Défier des membres de la ligue",
+        "opponent1": "adversaire1",
+        "opponent2": "adversaire2",
+        "opponent3": "adversaire3",
+        "opponent4": "adversaire4",
+        "A member you challenge": "Un membre que vous défiez",
+        "Another member you challenge": "Un autre membre que vous défiez",
+        "Another player": "Un autre joueur",
+        "annul": "invalider",
+        "Annul a league game's result (admins, with a reason)": "Annuler le résultat d'une "
+        "partie de ligue (admins, avec une raison)",
+        "reason": "raison",
+        "Game number": "Numéro de partie",
+        "Why (kept in the league's log)": "Pourquoi (gardé dans le journal de la ligue)",
+        "close": "clore",
+        "Close the season (organiser); optionally open the next": "Clore la saison "
+        "(organisateur) ; ouvrir la suivante si voulu",
+        "next_season_ends": "fin_saison_suivante",
+        "Open the next season at once, ending on YYYY-MM-DD": "Ouvrir tout de suite la saison "
+        "suivante, jusqu'au AAAA-MM-JJ",
+        "log": "journal",
+        "Who closed seasons or annulled results, and why": "Qui a clos des saisons ou annulé "
+        "des résultats, et pourquoi",
+    }
+)
+
 
 class Translator(app_commands.Translator):
     """Serves :data:`FRENCH` to discord.py when it syncs the commands."""

@@ -1,0 +1,1037 @@
+"""The ``/league`` command group: community leagues on Discord, over :mod:`bot.league_ops`.
+
+Commands: ``create`` (members who can manage the server), ``join``, ``leave``, ``standings``,
+``leaderboard``, ``profile``, ``schedule`` (the organiser: named players, or a round for every
+free member), ``challenge`` (a member invites others; the game starts when all accept),
+``annul`` (an admin, with a reason), ``close`` (the organiser: ends the season, optionally opening
+the next) and ``log`` (the organiser: who did what and why).
+
+Each league keeps one standings message per season in its channel, edited after every change
+(:func:`refresh`, called by the manager's league listener), so it is always the current table.
+League games get a thread in the league's channel and are then played like any other game.
+Every text is in English and French (:data:`TEXTS`); command names are translated by
+:mod:`bot.ui.translator`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from typing import TYPE_CHECKING, Any, Final, cast
+
+import discord
+from discord import app_commands
+from discord.app_commands import Choice
+from discord.app_commands import locale_str as _
+
+from bot.i18n import language
+from bot.league_ops import LeagueChange, SeasonTable
+from bot.leagues import Profile, Standing
+from bot.narrate import FEATURES
+from bot.storage import GameRow, LeagueRow
+from bot.ui import lobby_ui, post
+from bot.ui.commands import EXPANSIONS, FARMERS, INCOMPLETE, SMALL_CITY, chosen_options
+from bot.ui.errors import guarded
+from bot.ui.state import snapshot
+from bot.ui.texts import player_locale
+
+if TYPE_CHECKING:
+    from bot.app import CarcassonneBot
+
+log = logging.getLogger(__name__)
+
+#: Game threads archive after Discord's longest inactivity (7 days, in minutes).
+ARCHIVE_MINUTES: Final = 10080
+SHOWN_ROWS = 20
+
+TEXTS: dict[str, tuple[str, str]] = {
+    "created": (
+        "League **{name}** created. Members join with `/league join`; its standings live in "
+        "{where}.",
+        "Ligue **{name}** créée. Les membres la rejoignent avec `/league join` ; son classement "
+        "est dans {where}.",
+    ),
+    "joined": ("You joined **{name}**.", "Vous avez rejoint **{name}**."),
+    "left": (
+        "You left **{name}**. Your results stay; games already started are played to the end.",
+        "Vous avez quitté **{name}**. Vos résultats restent ; les parties commencées se jouent "
+        "jusqu'au bout.",
+    ),
+    "scheduled": ("League games started: {games}.", "Parties de ligue lancées : {games}."),
+    "game_link": ("#{game_id} in {where}", "n°{game_id} dans {where}"),
+    "welcome": (
+        "**{league}**, season {season}: game #{game_id} between {players}. It counts for the "
+        "standings and ratings when it ends.",
+        "**{league}**, saison {season} : partie n°{game_id} entre {players}. Elle compte pour le "
+        "classement et les cotes à la fin.",
+    ),
+    "thread_name": ("{league} #{game_id}", "{league} n°{game_id}"),
+    "challenge": (
+        "{challenger} challenges {opponents} to a game of **{league}** ({rules}). "
+        "Waiting for: {waiting}.",
+        "{challenger} défie {opponents} dans une partie de **{league}** ({rules}). "
+        "En attente de : {waiting}.",
+    ),
+    "challenge_sent": ("Challenge sent: {link}", "Défi envoyé : {link}"),
+    "accept": ("Accept", "Accepter"),
+    "decline": ("Decline", "Refuser"),
+    "accepted": ("You accepted.", "Vous avez accepté."),
+    "challenge_started": (
+        "Challenge accepted by everyone: game #{game_id} is on in {where}.",
+        "Défi accepté par tous : la partie n°{game_id} se joue dans {where}.",
+    ),
+    "challenge_declined": (
+        "Challenge for game #{game_id} declined by {player}.",
+        "Défi de la partie n°{game_id} refusé par {player}.",
+    ),
+    "declined": ("Declined.", "Refusé."),
+    "standings_title": (
+        "{league} · season {season} standings",
+        "{league} · classement de la saison {season}",
+    ),
+    "standings_final": (
+        "{league} · season {season} final standings",
+        "{league} · classement final de la saison {season}",
+    ),
+    "standings_row": (
+        "`{position:>2}.` **{name}** · {points} pts · {games} played · {wins} won · {score} scored",
+        "`{position:>2}.` **{name}** · {points} pts · {games} jouées · {wins} gagnées · "
+        "{score} marqués",
+    ),
+    "standings_empty": (
+        "Nobody yet: join with `/league join`.",
+        "Personne pour l'instant : rejoignez avec `/league join`.",
+    ),
+    "standings_more": ("…and {count} more.", "…et {count} de plus."),
+    "standings_rules": ("Rules", "Règles"),
+    "standings_season": ("Season", "Saison"),
+    "standings_games": (
+        "{games} games counted · {in_play} in play",
+        "{games} parties comptées · {in_play} en cours",
+    ),
+    "standings_footer": (
+        "Updated after every league game. Points per place: {points}. Ties: {tiebreaks}.",
+        "Mis à jour après chaque partie de ligue. Points par place : {points}. Égalités : "
+        "{tiebreaks}.",
+    ),
+    "final_footer": (
+        "Season closed: these standings are final.",
+        "Saison close : ce classement est définitif.",
+    ),
+    "dates": ("{start} → {end}", "{start} → {end}"),
+    "open_end": ("no end date", "sans date de fin"),
+    "leaderboard_title": ("{league} · ratings", "{league} · cotes"),
+    "leaderboard_row": (
+        "`{position:>2}.` **{name}** · {rating} · {games} games",
+        "`{position:>2}.` **{name}** · {rating} · {games} parties",
+    ),
+    "leaderboard_empty": (
+        "No rated player yet: ratings appear after a first league game.",
+        "Aucun joueur coté pour l'instant : les cotes apparaissent après une première partie.",
+    ),
+    "leaderboard_footer": (
+        "Rating = 1000 + 40 x (skill - 3 x uncertainty), openskill; it grows as results make it "
+        "surer.",
+        "Cote = 1000 + 40 x (niveau - 3 x incertitude), openskill ; elle monte à mesure que les "
+        "résultats la confirment.",
+    ),
+    "profile_title": ("{name} · {league}", "{name} · {league}"),
+    "profile_rating": ("Rating", "Cote"),
+    "profile_rank": ("{rating} (#{position} of {count})", "{rating} (n°{position} sur {count})"),
+    "profile_games": ("Games · wins", "Parties · victoires"),
+    "profile_games_value": (
+        "{games} · {wins} ({share}%)",
+        "{games} · {wins} ({share} %)",
+    ),
+    "profile_scores": ("Average · best score", "Score moyen · meilleur"),
+    "profile_scores_value": ("{average} · {best}", "{average} · {best}"),
+    "profile_features": ("Favourite features", "Éléments préférés"),
+    "profile_feature": (
+        "{feature}: {points} pts ({share}%)",
+        "{feature} : {points} pts ({share} %)",
+    ),
+    "profile_history": ("Rating history", "Historique de la cote"),
+    "profile_change": (
+        "#{game_id}: {before} → {after} ({delta:+d})",
+        "n°{game_id} : {before} → {after} ({delta:+d})",
+    ),
+    "profile_season": ("This season", "Cette saison"),
+    "profile_standing": (
+        "#{position} · {points} pts",
+        "n°{position} · {points} pts",
+    ),
+    "none": ("none yet", "aucun pour l'instant"),
+    "result": (
+        "**{league}**: game #{game_id} counted.",
+        "**{league}** : la partie n°{game_id} compte.",
+    ),
+    "result_row": (
+        "{rank}. {name} {score} pts · rating {before} → {after} ({delta:+d})",
+        "{rank}. {name} {score} pts · cote {before} → {after} ({delta:+d})",
+    ),
+    "annulled": (
+        "Result of game #{game_id} ({league}) annulled by {admin}. Reason: {reason}",
+        "Résultat de la partie n°{game_id} ({league}) annulé par {admin}. Raison : {reason}",
+    ),
+    "closed": (
+        "Season {season} of **{league}** closed by {by}. Reason: {reason}",
+        "Saison {season} de **{league}** close par {by}. Raison : {reason}",
+    ),
+    "next_season": (
+        "Season {season} is open until {end}.",
+        "La saison {season} est ouverte jusqu'au {end}.",
+    ),
+    "league_over": ("The league is now closed.", "La ligue est maintenant close."),
+    "log_title": ("{league} · log", "{league} · journal"),
+    "log_row": (
+        "{when} · {who} · {action}{target} · {reason}",
+        "{when} · {who} · {action}{target} · {reason}",
+    ),
+    "log_empty": ("Nothing logged.", "Rien au journal."),
+    "action_create": ("created the league", "a créé la ligue"),
+    "action_close": ("closed season {season}", "a clos la saison {season}"),
+    "action_annul": ("annulled a result", "a annulé un résultat"),
+    "pace_live": ("live", "en direct"),
+    "pace_post": ("play-by-post, {hours} h per turn", "par messages, {hours} h par tour"),
+    "players": ("{low} to {high} players", "{low} à {high} joueurs"),
+    "tb_wins": ("wins", "victoires"),
+    "tb_total_score": ("total score", "score total"),
+    "tb_average_score": ("average score", "score moyen"),
+}
+
+GAME_TITLES = {
+    "carcassonne": ("Carcassonne", "Carcassonne"),
+    "hunters": ("Hunters & Gatherers", "Chasseurs et Cueilleurs"),
+    "castle": ("The Castle", "Le Château"),
+}
+FEATURE_NAMES = {
+    "palace": ("palace", "palais"),
+    "courtyard": ("courtyards", "cours"),
+    "wall": ("wall", "muraille"),
+}
+GAMES = [
+    Choice(name=_("Carcassonne"), value="carcassonne"),
+    Choice(name=_("Hunters & Gatherers"), value="hunters"),
+    Choice(name=_("The Castle (2 players)"), value="castle"),
+]
+PACES = [
+    Choice(name=_("live (the server's usual timing)"), value="live"),
+    Choice(name=_("play-by-post (time per turn)"), value="post"),
+]
+TIEBREAKS = [
+    Choice(name=_("wins, then total score"), value="wins,total_score"),
+    Choice(name=_("total score, then wins"), value="total_score,wins"),
+    Choice(name=_("average score, then wins"), value="average_score,wins"),
+]
+
+
+def lt(key: str, locale: str | None, **params: Any) -> str:
+    en, fr = TEXTS[key]
+    return (fr if language(locale) == "fr" else en).format(**params)
+
+
+def bot_of(interaction: discord.Interaction) -> CarcassonneBot:
+    return cast("CarcassonneBot", interaction.client)
+
+
+def is_admin(interaction: discord.Interaction) -> bool:
+    perms = interaction.permissions
+    return bool(perms.manage_guild or perms.administrator)
+
+
+def here(interaction: discord.Interaction) -> str:
+    """The language of a reply to this member (their client's, else the server's)."""
+    return player_locale(interaction, interaction.extras.get("locale"))
+
+
+def public_locale(interaction: discord.Interaction) -> str:
+    return language(interaction.extras.get("locale"))
+
+
+def game_title(kind: str, locale: str) -> str:
+    en, fr = GAME_TITLES.get(kind, (kind, kind))
+    return fr if language(locale) == "fr" else en
+
+
+def feature_name(category: str, locale: str) -> str:
+    fr = language(locale) == "fr"
+    if category in FEATURE_NAMES:
+        return FEATURE_NAMES[category][fr]
+    words = FEATURES.get(category, (category, category))[fr]
+    return words.split(" ", 1)[-1]  # "the city" -> "city"
+
+
+def rules_line(league: LeagueRow, locale: str) -> str:
+    parts = [game_title(league.kind, locale)]
+    if league.kind == "carcassonne":
+        fake = GameRow(
+            id=0,
+            owner_id=0,
+            created_at=0,
+            updated_at=0,
+            expansions=league.expansions,
+            options=dict(league.options),
+        )
+        parts.append(lobby_ui.setup_summary(fake, locale).rsplit(" · ", 1)[0])
+    parts.append(lt("players", locale, low=league.min_players, high=league.max_players))
+    if league.pace == "post" and league.turn_seconds:
+        parts.append(lt("pace_post", locale, hours=league.turn_seconds // 3600))
+    else:
+        parts.append(lt("pace_live", locale))
+    return " · ".join(parts)
+
+
+def stamp(value: float) -> str:
+    """A date every member sees in their own format (a Discord timestamp)."""
+    return f"<t:{int(value)}:D>"
+
+
+# -- league resolution and autocomplete ------------------------------------------------------
+
+
+async def resolve(interaction: discord.Interaction, name: str | None) -> LeagueRow:
+    guild_id = interaction.guild_id
+    assert guild_id is not None  # the group is guild-only
+    return await bot_of(interaction).manager.find_league(guild_id, name, interaction.channel_id)
+
+
+async def league_names(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    if interaction.guild_id is None:
+        return []
+    found = await bot_of(interaction).manager.guild_leagues(interaction.guild_id)
+    typed = current.casefold().strip()
+    return [Choice(name=lg.name, value=lg.name) for lg in found if typed in lg.name.casefold()][:25]
+
+
+# -- embeds ----------------------------------------------------------------------------------
+
+
+def standings_embed(table: SeasonTable, locale: str) -> discord.Embed:
+    league, season = table.league, table.season
+    final = season.closed_at is not None
+    title = "standings_final" if final else "standings_title"
+    lines = [
+        lt(
+            "standings_row",
+            locale,
+            position=row.position,
+            name=discord.utils.escape_markdown(row.name),
+            points=row.points,
+            games=row.games,
+            wins=row.wins,
+            score=row.total_score,
+        )
+        for row in table.rows[:SHOWN_ROWS]
+    ]
+    if len(table.rows) > SHOWN_ROWS:
+        lines.append(lt("standings_more", locale, count=len(table.rows) - SHOWN_ROWS))
+    embed = discord.Embed(
+        title=lt(title, locale, league=league.name, season=season.season),
+        description="\n".join(lines) or lt("standings_empty", locale),
+        colour=discord.Colour.greyple() if final else discord.Colour.gold(),
+    )
+    embed.add_field(name=lt("standings_rules", locale), value=rules_line(league, locale))
+    end = stamp(season.ends_at - 1) if season.ends_at else lt("open_end", locale)
+    dates = lt("dates", locale, start=stamp(season.starts_at), end=end)
+    games = lt("standings_games", locale, games=table.games, in_play=table.in_play)
+    embed.add_field(name=lt("standings_season", locale), value=f"{dates}\n{games}")
+    if final:
+        embed.set_footer(text=lt("final_footer", locale))
+    else:
+        tiebreaks = ", ".join(lt(f"tb_{t}", locale) for t in league.tiebreaks)
+        points = "/".join(str(p) for p in league.points)
+        embed.set_footer(text=lt("standings_footer", locale, points=points, tiebreaks=tiebreaks))
+    return embed
+
+
+def profile_embed(
+    league: LeagueRow, profile: Profile, rated: int, locale: str, standing: Standing | None
+) -> discord.Embed:
+    none = lt("none", locale)
+    embed = discord.Embed(
+        title=lt("profile_title", locale, name=profile.name, league=league.name),
+        colour=discord.Colour.blurple(),
+    )
+    rating = str(profile.rating.display)
+    if profile.position is not None:
+        rating = lt("profile_rank", locale, rating=rating, position=profile.position, count=rated)
+    embed.add_field(name=lt("profile_rating", locale), value=rating)
+    share = round(100 * profile.wins / profile.games) if profile.games else 0
+    embed.add_field(
+        name=lt("profile_games", locale),
+        value=lt(
+            "profile_games_value", locale, games=profile.games, wins=profile.wins, share=share
+        ),
+    )
+    average = f"{profile.average_score:.1f}"
+    if language(locale) == "fr":
+        average = average.replace(".", ",")
+    embed.add_field(
+        name=lt("profile_scores", locale),
+        value=lt("profile_scores_value", locale, average=average, best=profile.best_score)
+        if profile.games
+        else none,
+    )
+    total = sum(points for _, points in profile.features) or 1
+    features = [
+        lt(
+            "profile_feature",
+            locale,
+            feature=feature_name(category, locale),
+            points=points,
+            share=round(100 * points / total),
+        )
+        for category, points in profile.features[:3]
+    ]
+    embed.add_field(
+        name=lt("profile_features", locale), value="\n".join(features) or none, inline=False
+    )
+    changes = [
+        lt(
+            "profile_change",
+            locale,
+            game_id=c.game_id,
+            before=c.before,
+            after=c.after,
+            delta=c.delta,
+        )
+        for c in reversed(profile.history[-5:])
+    ]
+    embed.add_field(
+        name=lt("profile_history", locale), value="\n".join(changes) or none, inline=False
+    )
+    if standing is not None:
+        embed.add_field(
+            name=lt("profile_season", locale),
+            value=lt(
+                "profile_standing", locale, position=standing.position, points=standing.points
+            ),
+        )
+    return embed
+
+
+# -- the standings message -------------------------------------------------------------------
+
+
+def _locks(bot: CarcassonneBot) -> dict[int, asyncio.Lock]:
+    found: dict[int, asyncio.Lock] | None = getattr(bot, "_league_locks", None)
+    if found is None:
+        found = {}
+        bot._league_locks = found  # type: ignore[attr-defined]
+    return found
+
+
+async def _league_channel(bot: CarcassonneBot, league: LeagueRow) -> discord.abc.Messageable:
+    channel = bot.get_channel(league.channel_id) or await bot.fetch_channel(league.channel_id)
+    if not isinstance(channel, discord.abc.Messageable):
+        raise RuntimeError(f"league {league.id}: channel {league.channel_id} takes no messages")
+    return channel
+
+
+async def refresh(bot: CarcassonneBot, league_id: int, season: int | None = None) -> None:
+    """Edit (or post, the first time or if it was deleted) a season's standings message."""
+    manager = bot.manager
+    lock = _locks(bot).setdefault(league_id, asyncio.Lock())
+    async with lock:
+        table = await manager.season_table(league_id, season)
+        league = table.league
+        locale = (await manager.guild_settings(league.guild_id)).locale
+        embed = standings_embed(table, locale)
+        channel = await _league_channel(bot, league)
+        if table.season.message_id is not None:
+            partial = bot.get_partial_messageable(league.channel_id)
+            try:
+                await partial.get_partial_message(table.season.message_id).edit(embed=embed)
+                return
+            except discord.NotFound:
+                log.info("league %s: standings message deleted, posting it again", league_id)
+        message = await channel.send(embed=embed)
+        await manager.storage.set_season_message(league_id, table.season.season, message.id)
+
+
+async def on_change(bot: CarcassonneBot, change: LeagueChange) -> None:
+    """The manager's league listener: keep the standings message current, tell results."""
+    await refresh(bot, change.league_id, change.season)
+    league = await bot.manager.league(change.league_id)
+    if change.kind == "closed" and league.season.season != change.season:
+        await refresh(bot, change.league_id)  # the new season's message
+    if change.kind == "result" and change.game_id is not None:
+        await announce_result(bot, league, change.game_id)
+
+
+async def announce_result(bot: CarcassonneBot, league: LeagueRow, game_id: int) -> None:
+    ratings, results = await bot.manager.league_ratings(league.id)
+    result = next((r for r in results if r.game_id == game_id), None)
+    if result is None:
+        return
+    locale = (await bot.manager.guild_settings(league.guild_id)).locale
+    lines = [lt("result", locale, league=league.name, game_id=game_id)]
+    for placing in sorted(result.placings, key=lambda p: (p.rank, p.seat)):
+        change = next(
+            (c for c in ratings.history.get(placing.user_id, ()) if c.game_id == game_id), None
+        )
+        if change is None:
+            continue
+        lines.append(
+            lt(
+                "result_row",
+                locale,
+                rank=placing.rank,
+                name=f"<@{placing.user_id}>",
+                score=placing.score,
+                before=change.before,
+                after=change.after,
+                delta=change.delta,
+            )
+        )
+    channel = await _league_channel(bot, league)
+    await channel.send("\n".join(lines), allowed_mentions=discord.AllowedMentions.none())
+
+
+# -- league games in threads -----------------------------------------------------------------
+
+
+async def open_thread(
+    bot: CarcassonneBot,
+    league: LeagueRow,
+    row: GameRow,
+    locale: str,
+    message: discord.Message | None = None,
+) -> discord.Thread:
+    """The game's thread in the league channel (on ``message`` if given); the first turn."""
+    name = lt("thread_name", locale, league=league.name, game_id=row.id)[:100]
+    if message is not None:
+        thread = await message.create_thread(name=name, auto_archive_duration=ARCHIVE_MINUTES)
+    else:
+        channel = await _league_channel(bot, league)
+        if not isinstance(channel, discord.TextChannel):
+            raise RuntimeError(f"league {league.id}: channel {league.channel_id} has no threads")
+        thread = await channel.create_thread(
+            name=name,
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=ARCHIVE_MINUTES,
+        )
+    await bot.manager.set_messages(row.id, thread_id=thread.id, message_id=None)
+    players = ", ".join(f"<@{s.user_id}>" for s in row.seats)
+    welcome = lt(
+        "welcome",
+        locale,
+        league=league.name,
+        season=league.season.season,
+        game_id=row.id,
+        players=players,
+    )
+    snap = await snapshot(bot.manager, row.id)
+    await post.announce(bot, snap, [], extra=[welcome])
+    return thread
+
+
+# -- the challenge message -------------------------------------------------------------------
+
+
+class ChallengeButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"lg:ch:(?P<game>\d+):(?P<op>yes|no)",
+):
+    """Accept / Decline under a challenge; the game number is in the ``custom_id``."""
+
+    def __init__(self, game: int, op: str, label: str, style: discord.ButtonStyle) -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"lg:ch:{game}:{op}")
+        )
+        self.game, self.op = game, op
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> ChallengeButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(int(match["game"]), match["op"], item.label or "", item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, lambda i: on_challenge(i, self.game, self.op == "yes"))
+
+
+def challenge_view(game_id: int, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        ChallengeButton(game_id, "yes", lt("accept", locale), discord.ButtonStyle.success)
+    )
+    view.add_item(
+        ChallengeButton(game_id, "no", lt("decline", locale), discord.ButtonStyle.secondary)
+    )
+    return view
+
+
+def challenge_text(
+    league: LeagueRow, row: GameRow, invited: list[int], waiting: tuple[int, ...], locale: str
+) -> str:
+    return lt(
+        "challenge",
+        locale,
+        challenger=f"<@{row.owner_id}>",
+        opponents=", ".join(f"<@{u}>" for u in invited),
+        league=league.name,
+        rules=rules_line(league, locale),
+        waiting=", ".join(f"<@{u}>" for u in waiting) or "-",
+    )
+
+
+async def on_challenge(interaction: discord.Interaction, game_id: int, accept: bool) -> None:
+    bot = bot_of(interaction)
+    manager = bot.manager
+    link = await manager.storage.league_game(game_id)
+    league = await manager.league(link.league_id) if link is not None else None
+    if league is not None:
+        interaction.extras["locale"] = (await manager.guild_settings(league.guild_id)).locale
+    user = interaction.user
+    answer = await manager.answer_challenge(game_id, user.id, user.display_name, accept=accept)
+    assert league is not None and link is not None  # answer_challenge refused otherwise
+    locale, mine = public_locale(interaction), here(interaction)
+    if answer.declined:
+        text = lt("challenge_declined", locale, game_id=game_id, player=user.mention)
+        await interaction.response.edit_message(content=text, view=None)
+        await interaction.followup.send(lt("declined", mine), ephemeral=True)
+        return
+    if answer.view is None:
+        invited = [s.user_id for s in answer.game.seats[1:]] + list(answer.waiting)
+        text = challenge_text(league, answer.game, invited, answer.waiting, locale)
+        await interaction.response.edit_message(content=text)
+        await interaction.followup.send(lt("accepted", mine), ephemeral=True)
+        return
+    await interaction.response.defer()
+    message = interaction.message
+    thread = await open_thread(bot, league, answer.game, locale, message)
+    if message is not None:
+        started = lt("challenge_started", locale, game_id=game_id, where=thread.mention)
+        await message.edit(content=started, view=None)
+
+
+# -- the command group -----------------------------------------------------------------------
+
+
+@app_commands.guild_only()
+class LeagueGroup(app_commands.Group):
+    """/league ..."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            name=_("league"), description=_("Community leagues: seasons, standings, ratings")
+        )
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.guild_id is not None:
+            settings = await bot_of(interaction).manager.guild_settings(interaction.guild_id)
+            interaction.extras.setdefault("locale", settings.locale)
+        return True
+
+    @app_commands.command(
+        name=_("create"), description=_("Create a league (members who can manage the server)")
+    )
+    @app_commands.rename(
+        name=_("name"),
+        channel=_("channel"),
+        game=_("game_kind"),
+        expansion=_("expansion"),
+        small_city=_("small_city"),
+        farmers=_("farmers"),
+        incomplete=_("incomplete"),
+        hand=_("hand"),
+        min_players=_("min_players"),
+        max_players=_("max_players"),
+        pace=_("pace"),
+        turn_hours=_("turn_hours"),
+        points=_("points"),
+        tiebreak=_("tiebreak"),
+        starts=_("starts"),
+        ends=_("ends"),
+    )
+    @app_commands.describe(
+        name=_("The league's name"),
+        channel=_("Channel for its games and standings (default: here)"),
+        game=_("Which game the league plays"),
+        expansion=_("Expansion to add"),
+        small_city=_("How a 2-tile city scores"),
+        farmers=_("Farmer scoring"),
+        incomplete=_("End-of-game scoring of unfinished features"),
+        hand=_("Tactical hand: hold 3 tiles and choose one"),
+        min_players=_("Fewest players in a league game (2-5)"),
+        max_players=_("Most players in a league game (2-5)"),
+        pace=_("Live games, or play-by-post with a time per turn"),
+        turn_hours=_("Play-by-post: hours per turn (default 24)"),
+        points=_("Standings points per place, first first (default 3,1,0)"),
+        tiebreak=_("How players level on points are ordered"),
+        starts=_("First day of the season, YYYY-MM-DD (default: today)"),
+        ends=_("Last day of the season, YYYY-MM-DD (default: none)"),
+    )
+    @app_commands.choices(
+        game=GAMES,
+        expansion=EXPANSIONS,
+        small_city=SMALL_CITY,
+        farmers=FARMERS,
+        incomplete=INCOMPLETE,
+        pace=PACES,
+        tiebreak=TIEBREAKS,
+    )
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 50],
+        channel: discord.TextChannel | None = None,
+        game: str = "carcassonne",
+        expansion: str | None = None,
+        small_city: str | None = None,
+        farmers: str | None = None,
+        incomplete: str | None = None,
+        hand: bool | None = None,
+        min_players: app_commands.Range[int, 2, 5] = 2,
+        max_players: app_commands.Range[int, 2, 5] = 4,
+        pace: str = "live",
+        turn_hours: app_commands.Range[int, 1, 336] | None = None,
+        points: str | None = None,
+        tiebreak: str | None = None,
+        starts: str | None = None,
+        ends: str | None = None,
+    ) -> None:
+        guild_id = interaction.guild_id
+        assert guild_id is not None
+        target = channel.id if channel is not None else interaction.channel_id
+        assert target is not None
+        options = (
+            chosen_options(small_city, farmers, incomplete, hand) if game == "carcassonne" else None
+        )
+        league = await bot_of(interaction).manager.create_league(
+            guild_id,
+            target,
+            interaction.user.id,
+            name,
+            admin=is_admin(interaction),
+            game=game,
+            expansions=(expansion,)
+            if expansion not in (None, "none") and game == "carcassonne"
+            else (),
+            options=options,
+            min_players=min_players,
+            max_players=max_players,
+            pace="post" if pace == "post" else "live",
+            turn_hours=turn_hours,
+            points=points,
+            tiebreaks=tiebreak.split(",") if tiebreak else None,
+            starts=starts,
+            ends=ends,
+        )
+        await interaction.response.send_message(
+            lt("created", public_locale(interaction), name=league.name, where=f"<#{target}>")
+        )
+
+    @app_commands.command(name=_("join"), description=_("Join a league"))
+    @app_commands.rename(league=_("league"))
+    @app_commands.describe(league=_("League name (default: the league of this channel)"))
+    @app_commands.autocomplete(league=league_names)
+    async def join(self, interaction: discord.Interaction, league: str | None = None) -> None:
+        found = await resolve(interaction, league)
+        user = interaction.user
+        await bot_of(interaction).manager.join_league(found.id, user.id, user.display_name)
+        await interaction.response.send_message(
+            lt("joined", here(interaction), name=found.name), ephemeral=True
+        )
+
+    @app_commands.command(name=_("leave"), description=_("Leave a league (your results stay)"))
+    @app_commands.rename(league=_("league"))
+    @app_commands.describe(league=_("League name (default: the league of this channel)"))
+    @app_commands.autocomplete(league=league_names)
+    async def leave(self, interaction: discord.Interaction, league: str | None = None) -> None:
+        found = await resolve(interaction, league)
+        await bot_of(interaction).manager.leave_league(found.id, interaction.user.id)
+        await interaction.response.send_message(
+            lt("left", here(interaction), name=found.name), ephemeral=True
+        )
+
+    @app_commands.command(name=_("standings"), description=_("A season's standings"))
+    @app_commands.rename(league=_("league"), season=_("season"))
+    @app_commands.describe(
+        league=_("League name (default: the league of this channel)"),
+        season=_("Season number (default: the current one)"),
+    )
+    @app_commands.autocomplete(league=league_names)
+    async def standings(
+        self,
+        interaction: discord.Interaction,
+        league: str | None = None,
+        season: app_commands.Range[int, 1] | None = None,
+    ) -> None:
+        found = await resolve(interaction, league)
+        await interaction.response.defer(thinking=True)
+        table = await bot_of(interaction).manager.season_table(found.id, season)
+        await interaction.followup.send(embed=standings_embed(table, here(interaction)))
+
+    @app_commands.command(name=_("leaderboard"), description=_("Players by rating"))
+    @app_commands.rename(league=_("league"))
+    @app_commands.describe(league=_("League name (default: the league of this channel)"))
+    @app_commands.autocomplete(league=league_names)
+    async def leaderboard(
+        self, interaction: discord.Interaction, league: str | None = None
+    ) -> None:
+        found = await resolve(interaction, league)
+        await interaction.response.defer(thinking=True)
+        board = await bot_of(interaction).manager.leaderboard(found.id)
+        locale = here(interaction)
+        lines = [
+            lt(
+                "leaderboard_row",
+                locale,
+                position=i + 1,
+                name=discord.utils.escape_markdown(member.name),
+                rating=rating.display,
+                games=rating.games,
+            )
+            for i, (member, rating) in enumerate(board[:SHOWN_ROWS])
+        ]
+        embed = discord.Embed(
+            title=lt("leaderboard_title", locale, league=found.name),
+            description="\n".join(lines) or lt("leaderboard_empty", locale),
+            colour=discord.Colour.gold(),
+        )
+        embed.set_footer(text=lt("leaderboard_footer", locale))
+        await interaction.followup.send(embed=embed)
+
+    @app_commands.command(name=_("profile"), description=_("A player's league profile"))
+    @app_commands.rename(player=_("player"), league=_("league"))
+    @app_commands.describe(
+        player=_("Whose profile (default: yours)"),
+        league=_("League name (default: the league of this channel)"),
+    )
+    @app_commands.autocomplete(league=league_names)
+    async def profile(
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member | None = None,
+        league: str | None = None,
+    ) -> None:
+        found = await resolve(interaction, league)
+        await interaction.response.defer(thinking=True)
+        manager = bot_of(interaction).manager
+        who = player or interaction.user
+        profile = await manager.league_profile(found.id, who.id, who.display_name)
+        rated = len(await manager.leaderboard(found.id))
+        table = await manager.season_table(found.id)
+        standing = next((r for r in table.rows if r.user_id == who.id), None)
+        embed = profile_embed(found, profile, rated, here(interaction), standing)
+        embed.set_thumbnail(url=who.display_avatar.url)
+        await interaction.followup.send(embed=embed)
+
+    @app_commands.command(
+        name=_("schedule"),
+        description=_("Start league games: the players named, or a round for every free member"),
+    )
+    @app_commands.rename(
+        league=_("league"),
+        player1=_("player1"),
+        player2=_("player2"),
+        player3=_("player3"),
+        player4=_("player4"),
+        player5=_("player5"),
+    )
+    @app_commands.describe(
+        league=_("League name (default: the league of this channel)"),
+        player1=_("A player (name nobody to seat every free member)"),
+        player2=_("Another player"),
+        player3=_("Another player"),
+        player4=_("Another player"),
+        player5=_("Another player"),
+    )
+    @app_commands.autocomplete(league=league_names)
+    async def schedule(
+        self,
+        interaction: discord.Interaction,
+        league: str | None = None,
+        player1: discord.Member | None = None,
+        player2: discord.Member | None = None,
+        player3: discord.Member | None = None,
+        player4: discord.Member | None = None,
+        player5: discord.Member | None = None,
+    ) -> None:
+        found = await resolve(interaction, league)
+        named = [p for p in (player1, player2, player3, player4, player5) if p is not None]
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        bot = bot_of(interaction)
+        views = await bot.manager.schedule(
+            found.id,
+            interaction.user.id,
+            admin=is_admin(interaction),
+            players=[(p.id, p.display_name) for p in named] or None,
+        )
+        locale = public_locale(interaction)
+        links = []
+        for view in views:
+            thread = await open_thread(bot, found, view.game, locale)
+            links.append(
+                lt("game_link", here(interaction), game_id=view.game_id, where=thread.mention)
+            )
+        await interaction.followup.send(
+            lt("scheduled", here(interaction), games=", ".join(links)), ephemeral=True
+        )
+
+    @app_commands.command(name=_("challenge"), description=_("Challenge league members to a game"))
+    @app_commands.rename(
+        opponent1=_("opponent1"),
+        opponent2=_("opponent2"),
+        opponent3=_("opponent3"),
+        opponent4=_("opponent4"),
+        league=_("league"),
+    )
+    @app_commands.describe(
+        opponent1=_("A member you challenge"),
+        opponent2=_("Another member you challenge"),
+        opponent3=_("Another member you challenge"),
+        opponent4=_("Another member you challenge"),
+        league=_("League name (default: the league of this channel)"),
+    )
+    @app_commands.autocomplete(league=league_names)
+    async def challenge(
+        self,
+        interaction: discord.Interaction,
+        opponent1: discord.Member,
+        opponent2: discord.Member | None = None,
+        opponent3: discord.Member | None = None,
+        opponent4: discord.Member | None = None,
+        league: str | None = None,
+    ) -> None:
+        found = await resolve(interaction, league)
+        named = [p for p in (opponent1, opponent2, opponent3, opponent4) if p is not None]
+        bot = bot_of(interaction)
+        user = interaction.user
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        row = await bot.manager.challenge(
+            found.id, user.id, user.display_name, [(p.id, p.display_name) for p in named]
+        )
+        locale = public_locale(interaction)
+        invited = [p.id for p in named]
+        channel = await _league_channel(bot, found)
+        message = await channel.send(
+            challenge_text(found, row, invited, tuple(invited), locale),
+            view=challenge_view(row.id, locale),
+            allowed_mentions=discord.AllowedMentions(users=True),
+        )
+        await interaction.followup.send(
+            lt("challenge_sent", here(interaction), link=message.jump_url), ephemeral=True
+        )
+
+    @app_commands.command(
+        name=_("annul"), description=_("Annul a league game's result (admins, with a reason)")
+    )
+    @app_commands.rename(game=_("game"), reason=_("reason"))
+    @app_commands.describe(game=_("Game number"), reason=_("Why (kept in the league's log)"))
+    async def annul(
+        self,
+        interaction: discord.Interaction,
+        game: int,
+        reason: app_commands.Range[str, 1, 300],
+    ) -> None:
+        manager = bot_of(interaction).manager
+        league, result = await manager.annul_result(
+            game, interaction.user.id, reason, admin=is_admin(interaction)
+        )
+        text = lt(
+            "annulled",
+            public_locale(interaction),
+            game_id=game,
+            league=league.name,
+            admin=interaction.user.mention,
+            reason=result.annul_reason,
+        )
+        await interaction.response.send_message(
+            text, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @app_commands.command(
+        name=_("close"), description=_("Close the season (organiser); optionally open the next")
+    )
+    @app_commands.rename(reason=_("reason"), league=_("league"), next_ends=_("next_season_ends"))
+    @app_commands.describe(
+        reason=_("Why (kept in the league's log)"),
+        league=_("League name (default: the league of this channel)"),
+        next_ends=_("Open the next season at once, ending on YYYY-MM-DD"),
+    )
+    @app_commands.autocomplete(league=league_names)
+    async def close(
+        self,
+        interaction: discord.Interaction,
+        reason: app_commands.Range[str, 1, 300],
+        league: str | None = None,
+        next_ends: str | None = None,
+    ) -> None:
+        found = await resolve(interaction, league)
+        await interaction.response.defer(thinking=True)
+        table, now = await bot_of(interaction).manager.close_season(
+            found.id, interaction.user.id, reason, admin=is_admin(interaction), next_ends=next_ends
+        )
+        locale = public_locale(interaction)
+        lines = [
+            lt(
+                "closed",
+                locale,
+                season=table.season.season,
+                league=found.name,
+                by=interaction.user.mention,
+                reason=" ".join(reason.split()),
+            )
+        ]
+        if now.closed:
+            lines.append(lt("league_over", locale))
+        elif now.season.ends_at is not None:
+            lines.append(
+                lt(
+                    "next_season",
+                    locale,
+                    season=now.season.season,
+                    end=stamp(now.season.ends_at - 1),
+                )
+            )
+        await interaction.followup.send(
+            "\n".join(lines),
+            embed=standings_embed(table, locale),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @app_commands.command(
+        name=_("log"), description=_("Who closed seasons or annulled results, and why")
+    )
+    @app_commands.rename(league=_("league"))
+    @app_commands.describe(league=_("League name (default: the league of this channel)"))
+    @app_commands.autocomplete(league=league_names)
+    async def log(self, interaction: discord.Interaction, league: str | None = None) -> None:
+        found = await resolve(interaction, league)
+        entries = await bot_of(interaction).manager.league_log(
+            found.id, interaction.user.id, admin=is_admin(interaction)
+        )
+        locale = here(interaction)
+        lines = [
+            lt(
+                "log_row",
+                locale,
+                when=f"<t:{int(a.created_at)}:f>",
+                who=f"<@{a.user_id}>",
+                action=lt(f"action_{a.action}", locale, season=a.season),
+                target=f" #{a.game_id}" if a.game_id else "",
+                reason=discord.utils.escape_markdown(a.reason) or "-",
+            )
+            for a in entries
+        ]
+        embed = discord.Embed(
+            title=lt("log_title", locale, league=found.name),
+            description="\n".join(lines) or lt("log_empty", locale),
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def install(bot: CarcassonneBot) -> None:
+    """Add ``/league``, the challenge buttons, and the listener that keeps standings current."""
+    bot.tree.add_command(LeagueGroup())
+    bot.add_dynamic_items(ChallengeButton)
+
+    async def listener(change: LeagueChange) -> None:
+        await on_change(bot, change)
+
+    bot.manager.on_league_change(listener)
