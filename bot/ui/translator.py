@@ -112,6 +112,7 @@ FRENCH.update(
         "pace": "rythme",
         "Live games, or play-by-post with a time per turn": "Parties en direct, ou par messages "
         "avec un temps par tour",
+        "turn_hours": "heures_par_tour",
         "Play-by-post: hours per turn (default 24)": "Par messages : heures par tour (24 par "
         "défaut)",
         "points": "points",
