@@ -7,6 +7,7 @@ the figure spots of a tile) are arguments, so the bot decides what the labels sa
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -17,6 +18,8 @@ from engine.tiles import Oriented
 from renderer import palette as pal
 from renderer.figures import figure_icon, role_of
 from renderer.geometry import CORNER_SPOTS, Point, layout
+from renderer.hunters_geometry import is_hunters_tile
+from renderer.hunters_geometry import spots as hunters_spots
 from renderer.options import RenderOptions
 from renderer.tileart import tile_image
 
@@ -70,11 +73,18 @@ def make_frame(cells: Iterable[Pos], options: RenderOptions, extra: Iterable[Pos
     return Frame(min_x, min_y, cols, rows, tile, margin, margin)
 
 
+def spots_of(oriented: Oriented) -> Mapping[int, Point]:
+    """Figure spot per local feature of a tile (Hunters & Gatherers tiles have their own)."""
+    if is_hunters_tile(oriented):
+        return hunters_spots(oriented)
+    return layout(oriented).spots
+
+
 def figure_point(figure: Figure, placed: PlacedTile) -> Point:
     """Where a figure stands on its tile, in tile units."""
     if isinstance(figure.at, str) and figure.at in CORNER_SPOTS:
         return CORNER_SPOTS[figure.at]
-    return layout(placed.oriented).spots.get(figure.local, (0.5, 0.5))
+    return spots_of(placed.oriented).get(figure.local, (0.5, 0.5))
 
 
 def spot_point(oriented: Oriented, at: SpotKey) -> Point:
@@ -84,7 +94,7 @@ def spot_point(oriented: Oriented, at: SpotKey) -> Point:
         # Inside the tile, so the label is not hidden by a neighbour.
         return (0.14 + 0.72 * x, 0.14 + 0.72 * y)
     local = oriented.feature_at(at)
-    return layout(oriented).spots.get(local, (0.5, 0.5))
+    return spots_of(oriented).get(local, (0.5, 0.5))
 
 
 def draw_board(
@@ -131,10 +141,33 @@ def draw_board(
         target = tiles.get(pos)
         oriented = target.oriented if target else (ghost[1] if ghost and ghost[0] == pos else None)
         if oriented is not None:
-            for at, label in labels.items():
-                cx, cy = frame.point(pos, spot_point(oriented, at))
-                badge(draw, (cx, cy), label, max(9.0, t * 0.13), (20, 20, 120))
+            r = max(9.0, t * 0.13)
+            points = [frame.point(pos, spot_point(oriented, at)) for at in labels]
+            for (bx, by), label in zip(apart(points, 1.9 * r), labels.values(), strict=True):
+                badge(draw, (bx, by), label, r, (20, 20, 120))
     return image, frame
+
+
+def apart(points: list[tuple[int, int]], gap: float) -> list[tuple[float, float]]:
+    """Nudge points closer than ``gap`` away from each other (crowded spots on a busy tile),
+    so no number badge hides another; points already apart do not move."""
+    out = [(float(x), float(y)) for x, y in points]
+    for _ in range(30):
+        moved = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                (ax, ay), (bx, by) = out[i], out[j]
+                d = math.hypot(ax - bx, ay - by)
+                if d >= gap:
+                    continue
+                ux, uy = ((ax - bx) / d, (ay - by) / d) if d > 1e-6 else (1.0, 0.0)
+                push = (gap - d) / 2 + 0.5
+                out[i] = (ax + ux * push, ay + uy * push)
+                out[j] = (bx - ux * push, by - uy * push)
+                moved = True
+        if not moved:
+            break
+    return out
 
 
 def badge(

@@ -22,7 +22,9 @@ from renderer.tileart import tile_image
 PNG_LEVEL = 1
 SAMPLE_SETS = ("base", "abbey_mayor")
 
-_PALETTE: list[Image.Image] = []
+#: One palette per game family: a game drawn in other colours (Hunters & Gatherers' woods and
+#: water) gets its own, so its images keep their colours; the base games' palette is unchanged.
+_PALETTES: dict[str, Image.Image] = {}
 _LOCK = threading.Lock()
 
 
@@ -59,22 +61,36 @@ def _sample_sheet() -> Image.Image:
     return sheet
 
 
-def shared_palette() -> Image.Image:
-    """The palette image (mode P), built once per process."""
-    if not _PALETTE:
+def _family_sheet(family: str) -> Image.Image:
+    if family == "hunters":
+        from renderer.hunters_art import palette_sheet
+
+        return palette_sheet()
+    return _sample_sheet()
+
+
+def shared_palette(family: str = "carcassonne") -> Image.Image:
+    """The palette image (mode P) of a game family, built once per process."""
+    key = family if family == "hunters" else "carcassonne"
+    found = _PALETTES.get(key)
+    if found is None:
         with _LOCK:
-            if not _PALETTE:
-                sheet = _sample_sheet()
-                _PALETTE.append(
-                    sheet.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+            found = _PALETTES.get(key)
+            if found is None:
+                sheet = _family_sheet(key)
+                found = _PALETTES[key] = sheet.quantize(
+                    256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
                 )
-    return _PALETTE[0]
+    return found
 
 
-def encode_png(image: Image.Image, *, full_colour: bool = False) -> bytes:
-    """PNG bytes of ``image``; mapped to the shared palette unless ``full_colour``."""
+def encode_png(
+    image: Image.Image, *, full_colour: bool = False, family: str = "carcassonne"
+) -> bytes:
+    """PNG bytes of ``image``; mapped to its game family's palette unless ``full_colour``."""
     out = io.BytesIO()
     if not full_colour:
-        image = image.convert("RGB").quantize(palette=shared_palette(), dither=Image.Dither.NONE)
+        palette = shared_palette(family)
+        image = image.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
     image.save(out, format="PNG", compress_level=PNG_LEVEL)
     return out.getvalue()

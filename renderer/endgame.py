@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
@@ -18,16 +19,30 @@ if TYPE_CHECKING:
 CATEGORY_ORDER = ("city", "road", "cloister", "field", "barn")
 
 
-def categories(game: Game) -> list[str]:
+def categories(game: Game, order: Sequence[str] = CATEGORY_ORDER) -> list[str]:
     """Categories that scored for anyone, in the usual order, unknown ones after."""
     seen = {c for b in game.breakdown for c, v in b.items() if v}
-    return [c for c in CATEGORY_ORDER if c in seen] + sorted(seen - set(CATEGORY_ORDER))
+    return [c for c in order if c in seen] + sorted(seen - set(order))
 
 
-def chart_picture(game: Game, width: int, tile: int, options: RenderOptions) -> Image.Image:
-    """Horizontal stacked bars, one per player, one segment per category, total at the end."""
+def chart_picture(
+    game: Game,
+    width: int,
+    tile: int,
+    options: RenderOptions,
+    *,
+    labels: Mapping[str, str] | None = None,
+    colours: Mapping[str, pal.RGB] | None = None,
+    order: Sequence[str] = (),
+) -> Image.Image:
+    """Horizontal stacked bars, one per player, one segment per category, total at the end.
+
+    ``labels``, ``colours`` and ``order`` give other games' categories their legend words, hues
+    and order.
+    """
+    colours = {**pal.CATEGORY_COLOURS, **(colours or {})}
     names = game.setup.players
-    cats = categories(game)
+    cats = categories(game, order or CATEGORY_ORDER)
     bar_h = max(34, round(tile * 0.42), width // 30)
     font = pal.font(round(bar_h * 0.5))
     small = pal.font(round(bar_h * 0.4))
@@ -65,7 +80,7 @@ def chart_picture(game: Game, width: int, tile: int, options: RenderOptions) -> 
             if points <= 0:
                 continue
             w = plot_w * points / top
-            fill = pal.CATEGORY_COLOURS.get(cat, pal.CATEGORY_FALLBACK)
+            fill = colours.get(cat, pal.CATEGORY_FALLBACK)
             draw.rectangle((x, y, x + w, y + bar_h), fill=fill, outline=pal.WHITE, width=2)
             text = str(points)
             if draw.textlength(text, font=small) + 6 < w:
@@ -75,9 +90,9 @@ def chart_picture(game: Game, width: int, tile: int, options: RenderOptions) -> 
         y += bar_h + pad
     x = pad
     for cat in cats:
-        fill = pal.CATEGORY_COLOURS.get(cat, pal.CATEGORY_FALLBACK)
+        fill = colours.get(cat, pal.CATEGORY_FALLBACK)
         draw.rectangle((x, y, x + bar_h * 0.6, y + bar_h * 0.6), fill=fill, outline=pal.INK)
-        label = options.text(cat)
+        label = (labels or {}).get(cat) or options.text(cat)
         draw.text((x + bar_h * 0.75, y + bar_h * 0.3), label, font=small, fill=pal.INK, anchor="lm")
         x += round(bar_h * 1.2 + draw.textlength(label, font=small))
     return image
@@ -86,6 +101,10 @@ def chart_picture(game: Game, width: int, tile: int, options: RenderOptions) -> 
 def game_end_picture(game: Game, options: RenderOptions | None = None) -> Image.Image:
     """The final board (no strip) above the breakdown chart."""
     options = options or RenderOptions()
+    if game.setup.game == "hunters":
+        from renderer.hunters_end import game_end_picture as hunters_end
+
+        return hunters_end(game, options)
     board, frame = draw_board(game.board.tiles, game.figures(), options, last=game.last_pos)
     width = max(board.width, 560)
     chart = chart_picture(game, width, frame.tile, options)
@@ -97,4 +116,4 @@ def game_end_picture(game: Game, options: RenderOptions | None = None) -> Image.
 
 def render_game_end(game: Game, options: RenderOptions | None = None) -> bytes:
     """PNG of :func:`game_end_picture`."""
-    return encode_png(game_end_picture(game, options))
+    return encode_png(game_end_picture(game, options), family=game.setup.game)

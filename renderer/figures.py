@@ -44,7 +44,12 @@ _LOCK = threading.Lock()
 
 
 def role_of(figure: Figure, oriented: Oriented) -> str:
-    """How a figure is drawn: follower, farmer (a follower on a field), mayor, wagon or barn."""
+    """How a figure is drawn: follower, farmer (a follower on a field), mayor, wagon or barn;
+    in Hunters & Gatherers hunter, gatherer, fisher or hut."""
+    if figure.kind in ("man", "hut"):
+        from renderer.hunters_figures import role_of as hunters_role
+
+        return hunters_role(figure, oriented) or "man"
     if figure.kind == "follower":
         local = figure.local
         if 0 <= local < len(oriented.features) and oriented.features[local].type == "field":
@@ -65,6 +70,10 @@ def figure_icon(player: int, role: str, tile_size: int) -> Image.Image:
 
 
 def draw_figure(player: int, role: str, tile_size: int) -> Image.Image:
+    from renderer import hunters_figures
+
+    if role in hunters_figures.SCALES:
+        return hunters_figures.draw_figure(player, role, tile_size)
     side = max(12, round(tile_size * FIGURE_SCALE * ROLE_SCALE.get(role, 1.0)))
     big = side * SUPERSAMPLE
     image = Image.new("RGBA", (big, big), (0, 0, 0, 0))

@@ -26,6 +26,7 @@ LABELS: dict[str, dict[str, str]] = {
         "no_rotation": "{tile} fits nowhere",
         "turn": "Turn {n}",
         "follower": "followers",
+        "bonus_left": "Bonus tiles: {n}",
     },
     "fr": {
         "tiles_left": "Tuiles restantes : {n}",
@@ -42,6 +43,7 @@ LABELS: dict[str, dict[str, str]] = {
         "no_rotation": "{tile} ne se pose nulle part",
         "turn": "Tour {n}",
         "follower": "partisans",
+        "bonus_left": "Tuiles bonus : {n}",
     },
 }
 

@@ -11,7 +11,7 @@ from renderer import palette as pal
 from renderer.figures import figure_icon
 from renderer.options import RenderOptions
 
-FIGURE_ORDER = ("follower", "mayor", "wagon", "barn")
+FIGURE_ORDER = ("follower", "mayor", "wagon", "barn", "man", "hut")
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +24,8 @@ class PanelData:
     tiles_left: int
     current: int | None = None
     turn: int | None = None
+    #: Hunters & Gatherers: bonus tiles left in their own stack.
+    bonus_left: int | None = None
 
 
 def row_height(tile: int) -> int:
@@ -66,6 +68,8 @@ def draw_panel(data: PanelData, width: int, tile: int, options: RenderOptions) -
             fx += draw.textlength(label, font=small) + h * 0.35
     y = h // 3 + len(data.names) * h + h // 2
     footer = options.text("tiles_left", n=data.tiles_left)
+    if data.bonus_left is not None:
+        footer = f"{footer}  ·  {options.text('bonus_left', n=data.bonus_left)}"
     if data.turn is not None:
         footer = f"{options.text('turn', n=data.turn)}  ·  {footer}"
     draw.text((12, y), footer, font=small, fill=pal.MUTED, anchor="lm")

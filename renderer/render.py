@@ -35,7 +35,14 @@ def panel_data(game: Game) -> PanelData:
         tiles_left=game.tiles_left,
         current=None if over else game.decision.player,
         turn=None if over else game.turn,
+        bonus_left=None if over else _bonus_left(game),
     )
+
+
+def _bonus_left(game: Game) -> int | None:
+    """Hunters & Gatherers: the bonus tiles still to win (None for other games)."""
+    stack = getattr(game, "bonus_stack", None)
+    return None if stack is None else len(stack)
 
 
 def with_panel(board: Image.Image, game: Game, tile: int, options: RenderOptions) -> Image.Image:
@@ -94,7 +101,7 @@ def render_board(
 
     ``candidates`` maps empty squares to the short labels the bot offers ({(1, 0): "A", ...}).
     """
-    return encode_png(board_picture(game, options, candidates=candidates))
+    return encode_png(board_picture(game, options, candidates=candidates), family=game.setup.game)
 
 
 def render_preview(
@@ -108,7 +115,10 @@ def render_preview(
 
     ``spot_labels`` (``at`` -> label, e.g. {4: "1", "C": "2"}) marks figure spots on the ghost.
     """
-    return encode_png(board_picture(game, options, preview=placement, spot_labels=spot_labels))
+    return encode_png(
+        board_picture(game, options, preview=placement, spot_labels=spot_labels),
+        family=game.setup.game,
+    )
 
 
 def render_figure_spots(
@@ -119,4 +129,4 @@ def render_figure_spots(
     Keys are the records' ``at`` values (0-11, "C", "I1", "I2", "NW"...); pass the labels the bot
     offers for ``game.legal_figures()``.
     """
-    return encode_png(board_picture(game, options, spot_labels=labels))
+    return encode_png(board_picture(game, options, spot_labels=labels), family=game.setup.game)

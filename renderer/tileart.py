@@ -23,17 +23,20 @@ from renderer.geometry import (
     _inside,
     layout,
 )
+from renderer.hunters_geometry import is_hunters_tile
 
 SUPERSAMPLE = 3
 WALL_WIDTH = 0.075
 
-_CACHE: dict[tuple[str, int, int], Image.Image] = {}
+_CACHE: dict[tuple[str, str, int, int], Image.Image] = {}
 _LOCK = threading.Lock()
 
 
 def tile_image(oriented: Oriented, size: int) -> Image.Image:
     """The art of an oriented tile at ``size`` pixels (cached; do not modify the result)."""
-    key = (oriented.kind, oriented.rotation, size)
+    # Tile sets may reuse kind names (the base game and Hunters & Gatherers both have an "S").
+    family = "hunters" if is_hunters_tile(oriented) else ""
+    key = (family, oriented.kind, oriented.rotation, size)
     found = _CACHE.get(key)
     if found is None:
         art = draw_tile(oriented, size)
@@ -44,6 +47,10 @@ def tile_image(oriented: Oriented, size: int) -> Image.Image:
 
 def draw_tile(oriented: Oriented, size: int) -> Image.Image:
     """Draw an oriented tile from scratch (no cache)."""
+    if is_hunters_tile(oriented):
+        from renderer.hunters_art import draw_tile as draw_hunters_tile
+
+        return draw_hunters_tile(oriented, size)
     big = size * SUPERSAMPLE
     chosen = layout(oriented)
     image = Image.new("RGB", (big, big), pal.FIELD)

@@ -74,4 +74,4 @@ def render_rotations(
     labels: Mapping[int, str] | None = None,
 ) -> bytes:
     """PNG of :func:`rotations_picture`."""
-    return encode_png(rotations_picture(game, options, labels))
+    return encode_png(rotations_picture(game, options, labels), family=game.setup.game)
