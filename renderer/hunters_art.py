@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import random
-from functools import cache
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
@@ -25,6 +24,7 @@ from renderer.hunters_geometry import (
     decorations,
     features_of,
     marks,
+    tile_extra,
     turn_point,
 )
 
@@ -75,15 +75,6 @@ COLOURS: tuple[RGB, ...] = (
     BONUS_DARK,
     EDGE_LINE,
 )
-
-
-@cache
-def tile_extra(kind: str) -> dict[str, object]:
-    """Tile-level data of a Hunters & Gatherers kind (bonus, special, volcano)."""
-    for tile in load_set("hunters"):
-        if tile.name == kind:
-            return dict(tile.extra)
-    return {}
 
 
 def is_bonus(oriented: Oriented) -> bool:

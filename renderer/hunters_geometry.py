@@ -17,8 +17,9 @@ import random
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
-from engine.tiles import Oriented
+from engine.tiles import Oriented, load_set
 from renderer.geometry import Point, _distances
 from renderer.hunters_land import FOREST_REACH, LAND, check_land, grow_land
 from renderer.hunters_water import (
@@ -46,6 +47,7 @@ __all__ = [
     "is_hunters_tile",
     "marks",
     "spots",
+    "tile_extra",
     "turn_point",
 ]
 
@@ -320,14 +322,22 @@ def base_layout(oriented: Oriented) -> HuntersLayout:
     return found
 
 
-def volcano_tile(oriented: Oriented) -> bool:
-    """Whether the tile is the start tile with the volcano (from the tile set's data)."""
-    from engine.tiles import load_set
+@cache
+def tile_extra(kind: str) -> dict[str, object]:
+    """Tile-level data of a Hunters & Gatherers kind: ``bonus``, ``special``, ``volcano``.
 
-    for kind in load_set("hunters"):
-        if kind.name == oriented.kind:
-            return bool(kind.extra.get("volcano"))
-    return False
+    The renderer is handed oriented tiles, which carry only their features; these flags live on
+    the tile kind in the set's data.
+    """
+    for tile in load_set("hunters"):
+        if tile.name == kind:
+            return dict(tile.extra)
+    return {}
+
+
+def volcano_tile(oriented: Oriented) -> bool:
+    """Whether the tile is the start tile with the volcano."""
+    return bool(tile_extra(oriented.kind).get("volcano"))
 
 
 def spots(oriented: Oriented) -> dict[int, Point]:

@@ -36,7 +36,6 @@ from renderer.figures import figure_icon, role_of
 from renderer.hunters_art import BONUS_FRAME, FISH, is_bonus
 from renderer.hunters_end import bonus_tiles_by_player
 from renderer.hunters_geometry import (
-    GRID,
     LAND,
     base_layout,
     decorations,
@@ -61,8 +60,7 @@ def rgb(image: Image.Image) -> list[tuple[int, int, int]]:
 def land_label(oriented_kind: str, rotation: int, point: tuple[float, float]) -> int:
     """The land feature (local index) under a point of a turned tile, -1 on water."""
     chosen = base_layout(KINDS[oriented_kind].oriented(0))
-    x, y = turn_point(point, -(rotation // 90))
-    return chosen.labels[min(GRID - 1, int(y * GRID)) * GRID + min(GRID - 1, int(x * GRID))] - 1
+    return chosen.label_at(turn_point(point, -(rotation // 90)))
 
 
 # -- geometry follows the data -----------------------------------------------------------------
