@@ -4,29 +4,46 @@
 ``setup_hook`` installs the translator, the ``/carcassonne`` group and the persistent components,
 then syncs the commands deliberately: to one guild when ``DISCORD_DEV_GUILD`` is set (instant,
 for development), otherwise globally, and not at all when ``SYNC_COMMANDS=0`` (restarts that do
-not change the commands need no sync, and Discord rate-limits it).
+not change the commands need no sync, and Discord rate-limits it). Last it starts the
+play-by-post scheduler (:mod:`bot.scheduler`): a ``discord.ext.tasks`` loop ticking every
+``SCHEDULER_SECONDS``; ``close`` stops it after the tick in progress.
+
+The manager and the scheduler read the time from :func:`discord_clock`, so deadlines follow the
+same clock as Discord's timestamps (and simulated time in tests).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import math
 import os
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.ext import tasks
 
 from bot.errors import ManagerError
 
 if TYPE_CHECKING:
     from bot.manager import GameManager
+    from bot.scheduler import Scheduler
     from bot.storage import Storage
 
 log = logging.getLogger("carcassonne")
 
 DEFAULT_DB = "carcassonne.sqlite3"
+#: How often the scheduler looks for due deadlines, in seconds.
+DEFAULT_TICK = 30.0
+
+
+def discord_clock() -> float:
+    """Unix seconds by Discord's clock helper (which simcord moves in simulated time)."""
+    return discord.utils.utcnow().timestamp()
 
 
 @dataclass(frozen=True)
@@ -38,6 +55,7 @@ class Settings:
     log_level: str
     dev_guild: int | None
     sync_commands: bool = True
+    tick_seconds: float = DEFAULT_TICK
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -60,12 +78,22 @@ class Settings:
         sync = env.get("SYNC_COMMANDS", "1").strip().lower()
         if sync not in ("0", "1", "true", "false", "yes", "no"):
             raise SystemExit(f"SYNC_COMMANDS must be 1 or 0, got {sync!r}")
+        tick_text = env.get("SCHEDULER_SECONDS", "").strip() or str(DEFAULT_TICK)
+        try:
+            tick = float(tick_text)
+        except ValueError:
+            tick = math.nan
+        if not 1 <= tick <= 3600:
+            raise SystemExit(
+                f"SCHEDULER_SECONDS must be a number of seconds from 1 to 3600, got {tick_text!r}"
+            )
         return cls(
             token=token,
             database=env.get("CARCASSONNE_DB", "").strip() or DEFAULT_DB,
             log_level=level,
             dev_guild=int(guild) if guild else None,
             sync_commands=sync in ("1", "true", "yes"),
+            tick_seconds=tick,
         )
 
 
@@ -80,6 +108,8 @@ class CarcassonneBot(discord.Client):
         self.tree = app_commands.CommandTree(self)
         self._storage: Storage | None = None
         self._manager: GameManager | None = None
+        self._scheduler: Scheduler | None = None
+        self._ticker: tasks.Loop[Any] | None = None
 
     @property
     def manager(self) -> GameManager:
@@ -93,11 +123,46 @@ class CarcassonneBot(discord.Client):
         from bot.ui import install
 
         self._storage = await open_storage(self.settings.database)
-        self._manager = GameManager(self._storage)
+        self._manager = GameManager(self._storage, clock=discord_clock)
         log.info("database %s ready", self.settings.database)
         await install(self)
         if self.settings.sync_commands:
             await self.sync_commands()
+        self.start_scheduler()
+
+    @property
+    def scheduler(self) -> Scheduler:
+        if self._scheduler is None:
+            raise RuntimeError("the scheduler is not running: setup_hook has not run")
+        return self._scheduler
+
+    def start_scheduler(self) -> None:
+        """Tick the play-by-post scheduler every ``tick_seconds``, from when the bot is ready."""
+        from bot.scheduler import Scheduler
+        from bot.ui.notifier import DiscordNotifier
+
+        scheduler = Scheduler(
+            self.manager, DiscordNotifier(self), interval=self.settings.tick_seconds
+        )
+        ticker: tasks.Loop[Any] = tasks.loop(seconds=self.settings.tick_seconds)(
+            scheduler.tick_safely
+        )
+        ticker.before_loop(self.wait_until_ready)
+        self._scheduler, self._ticker = scheduler, ticker
+        ticker.start()
+        log.info("scheduler ticking every %s s", self.settings.tick_seconds)
+
+    async def stop_scheduler(self) -> None:
+        """Stop the loop, letting a tick in progress finish (its notices are claimed first)."""
+        ticker, self._ticker = self._ticker, None
+        if ticker is None or self._scheduler is None:
+            return
+        async with self._scheduler.quiet():
+            ticker.cancel()
+        task = ticker.get_task()
+        if task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
 
     async def sync_commands(self) -> None:
         if self.settings.dev_guild is not None:
@@ -119,6 +184,7 @@ class CarcassonneBot(discord.Client):
 
     async def close(self) -> None:
         try:
+            await self.stop_scheduler()
             await super().close()
         finally:
             if self._storage is not None:

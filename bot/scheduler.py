@@ -24,7 +24,7 @@ import asyncio
 import contextlib
 import logging
 import math
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
@@ -93,7 +93,12 @@ class Scheduler:
     """Deadlines, reminders, timeouts, vacations and digests of every game.
 
     >>> scheduler = Scheduler(manager, notifier)   # doctest: +SKIP
-    >>> scheduler.start()                          # in the bot's setup_hook
+    >>> scheduler.start()                          # or call tick_safely() from any periodic loop
+
+    The bot drives :meth:`tick_safely` from a ``discord.ext.tasks`` loop (see :mod:`bot.app`), whose
+    clock and sleep follow simulated time in tests; :meth:`run` is the same loop with an
+    injectable ``sleep``. :meth:`quiet` waits for a tick in progress, so a shutdown never cuts
+    one in the middle.
     """
 
     def __init__(
@@ -119,6 +124,7 @@ class Scheduler:
         self.retry_after = retry_after
         self.batch = batch
         self._task: asyncio.Task[None] | None = None
+        self._ticking = asyncio.Lock()
 
     @property
     def storage(self) -> Storage:
@@ -130,12 +136,24 @@ class Scheduler:
         """Tick every ``interval`` seconds, forever (or ``ticks`` times)."""
         count = 0
         while ticks is None or count < ticks:
-            try:
-                await self.tick()
-            except Exception:
-                log.exception("scheduler tick failed; trying again next time")
+            await self.tick_safely()
             count += 1
             await self._sleep(self.interval)
+
+    async def tick_safely(self) -> TickReport | None:
+        """One :meth:`tick` that never raises (a failure is logged and retried next time)."""
+        async with self._ticking:
+            try:
+                return await self.tick()
+            except Exception:
+                log.exception("scheduler tick failed; trying again next time")
+                return None
+
+    @contextlib.asynccontextmanager
+    async def quiet(self) -> AsyncIterator[None]:
+        """Hold off ticks (waiting for the one in progress) for the duration of the block."""
+        async with self._ticking:
+            yield
 
     def start(self) -> asyncio.Task[None]:
         """Run the loop in the background (once); :meth:`stop` ends it."""
@@ -146,7 +164,8 @@ class Scheduler:
     async def stop(self) -> None:
         task, self._task = self._task, None
         if task is not None:
-            task.cancel()
+            async with self._ticking:  # let a tick in progress finish first
+                task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 
 async def install(bot: CarcassonneBot) -> None:
+    from bot.ui import pbp_commands
     from bot.ui.commands import CarcassonneGroup
     from bot.ui.components import DYNAMIC_ITEMS
     from bot.ui.errors import report
@@ -23,7 +24,9 @@ async def install(bot: CarcassonneBot) -> None:
     from bot.ui.translator import Translator
 
     await bot.tree.set_translator(Translator())
-    bot.tree.add_command(CarcassonneGroup())
+    group = CarcassonneGroup()
+    pbp_commands.register(group)
+    bot.tree.add_command(group)
     bot.add_dynamic_items(*DYNAMIC_ITEMS)
     await install_leagues(bot)
 

@@ -17,7 +17,7 @@ from discord.app_commands import Choice
 from discord.app_commands import locale_str as _
 
 from bot.storage import GameRow
-from bot.ui import lobby_ui, place_cmd, post
+from bot.ui import clocks, lobby_ui, pbp_commands, place_cmd, post
 from bot.ui.errors import UIError
 from bot.ui.state import snapshot
 from bot.ui.texts import player_locale, rules_text, tr
@@ -113,10 +113,13 @@ class CarcassonneGroup(app_commands.Group):
         incomplete=_("End-of-game scoring of unfinished features"),
         hand=_("Tactical hand: hold 3 tiles and choose one"),
         private=_("Play in a private thread (only invited players see it)"),
+        turn_hours=_("Hours each player has per turn (default: the server's)"),
+        timeout=_("What happens when a player's time runs out"),
     )
     @app_commands.choices(
         expansion=EXPANSIONS, small_city=SMALL_CITY, farmers=FARMERS, incomplete=INCOMPLETE
     )
+    @app_commands.choices(timeout=pbp_commands.TIMEOUTS)
     @app_commands.rename(
         expansion=_("expansion"),
         small_city=_("small_city"),
@@ -124,6 +127,8 @@ class CarcassonneGroup(app_commands.Group):
         incomplete=_("incomplete"),
         hand=_("hand"),
         private=_("private"),
+        turn_hours=_("turn_hours"),
+        timeout=_("timeout"),
     )
     async def new(
         self,
@@ -134,6 +139,8 @@ class CarcassonneGroup(app_commands.Group):
         incomplete: str | None = None,
         hand: bool | None = None,
         private: bool = False,
+        turn_hours: app_commands.Range[int, 1, pbp_commands.MAX_TURN_HOURS] | None = None,
+        timeout: str | None = None,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         manager = bot_of(interaction).manager
@@ -155,6 +162,7 @@ class CarcassonneGroup(app_commands.Group):
             expansions=expansions,
             options=chosen_options(small_city, farmers, incomplete, hand),
             private=private,
+            **pbp_commands.game_timing(turn_hours, timeout),
         )
         message = await channel.send(embed=lobby_ui.lobby_embed(row), view=lobby_ui.lobby_view(row))
         await manager.set_messages(row.id, thread_id=None, message_id=message.id)
@@ -200,6 +208,8 @@ class CarcassonneGroup(app_commands.Group):
                 tr("score_line", locale, name=n, score=s)
                 for n, s in zip(snap.names, view.scores, strict=True)
             ]
+            manager = bot_of(interaction).manager
+            lines += await clocks.clock_lines(manager, row, locale, everyone=True)
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
     @app_commands.command(
@@ -362,9 +372,18 @@ class CarcassonneGroup(app_commands.Group):
         farmers=_("farmers"),
         incomplete=_("incomplete"),
         hand=_("hand"),
+        turn_hours=_("turn_hours"),
+        timeout=_("timeout"),
+        digest_channel=_("digest_channel"),
+        digest_off=_("digest_off"),
     )
     @app_commands.describe(
-        language=_("Language of game messages"), channel=_("Default channel for new games")
+        language=_("Language of game messages"),
+        channel=_("Default channel for new games"),
+        turn_hours=_("Default hours per turn of new games (0: no time limit)"),
+        timeout=_("Default: what happens when a player's time runs out"),
+        digest_channel=_("Channel for the daily list of whose turn it is"),
+        digest_off=_("Stop the daily list of whose turn it is"),
     )
     @app_commands.choices(
         language=LANGUAGES,
@@ -372,6 +391,7 @@ class CarcassonneGroup(app_commands.Group):
         small_city=SMALL_CITY,
         farmers=FARMERS,
         incomplete=INCOMPLETE,
+        timeout=pbp_commands.TIMEOUTS,
     )
     async def settings(
         self,
@@ -383,6 +403,10 @@ class CarcassonneGroup(app_commands.Group):
         farmers: str | None = None,
         incomplete: str | None = None,
         hand: bool | None = None,
+        turn_hours: app_commands.Range[int, 0, pbp_commands.MAX_TURN_HOURS] | None = None,
+        timeout: str | None = None,
+        digest_channel: discord.TextChannel | None = None,
+        digest_off: bool | None = None,
     ) -> None:
         manager = bot_of(interaction).manager
         guild_id = interaction.guild_id
@@ -395,6 +419,8 @@ class CarcassonneGroup(app_commands.Group):
             changes["channel_id"] = channel.id
         if expansion is not None:
             changes["expansions"] = () if expansion == "none" else (expansion,)
+        timing = pbp_commands.settings_changes(turn_hours, timeout, digest_channel, digest_off)
+        changes.update(timing)
         options = chosen_options(small_city, farmers, incomplete, hand)
         if changes or options:
             perms = interaction.permissions
@@ -426,4 +452,5 @@ def settings_summary(settings: Any, locale: str) -> str:
     parts = [settings.locale, lobby_ui.setup_summary(fake, locale).rsplit(" · ", 1)[0]]
     if settings.channel_id:
         parts.append(f"<#{settings.channel_id}>")
+    parts += pbp_commands.settings_parts(settings, locale)
     return " · ".join(parts)

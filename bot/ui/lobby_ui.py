@@ -7,12 +7,13 @@ the manager returns, so two players joining at once both end up listed.
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import discord
 
 from bot.storage import GameRow
 from bot.ui import post
+from bot.ui.clocks import timing_summary
 from bot.ui.errors import UIError
 from bot.ui.state import snapshot
 from bot.ui.texts import player_locale, tr
@@ -44,6 +45,11 @@ OPTION_CHOICES: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("yes", "Tactical hand (3 tiles)", "Main tactique (3 tuiles)"),
     ),
 }
+
+
+#: Game threads archive after the longest inactivity Discord allows (7 days, in minutes); the next
+#: turn message unarchives them (see :func:`bot.ui.post.game_channel`).
+ARCHIVE_MINUTES: Final = 10080
 
 
 def bot_of(interaction: discord.Interaction) -> CarcassonneBot:
@@ -80,6 +86,8 @@ def lobby_embed(row: GameRow) -> discord.Embed:
         value=players or "-",
         inline=False,
     )
+    timing = timing_summary(row.turn_seconds, row.timeout_policy, locale)
+    embed.add_field(name=tr("lobby_timing", locale), value=timing, inline=False)
     return embed
 
 
@@ -196,14 +204,21 @@ async def begin(bot: CarcassonneBot, interaction: discord.Interaction, row: Game
         thread = channel
     elif row.private and isinstance(channel, discord.TextChannel):
         thread = await channel.create_thread(
-            name=name, type=discord.ChannelType.private_thread, invitable=False
+            name=name,
+            type=discord.ChannelType.private_thread,
+            invitable=False,
+            auto_archive_duration=ARCHIVE_MINUTES,
         )
         for seat in row.seats:
             await thread.add_user(discord.Object(seat.user_id))
     elif isinstance(channel, discord.TextChannel) and interaction.message is not None:
-        thread = await interaction.message.create_thread(name=name)
+        thread = await interaction.message.create_thread(
+            name=name, auto_archive_duration=ARCHIVE_MINUTES
+        )
     elif isinstance(channel, discord.TextChannel):
-        thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
+        thread = await channel.create_thread(
+            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=ARCHIVE_MINUTES
+        )
     else:
         raise UIError("guild_only")
     lobby_message = row.message_id

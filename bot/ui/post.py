@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.narrate import FEATURES, join_names, narrate, where
-from bot.ui import images
+from bot.storage import GameRow
+from bot.ui import clocks, images
 from bot.ui.components import button, select
 from bot.ui.state import Snapshot, candidate_cells, cell_labels, hole_labels, wagon_labels
 from bot.ui.texts import tr
@@ -166,10 +167,18 @@ def final_lines(snap: Snapshot) -> list[str]:
 
 
 async def channel_of(bot: CarcassonneBot, snap: Snapshot) -> discord.abc.Messageable:
-    target = snap.row.thread_id or snap.row.channel_id
+    return await game_channel(bot, snap.row)
+
+
+async def game_channel(bot: CarcassonneBot, row: GameRow) -> discord.abc.Messageable:
+    """Where the game is posted: its thread (unarchived first if it was archived)."""
+    target = row.thread_id or row.channel_id
     if target is None:
-        raise RuntimeError(f"game {snap.row.id} has no channel")
+        raise RuntimeError(f"game {row.id} has no channel")
+    # Archived threads leave discord.py's cache: fetching finds them.
     channel = bot.get_channel(target) or await bot.fetch_channel(target)
+    if isinstance(channel, discord.Thread) and channel.archived and not channel.locked:
+        channel = await channel.edit(archived=False)
     assert isinstance(channel, discord.abc.Messageable)
     return channel
 
@@ -199,6 +208,7 @@ async def announce(
             lines.append(f"🏆 {join_names(winners, snap.locale)}")
     elif text:
         lines.append(text)
+        lines.extend(await clocks.clock_lines(bot.manager, snap.row, snap.locale))
     channel = await channel_of(bot, snap)
     await retire_prompt(bot, snap)
     content = "\n".join(lines)[:2000]

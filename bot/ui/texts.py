@@ -222,6 +222,124 @@ TEXTS: dict[str, tuple[str, str]] = {
     "settings_saved": ("Server defaults saved: {summary}", "Réglages du serveur : {summary}"),
     "settings_show": ("Server defaults: {summary}", "Réglages du serveur : {summary}"),
     "abandoned": ("Game #{game_id} abandoned.", "Partie n°{game_id} abandonnée."),
+    # -- play-by-post ---------------------------------------------------------------------------
+    "timing_none": ("no time limit", "sans limite de temps"),
+    "timing": (
+        "{hours} per turn; when time runs out, {policy}",
+        "{hours} par tour ; temps écoulé : {policy}",
+    ),
+    "policy_autoplay": ("the bot places the tile (no figure)", "le bot pose la tuile (sans pion)"),
+    "policy_skip": ("the turn is skipped", "le tour passe"),
+    "policy_forfeit": ("the player leaves the game", "le joueur quitte la partie"),
+    "lobby_timing": ("Time", "Temps"),
+    "clock_running": ("⏳ This turn ends {rel}.", "⏳ Ce tour se termine {rel}."),
+    "clock_paused": (
+        "⏸️ {player} is away until {until}: the clock is paused with {left} left.",
+        "⏸️ {player} est absent jusqu'au {until} : l'horloge est en pause, il reste {left}.",
+    ),
+    "clock_paused_plain": (
+        "⏸️ The clock is paused with {left} left.",
+        "⏸️ L'horloge est en pause, il reste {left}.",
+    ),
+    "clock_short_running": ("ends {rel}", "fin {rel}"),
+    "clock_short_away": ("⏸️ away until {until}", "⏸️ absent jusqu'au {until}"),
+    "clock_short_paused": ("⏸️ paused, {left} left", "⏸️ en pause, reste {left}"),
+    "away_line": ("🏖️ {player} is away until {until}.", "🏖️ {player} est absent jusqu'au {until}."),
+    "reminder": (
+        "⏰ {player}, reminder: your turn ends {rel}.",
+        "⏰ {player}, rappel : votre tour se termine {rel}.",
+    ),
+    "reminder_dm": (
+        "⏰ Your turn in Carcassonne game #{game_id} ends {rel}: {link}",
+        "⏰ Votre tour dans la partie de Carcassonne n°{game_id} se termine {rel} : {link}",
+    ),
+    "timeout_autoplay": (
+        "⏰ {player}'s time ran out: the bot placed their tile, without a figure.",
+        "⏰ Le temps de {player} est écoulé : le bot a posé sa tuile, sans pion.",
+    ),
+    "timeout_skip": ("⏰ {player}'s time ran out.", "⏰ Le temps de {player} est écoulé."),
+    "timeout_forfeit": (
+        "⏰ {player}'s time ran out: they leave the game.",
+        "⏰ Le temps de {player} est écoulé : il quitte la partie.",
+    ),
+    "resumed": (
+        "▶️ {player} is back: the clock runs again and this turn ends {rel}.",
+        "▶️ {player} est de retour : l'horloge repart et ce tour se termine {rel}.",
+    ),
+    "away_notice": (
+        "🏖️ {player} is away until {until}: the clock of this turn is paused.",
+        "🏖️ {player} est absent jusqu'au {until} : l'horloge de ce tour est en pause.",
+    ),
+    "away_set": (
+        "You are away until {until}. Your turn clocks are paused and run again when you come "
+        "back; `/carcassonne away days: 0` ends your absence early.",
+        "Vous êtes absent jusqu'au {until}. Vos horloges de tour sont en pause et repartent à "
+        "votre retour ; `/carcassonne absent jours: 0` met fin à votre absence plus tôt.",
+    ),
+    "away_back": (
+        "Welcome back! Your turn clocks run again.",
+        "Bon retour ! Vos horloges de tour repartent.",
+    ),
+    "away_not": (
+        "You were not away. To pause your clocks, give a number of days (1 to 60).",
+        "Vous n'étiez pas absent. Pour mettre vos horloges en pause, donnez un nombre de jours "
+        "(1 à 60).",
+    ),
+    "mygames_title": ("Your turn in {count} game(s):", "À vous de jouer dans {count} partie(s) :"),
+    "mygames_line": (
+        "#{game_id} · turn {turn} · {where} · {clock}",
+        "n°{game_id} · tour {turn} · {where} · {clock}",
+    ),
+    "mygames_none": (
+        "It is your turn in no game on this server.",
+        "Ce n'est votre tour dans aucune partie de ce serveur.",
+    ),
+    "mygames_away": (
+        "You are away until {until}: your clocks are paused.",
+        "Vous êtes absent jusqu'au {until} : vos horloges sont en pause.",
+    ),
+    "turn_link": ("turn message", "message du tour"),
+    "digest_title": (
+        "📋 **Whose turn is it?** {count} game(s) in play:",
+        "📋 **À qui de jouer ?** {count} partie(s) en cours :",
+    ),
+    "digest_line": (
+        "#{game_id} · {player} · {where} · {clock}",
+        "n°{game_id} · {player} · {where} · {clock}",
+    ),
+    "digest_more": ("… and {count} more.", "… et {count} de plus."),
+    "dm_welcome": (
+        "DM reminders are on: one reminder per turn, before your time runs out. "
+        "`/carcassonne reminders dm: False` turns them off.",
+        "Rappels par message privé activés : un rappel par tour, avant la fin de votre temps. "
+        "`/carcassonne rappels mp: False` les désactive.",
+    ),
+    "dm_on": (
+        "DM reminders are on: I sent you a DM to check that it works.",
+        "Rappels par message privé activés : je vous ai envoyé un message pour vérifier.",
+    ),
+    "dm_off": ("DM reminders are off.", "Rappels par message privé désactivés."),
+    "dm_show_on": (
+        "DM reminders are on. `dm: False` turns them off.",
+        "Rappels par message privé activés. `mp: False` les désactive.",
+    ),
+    "dm_show_off": (
+        "DM reminders are off. `dm: True` turns them on.",
+        "Rappels par message privé désactivés. `mp: True` les active.",
+    ),
+    "dm_refused": (
+        "I cannot send you direct messages, so DM reminders stay off. Allow direct messages "
+        "from this server's members (privacy settings), then try again.",
+        "Je ne peux pas vous envoyer de messages privés : les rappels restent désactivés. "
+        "Autorisez les messages privés des membres de ce serveur (confidentialité), puis "
+        "réessayez.",
+    ),
+    "settings_timing": ("⏳ {timing}", "⏳ {timing}"),
+    "settings_digest": ("📋 daily digest in {channel}", "📋 résumé quotidien dans {channel}"),
+    "digest_where": (
+        "Give a channel for the digest, or run the command in that channel.",
+        "Donnez un salon pour le résumé, ou lancez la commande dans ce salon.",
+    ),
 }
 
 RULES: dict[str, tuple[str, str]] = {

@@ -72,6 +72,39 @@ FRENCH: dict[str, str] = {
     "Language of game messages": "Langue des messages de partie",
     "channel": "salon",
     "Default channel for new games": "Salon par défaut des nouvelles parties",
+    # play-by-post: commands, options, choices
+    "away": "absent",
+    "Pause your turn clocks while you are away (0 days: back)": "Mettre vos horloges de tour "
+    "en pause pendant votre absence (0 jour : retour)",
+    "days": "jours",
+    "How many days you are away; 0 ends your absence": "Nombre de jours d'absence ; 0 met fin "
+    "à votre absence",
+    "mygames": "mesparties",
+    "The games of this server where it is your turn": "Les parties de ce serveur où c'est "
+    "votre tour",
+    "reminders": "rappels",
+    "Get your turn reminders by direct message, or not": "Recevoir ou non vos rappels de tour "
+    "par message privé",
+    "dm": "mp",
+    "True: a DM before your time runs out; False: no DM": "True : un message privé avant la "
+    "fin de votre temps ; False : aucun",
+    "turn_hours": "heures_par_tour",
+    "Hours each player has per turn (default: the server's)": "Heures de chaque joueur par "
+    "tour (par défaut : celles du serveur)",
+    "timeout": "temps_ecoule",
+    "What happens when a player's time runs out": "Ce qui se passe quand le temps d'un joueur "
+    "est écoulé",
+    "Default hours per turn of new games (0: no time limit)": "Heures par tour par défaut des "
+    "nouvelles parties (0 : sans limite)",
+    "Default: what happens when a player's time runs out": "Par défaut : ce qui se passe quand "
+    "le temps d'un joueur est écoulé",
+    "digest_channel": "salon_resume",
+    "Channel for the daily list of whose turn it is": "Salon du résumé quotidien : à qui de jouer",
+    "digest_off": "sans_resume",
+    "Stop the daily list of whose turn it is": "Arrêter le résumé quotidien",
+    "the bot places the tile (no figure)": "le bot pose la tuile (sans pion)",
+    "the turn is skipped": "le tour passe",
+    "the player leaves the game": "le joueur quitte la partie",
     # choices
     "Abbey & Mayor": "Abbaye & Maire",
     "None": "Aucune",

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import ALICE, BOB, CAROL, play_random, started_game
@@ -272,3 +274,32 @@ async def test_no_second_reminder_even_when_ticks_overlap(
     await scheduler.tick()
     assert notifier.kinds("reminder") == [(view.game_id, 0, ALICE, 19.0)]
     assert notifier.kinds("start") == [(view.game_id, 0, ALICE, 19.0)]  # 5 h are left
+
+
+async def test_stopping_lets_the_tick_in_progress_finish(
+    manager: GameManager, notifier: FakeNotifier, clock: FakeClock
+) -> None:
+    entered, gate = asyncio.Event(), asyncio.Event()
+
+    class Slow(FakeNotifier):
+        async def turn_started(self, game: Any, user: Any, deadline: Any) -> None:
+            entered.set()
+            await gate.wait()  # Discord is slow to answer
+            await super().turn_started(game, user, deadline)
+
+    slow = Slow(clock)
+    scheduler = Scheduler(manager, slow, sleep=clock.sleep)
+    view = await started_game(manager, turn_seconds=int(DAY))
+    task = scheduler.start()
+    await asyncio.wait_for(entered.wait(), 5)
+    stopping = asyncio.create_task(scheduler.stop())
+    await asyncio.sleep(0.05)
+    assert not stopping.done()  # stop waits for the notice in flight
+    gate.set()
+    await asyncio.wait_for(stopping, 5)
+    assert task.done()
+    assert slow.kinds("start") == [(view.game_id, 0, ALICE, 0.0)]
+    # A tick never raises: with the database gone, each step fails alone and is logged.
+    await manager.storage.close()
+    report = await scheduler.tick_safely()
+    assert report is not None and len(report.failures) == 4

@@ -1,0 +1,104 @@
+"""How play-by-post clocks read on Discord: deadlines, vacations and timeout policies.
+
+Times are Discord timestamps (``<t:UNIX:R>`` reads "in 5 hours" in each reader's own language
+and time zone), so a turn message stays right however long after it is read. Used by the turn
+messages (:mod:`bot.ui.post`), ``/carcassonne status``, ``mygames``, the lobby and the notifier.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from bot.storage import GameRow
+from bot.timing_ops import TurnClock
+from bot.ui.texts import tr
+
+if TYPE_CHECKING:
+    from bot.manager import GameManager
+
+HOUR = 3600
+DAY = 24 * HOUR
+
+
+def stamp(when: float, style: str = "R") -> str:
+    """A Discord timestamp: ``R`` relative ("in 3 hours"), ``f`` date and time."""
+    return f"<t:{int(when)}:{style}>"
+
+
+def duration(seconds: float, locale: str) -> str:
+    """A short length of time: ``2 d``, ``18 h``, ``25 min`` (``j`` for days in French)."""
+    if seconds >= 2 * DAY and seconds % DAY == 0:
+        return f"{int(seconds // DAY)} {'j' if locale == 'fr' else 'd'}"
+    if seconds >= HOUR:
+        return f"{seconds / HOUR:.0f} h"
+    return f"{max(1, math.ceil(seconds / 60))} min"
+
+
+def timing_summary(turn_seconds: int | None, policy: str, locale: str) -> str:
+    """``24 h per turn; when time runs out, the bot places the tile (no figure)``."""
+    if not turn_seconds:
+        return tr("timing_none", locale)
+    return tr(
+        "timing",
+        locale,
+        hours=duration(turn_seconds, locale),
+        policy=tr(f"policy_{policy}", locale),
+    )
+
+
+def clock_line(clock: TurnClock, player: str, locale: str) -> str:
+    """The current turn's clock, for the turn message and ``status``."""
+    if not clock.paused:
+        return tr("clock_running", locale, rel=stamp(clock.due_at))
+    left = duration(clock.remaining, locale)
+    if clock.away_until is None:
+        return tr("clock_paused_plain", locale, left=left)
+    return tr("clock_paused", locale, player=player, until=stamp(clock.away_until, "f"), left=left)
+
+
+def clock_short(clock: TurnClock | None, locale: str) -> str:
+    """The clock in a list line (``mygames``, the digest)."""
+    if clock is None:
+        return tr("timing_none", locale)
+    if clock.paused:
+        if clock.away_until is not None:
+            return tr("clock_short_away", locale, until=stamp(clock.away_until, "f"))
+        return tr("clock_short_paused", locale, left=duration(clock.remaining, locale))
+    return tr("clock_short_running", locale, rel=stamp(clock.due_at))
+
+
+async def clock_lines(
+    manager: GameManager, row: GameRow, locale: str, *, everyone: bool = False
+) -> list[str]:
+    """The clock of the turn in play, and (``everyone``) which other players are away."""
+    if row.status != "active":
+        return []
+    lines: list[str] = []
+    current = row.current_user
+    if row.turn_seconds:
+        clock = await manager.turn_clock(row.id)
+        seat = row.current_seat
+        if clock is not None and seat is not None and seat < len(row.seats):
+            lines.append(clock_line(clock, row.seats[seat].name, locale))
+    if everyone:
+        now = manager.clock()
+        shown = {current} if row.turn_seconds else set()
+        for seat_row in row.seats:
+            if seat_row.status != "playing" or seat_row.user_id in shown:
+                continue
+            shown.add(seat_row.user_id)
+            away = (await manager.user_settings(seat_row.user_id)).away_until
+            if away is not None and away > now:
+                lines.append(tr("away_line", locale, player=seat_row.name, until=stamp(away, "f")))
+    return lines
+
+
+def jump_link(row: GameRow) -> str | None:
+    """The link to the game's latest message (its turn message), if it has one."""
+    where = row.thread_id or row.channel_id
+    if row.guild_id is None or where is None:
+        return None
+    if row.message_id is None:
+        return f"https://discord.com/channels/{row.guild_id}/{where}"
+    return f"https://discord.com/channels/{row.guild_id}/{where}/{row.message_id}"

@@ -1,0 +1,132 @@
+"""The scheduler's notices on Discord (:class:`bot.scheduler.Notifier`).
+
+One mention per turn: the turn message of :mod:`bot.ui.post` (after a move, or after a timeout
+below) mentions the player whose turn begins, and it is the only message that pings them. The
+reminder shows their name without pinging again; players who opted in
+(``/carcassonne reminders``) also get it as a DM. Forced moves are announced like any turn: the
+new board, what the bot did and why, the next player mentioned. Every thread notice goes through
+:func:`bot.ui.post.game_channel`, which unarchives the thread first.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.scheduler import ForcedTurn
+from bot.storage import Deadline, GameRow, GuildSettings, UserSettings
+from bot.timing_ops import DigestLine
+from bot.ui import post
+from bot.ui.clocks import clock_short, jump_link, stamp
+from bot.ui.state import snapshot
+from bot.ui.texts import tr
+
+if TYPE_CHECKING:
+    from bot.app import CarcassonneBot
+
+log = logging.getLogger(__name__)
+
+#: Notices show names as mentions (readable, clickable) but never ping.
+QUIET = discord.AllowedMentions.none()
+LIMIT = 2000
+
+
+def _locale(game: GameRow) -> str:
+    return game.locale or "en"
+
+
+def _name(game: GameRow, user_id: int | None) -> str:
+    seat = game.seat_of(user_id) if user_id is not None else None
+    return seat.name if seat is not None else "?"
+
+
+class DiscordNotifier:
+    """Posts the scheduler's notices in the games' threads, DMs and digest channels."""
+
+    def __init__(self, bot: CarcassonneBot) -> None:
+        self.bot = bot
+
+    async def _post(self, game: GameRow, text: str) -> discord.Message:
+        channel = await post.game_channel(self.bot, game)
+        return await channel.send(text, allowed_mentions=QUIET)
+
+    async def turn_started(self, game: GameRow, user: UserSettings, deadline: Deadline) -> None:
+        """Nothing more to send: the turn message already mentioned the player, with the
+        turn's deadline (or paused clock); a second ping for the same turn is what we avoid."""
+        log.debug("game %s turn %s started for %s", game.id, deadline.turn, user.user_id)
+
+    async def reminder(self, game: GameRow, user: UserSettings, deadline: Deadline) -> None:
+        """The one reminder of the turn: in the thread (no ping), and by DM if opted in."""
+        rel = stamp(deadline.due_at)
+        await self._post(game, tr("reminder", _locale(game), player=f"<@{user.user_id}>", rel=rel))
+        if user.dm_reminders:
+            await self.direct(user, game, rel)
+
+    async def direct(self, user: UserSettings, game: GameRow, rel: str) -> None:
+        """The DM reminder; a player who closed their DMs is logged, not retried."""
+        locale = user.locale or _locale(game)
+        link = jump_link(game) or f"#{game.id}"
+        text = tr("reminder_dm", locale, game_id=game.id, rel=rel, link=link)
+        try:
+            target = self.bot.get_user(user.user_id) or await self.bot.fetch_user(user.user_id)
+            await target.send(text)
+        except discord.HTTPException as error:
+            log.info("no DM reminder for user %s (game %s): %s", user.user_id, game.id, error)
+
+    async def forced(self, game: GameRow, result: ForcedTurn) -> None:
+        """Announce a timeout like a turn: why, what the bot did, the new board, who is next."""
+        name = _name(game, result.user_id)
+        if 0 <= result.seat < len(game.seats):
+            name = game.seats[result.seat].name
+        snap = await snapshot(self.bot.manager, game.id)
+        line = tr(f"timeout_{result.policy}", snap.locale, player=name)
+        await post.announce(self.bot, snap, result.move.events, extra=[line])
+
+    async def resumed(self, game: GameRow, user: UserSettings, deadline: Deadline) -> None:
+        """The player in turn came back: their clock runs again (no ping)."""
+        text = tr(
+            "resumed",
+            _locale(game),
+            player=_name(game, user.user_id),
+            rel=stamp(deadline.due_at),
+        )
+        await self._post(game, text)
+
+    async def digest(self, guild: GuildSettings, lines: Sequence[DigestLine]) -> None:
+        """The daily list of whose turn it is, in the guild's digest channel."""
+        if guild.digest_channel_id is None:
+            return
+        channel = self.bot.get_channel(guild.digest_channel_id) or await self.bot.fetch_channel(
+            guild.digest_channel_id
+        )
+        if not isinstance(channel, discord.abc.Messageable):
+            log.warning("digest channel %s of guild %s is not a text channel", channel, guild)
+            return
+        await channel.send(digest_text(lines, guild.locale), allowed_mentions=QUIET)
+
+
+def digest_text(lines: Sequence[DigestLine], locale: str) -> str:
+    """The digest message: a title and one line per game, cut to Discord's 2000 characters."""
+    out = [tr("digest_title", locale, count=len(lines))]
+    size = len(out[0])
+    for index, line in enumerate(lines):
+        place = line.thread_id or line.channel_id
+        where = f"<#{place}>" if place else "-"
+        text = tr(
+            "digest_line",
+            locale,
+            game_id=line.game_id,
+            player=f"<@{line.user_id}>",
+            where=where,
+            clock=clock_short(line.clock, locale),
+        )
+        more = tr("digest_more", locale, count=len(lines) - index)
+        if size + len(text) + len(more) + 2 > LIMIT:
+            out.append(more)
+            break
+        out.append(text)
+        size += len(text) + 1
+    return "\n".join(out)
