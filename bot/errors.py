@@ -98,6 +98,12 @@ class BadSetup(ManagerError):
     key = "bad_setup"
 
 
+class WrongPlayerCount(ManagerError):
+    """A game for a fixed number of players (The Castle: 2) started or set with another."""
+
+    key = "wrong_player_count"
+
+
 class BadSeatOrder(ManagerError):
     key = "bad_seat_order"
 

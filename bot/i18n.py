@@ -69,6 +69,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "These settings are not valid: {reason}.",
         "fr": "Ces réglages ne sont pas valides : {reason}.",
     },
+    "wrong_player_count": {
+        "en": "This game is for {wanted} players, and the lobby has {count}. Wait until "
+        "{wanted} have joined (or ask someone to leave), then press Start.",
+        "fr": "Cette partie se joue à {wanted} joueurs, et l'inscription en compte "
+        "{count}. Attendez qu'il y en ait {wanted} (ou demandez à quelqu'un de partir), puis "
+        "appuyez sur Commencer.",
+    },
     "bad_seat_order": {
         "en": "The seat order must list every player of the lobby exactly once.",
         "fr": "L'ordre des places doit citer chaque joueur inscrit une seule fois.",

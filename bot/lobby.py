@@ -22,21 +22,38 @@ from bot.errors import (
     NotInLobby,
     NotOwner,
     OwnerCannotLeave,
+    WrongPlayerCount,
     reason,
 )
 from bot.storage import GameRow, SeatRow
 from engine import MalformedError, Setup
+from engine.setup import GAME_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
 
 #: Figure colours in the order they are handed out (grey is the sixth player's colour).
 COLOURS = ("blue", "red", "green", "yellow", "black", "grey")
 
 
+def player_range(kind: str) -> tuple[int, int]:
+    """How many players a game takes (The Castle: exactly 2)."""
+    return GAME_PLAYERS.get(kind, (MIN_PLAYERS, MAX_PLAYERS))
+
+
 def check_setup(kind: str, expansions: Sequence[str], options: Mapping[str, Any]) -> None:
     """Raise :class:`BadSetup` if the engine would refuse this game, expansions or options."""
+    players = tuple(f"check {i}" for i in range(player_range(kind)[0]))
     try:
-        Setup(players=("check",), game=kind, expansions=tuple(expansions), options=dict(options))
+        Setup(players=players, game=kind, expansions=tuple(expansions), options=dict(options))
     except MalformedError as error:
         raise BadSetup(reason=reason(error)) from None
+
+
+def check_player_count(game: GameRow, count: int | None = None) -> None:
+    """Raise :class:`WrongPlayerCount` if the game cannot be played by this many players."""
+    low, high = player_range(game.kind)
+    count = len(game.seats) if count is None else count
+    if not low <= count <= high:
+        wanted = str(low) if low == high else f"{low}-{high}"
+        raise WrongPlayerCount(wanted=wanted, count=count)
 
 
 def require_lobby(game: GameRow) -> None:

@@ -57,6 +57,9 @@ class LobbyOps(ManagerBase):
             options if options is not None else (defaults.options if defaults and same_kind else {})
         )
         lobby.check_setup(kind, chosen_expansions, chosen_options)
+        high = lobby.player_range(kind)[1]
+        if high < 6:  # a game for fewer players (The Castle: 2)
+            max_players = min(max_players, high)
         if not 1 <= max_players <= 6:
             raise BadSetup(reason=f"a game takes 1 to 6 players, not {max_players}")
         seconds = (
@@ -150,6 +153,10 @@ class LobbyOps(ManagerBase):
                         reason=f"the limit must be between {max(1, len(row.seats))} and 6"
                     )
                 row = dataclasses.replace(row, max_players=max_players)
+            high = lobby.player_range(kind)[1]
+            if len(row.seats) > high:
+                lobby.check_player_count(row)
+            row = dataclasses.replace(row, max_players=min(row.max_players, high))
             if private is not None:
                 row = dataclasses.replace(row, private=private)
             seconds = turn_seconds if turn_seconds is not None else row.turn_seconds
@@ -170,6 +177,7 @@ class LobbyOps(ManagerBase):
             row = await self._row(game_id)
             lobby.require_lobby(row)
             lobby.require_owner(row, user_id)
+            lobby.check_player_count(row)
             now = self._clock()
             row = dataclasses.replace(
                 row,

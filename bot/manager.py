@@ -79,6 +79,7 @@ from engine import (
     PlaceFigure,
     PlaceTile,
     Skip,
+    UseWallTile,
     action_from_json,
 )
 
@@ -379,7 +380,7 @@ def _alone(seats: Sequence[SeatRow], scores: Sequence[int], why: str) -> dict[st
 
 def _parse(action: object) -> Action:
     """An engine action as given, or one read from its record JSON (refusals explained)."""
-    if isinstance(action, PlaceTile | PlaceFigure | PlaceAbbey | MoveWagon | Pass):
+    if isinstance(action, PlaceTile | PlaceFigure | PlaceAbbey | MoveWagon | UseWallTile | Pass):
         return action
     if isinstance(action, Skip | Forfeit):
         raise IllegalAction(reason=NOT_A_MOVE)

@@ -19,8 +19,11 @@ from engine import (
     FigurePlaced,
     GameEnded,
     GameError,
+    PalacePlaced,
     TileDiscarded,
     TilePlaced,
+    WallTileTaken,
+    WallTileUsed,
 )
 from engine.events import BonusTileDrawn, PlayerLeft, TurnSkipped, WagonMoved
 
@@ -34,6 +37,12 @@ FEATURES = {
     "forest": ("the forest", "la forêt"),
     "meadow": ("the hunting ground", "le terrain de chasse"),
     "hut": ("the river system's huts", "les huttes du réseau de rivières"),
+    "path": ("the path", "le chemin"),
+    "tower": ("the tower", "la tour"),
+    "house": ("the house", "la maison"),
+    "courtyard": ("the courtyard", "la cour"),
+    "palace": ("the palace", "le palais"),
+    "wall": ("the wall tiles", "les tuiles Mur"),
 }
 ROLES = {
     "thief": ("a thief", "un voleur"),
@@ -47,6 +56,9 @@ ROLES = {
     "gatherer": ("a gatherer", "un cueilleur"),
     "fisher": ("a fisher", "un pêcheur"),
     "hut": ("a hut", "une hutte"),
+    "messenger": ("a messenger", "un messager"),
+    "burgher": ("a burgher", "un bourgeois"),
+    "merchant": ("a merchant", "un marchand"),
 }
 
 TEXTS: dict[str, tuple[str, str]] = {
@@ -103,6 +115,51 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Fin ! {players} gagnent ex æquo avec {score} points.",
     ),
     "and": (" and ", " et "),
+    # The Castle
+    "wall_tile": ("wall tile {n}", "la tuile Mur {n}"),
+    "wall_taken": (
+        "{player} stops on tower {space} and takes wall tile {wall}: {meaning}.",
+        "{player} s'arrête sur la tour {space} et prend la tuile Mur {wall} : {meaning}.",
+    ),
+    "wall_meaning_1": ("two turns in a row", "deux tours de suite"),
+    "wall_meaning_2": ("a tower of theirs scores double", "une de ses tours compte double"),
+    "wall_meaning_3": ("a house of theirs scores double", "une de ses maisons compte double"),
+    "wall_meaning_4": ("an unfinished path scores at the end", "un chemin inachevé compte"),
+    "wall_meaning_5": ("an unfinished tower scores at the end", "une tour inachevée compte"),
+    "wall_meaning_6": ("an unfinished house scores at the end", "une maison inachevée compte"),
+    "wall_meaning_7": (
+        "each market of their largest courtyard scores 4",
+        "chaque marché de sa plus grande cour vaut 4",
+    ),
+    "wall_meaning_8": ("their palace counts 2 tiles more", "son palais compte 2 tuiles de plus"),
+    "wall_meaning_9": ("5 points at the end", "5 points à la fin"),
+    "wall_used_1": (
+        "{player} plays wall tile 1: they play again right after this turn.",
+        "{player} joue la tuile Mur 1 : il rejoue juste après ce tour.",
+    ),
+    "wall_used_2": (
+        "{player} plays wall tile 2: the tower at {where} will score double for them.",
+        "{player} joue la tuile Mur 2 : la tour en {where} lui rapportera double.",
+    ),
+    "wall_used_3": (
+        "{player} plays wall tile 3: the house at {where} will score double for them.",
+        "{player} joue la tuile Mur 3 : la maison en {where} lui rapportera double.",
+    ),
+    "palace_placed": (
+        "{player}'s palace rises on the house at {where} ({tiles} tile{ts}).",
+        "{player} élève son palais sur la maison en {where} ({tiles} tuile{ts}).",
+    ),
+    "palace_moved": (
+        "{player}'s palace moves to the larger house at {where} ({tiles} tile{ts}).",
+        "{player} déplace son palais vers la maison plus grande en {where} ({tiles} tuile{ts}).",
+    ),
+    "with_well": ("with a well", "avec un puits"),
+    "doubled": ("doubled by wall tile {n}", "doublé par la tuile Mur {n}"),
+    "markets": ("{n} market{s}", "{n} marché{s}"),
+    "empty_area": (
+        "largest empty area: {n} square{s}",
+        "plus grande zone vide : {n} case{s}",
+    ),
     "tiles_pennants": (
         "{tiles} tile{ts}, {pennants} pennant{s}",
         "{tiles} tuile{ts}, {pennants} blason{s}",
@@ -135,6 +192,8 @@ def describe_score(event: FeatureScored, names: Sequence[str], locale: str | Non
     """One scoring, e.g. "Alice and Bob scored 10 each for the city (4 tiles, 1 pennant)."."""
     lang = _lang(locale)
     feature = FEATURES.get(event.feature, (event.feature, event.feature))[lang]
+    if event.feature == "wall" and event.details.get("wall"):
+        feature = text("wall_tile", locale, n=event.details["wall"])
     winners = [names[p] for p in sorted(event.points)]
     if not winners:
         return text("nobody", locale, feature=feature)
@@ -150,6 +209,8 @@ def describe_score(event: FeatureScored, names: Sequence[str], locale: str | Non
 
 
 def _detail(event: FeatureScored, locale: str | None) -> str:
+    if event.feature in CASTLE_FEATURES:
+        return _castle_detail(event, locale)
     if event.feature == "city" and event.tiles:
         plural = "" if event.pennants <= 1 and _lang(locale) else "" if event.pennants == 1 else "s"
         ts = "" if event.tiles == 1 else "s"
@@ -206,6 +267,9 @@ def narrate(events: Sequence[Event], names: Sequence[str], locale: str | None) -
 
 
 def _other(event: Event, names: Sequence[str], locale: str | None) -> str:
+    castle = _castle_event(event, names, locale)
+    if castle is not None:
+        return castle
     if isinstance(event, FeatureScored):
         return describe_score(event, names, locale) if event.points else ""
     if isinstance(event, TileDiscarded):
@@ -226,6 +290,61 @@ def _other(event: Event, names: Sequence[str], locale: str | None) -> str:
         score = max(event.scores) if event.scores else 0
         return text(key, locale, players=join_names(winners, locale), score=score)
     return ""
+
+
+CASTLE_FEATURES = frozenset({"path", "tower", "house", "courtyard", "palace", "wall"})
+
+
+def _castle_detail(event: FeatureScored, locale: str | None) -> str:
+    """What a score of The Castle was made of: tiles, a well, markets, a doubling wall tile."""
+    d = event.details
+    parts: list[str] = []
+
+    def plural(n: int) -> str:
+        return "" if n == 1 else "s"
+
+    if event.feature in ("path", "tower", "house") and event.tiles:
+        parts.append(text("tiles", locale, tiles=event.tiles, ts=plural(event.tiles)))
+        if d.get("wells"):
+            parts.append(text("with_well", locale))
+        if d.get("wall"):
+            parts.append(text("doubled", locale, n=d["wall"]))
+    markets = d.get("markets")
+    if event.feature in ("courtyard", "wall") and markets:
+        parts.append(text("markets", locale, n=markets, s=plural(int(markets))))
+    if event.feature == "wall" and d.get("feature") in ("path", "tower", "house"):
+        name = FEATURES[str(d["feature"])][_lang(locale)]
+        parts.append(f"{name}, " + text("tiles", locale, tiles=event.tiles, ts=plural(event.tiles)))
+    if event.feature == "palace":
+        parts.append(text("empty_area", locale, n=event.tiles, s=plural(event.tiles)))
+    return ", ".join(parts)
+
+
+def _castle_event(event: Event, names: Sequence[str], locale: str | None) -> str | None:
+    """The Castle's own events: wall tiles taken and played, the palace built or moved."""
+    if isinstance(event, WallTileTaken):
+        meaning = text(f"wall_meaning_{event.wall}", locale)
+        return text(
+            "wall_taken",
+            locale,
+            player=names[event.player],
+            space=event.space,
+            wall=event.wall,
+            meaning=meaning,
+        )
+    if isinstance(event, WallTileUsed):
+        spot = where(*event.where) if event.where else ""
+        return text(f"wall_used_{event.wall}", locale, player=names[event.player], where=spot)
+    if isinstance(event, PalacePlaced):
+        return text(
+            "palace_moved" if event.moved else "palace_placed",
+            locale,
+            player=names[event.player],
+            where=where(event.x, event.y),
+            tiles=event.tiles,
+            ts="" if event.tiles == 1 else "s",
+        )
+    return None
 
 
 ENGINE_ERRORS_FR: dict[str, str] = {
@@ -271,6 +390,36 @@ ENGINE_ERRORS_FR: dict[str, str] = {
     "phase_wagon": "déplacez le chariot ou passez pour le reprendre",
     "phase_abbey_end": "posez votre abbaye dans un trou, ou passez",
     "phase_over": "la partie est finie",
+    # The Castle
+    "outside_castle": "({x}, {y}) n'est pas une case à l'intérieur des murs du château",
+    "wrong_player_count": "Le Château se joue à exactement 2 joueurs, pas {players}",
+    "palace_by_hand": (
+        "personne ne pose le palais à la main : il va de lui-même à la première maison que "
+        "vous achevez en y étant majoritaire, puis à une plus grande"
+    ),
+    "no_figure_now": "aucun sujet ne peut être posé maintenant : jouez une tuile Mur ou passez",
+    "no_wall_tiles": "les tuiles Mur appartiennent au Château, pas à ce jeu",
+    "wall_tile_at_end": (
+        "la tuile Mur {wall} ne se joue pas à la main : elle compte d'elle-même au décompte final"
+    ),
+    "no_such_wall_tile": "vous n'avez pas de tuile Mur {wall}",
+    "wall_tile_too_soon": (
+        "vous avez pris la tuile Mur {wall} pendant ce tour : vous pourrez la jouer dès votre "
+        "prochain tour"
+    ),
+    "wall_tile_no_target": "la tuile Mur 1 (deux tours de suite) ne vise aucun décor",
+    "wall_tile_needs_target": (
+        "la tuile Mur {wall} fait compter double une tour (2) ou une maison (3) : dites laquelle"
+    ),
+    "wall_tile_wrong_target": (
+        "rien à cet endroit pour la tuile Mur {wall} : la 2 vise une tour, la 3 une maison"
+    ),
+    "wall_tile_scored": "ce décor a déjà été décompté",
+    "wall_tile_no_majority": (
+        "la tuile Mur {wall} demande d'être majoritaire dans ce décor : vous y avez moins de "
+        "sujets que votre adversaire, ou autant"
+    ),
+    "wall_tile_twice": "ce décor compte déjà double pour vous",
 }
 
 

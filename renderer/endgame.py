@@ -101,6 +101,10 @@ def chart_picture(
 def game_end_picture(game: Game, options: RenderOptions | None = None) -> Image.Image:
     """The final board (no strip) above the breakdown chart."""
     options = options or RenderOptions()
+    if game.setup.game == "castle":
+        from renderer.castle_render import castle_end_picture
+
+        return castle_end_picture(game, options)
     if game.setup.game == "hunters":
         from renderer.hunters_end import game_end_picture as hunters_end
 

@@ -68,6 +68,12 @@ def board_picture(
 ) -> Image.Image:
     """The board with its players strip, as a Pillow image (see :func:`render_board`)."""
     options = options or RenderOptions()
+    if game.setup.game == "castle":
+        from renderer.castle_render import castle_picture
+
+        return castle_picture(
+            game, options, candidates=candidates, preview=preview, spot_labels=spot_labels
+        )
     ghost = None
     if preview is not None:
         name = preview.tile or game.decision.tile

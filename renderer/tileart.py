@@ -14,6 +14,8 @@ from PIL import Image, ImageDraw
 
 from engine.tiles import Oriented
 from renderer import palette as pal
+from renderer.castle_art import castle_tile_image
+from renderer.castle_layout import is_castle_tile
 from renderer.geometry import (
     CENTRE_RADIUS,
     ROAD_WIDTH,
@@ -34,6 +36,8 @@ _LOCK = threading.Lock()
 
 def tile_image(oriented: Oriented, size: int) -> Image.Image:
     """The art of an oriented tile at ``size`` pixels (cached; do not modify the result)."""
+    if is_castle_tile(oriented):
+        return castle_tile_image(oriented, size)
     # Tile sets may reuse kind names (the base game and Hunters & Gatherers both have an "S").
     family = "hunters" if is_hunters_tile(oriented) else ""
     key = (family, oriented.kind, oriented.rotation, size)

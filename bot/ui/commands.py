@@ -20,7 +20,7 @@ from bot.storage import GameRow
 from bot.ui import clocks, lobby_ui, pbp_commands, place_cmd, post
 from bot.ui.errors import UIError
 from bot.ui.state import snapshot
-from bot.ui.texts import player_locale, rules_text, tr
+from bot.ui.texts import RULES, player_locale, rules_text, tr
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
@@ -30,6 +30,10 @@ RECORD_LIMIT = 1024 * 1024
 EXPANSIONS = [
     Choice(name=_("None"), value="none"),
     Choice(name=_("Abbey & Mayor"), value="abbey_mayor"),
+]
+GAMES = [
+    Choice(name=_("Carcassonne"), value="carcassonne"),
+    Choice(name=_("The Castle (2 players)"), value="castle"),
 ]
 SMALL_CITY = [
     Choice(name=_("classic (2 points)"), value="classic"),
@@ -107,6 +111,7 @@ class CarcassonneGroup(app_commands.Group):
         name=_("new"), description=_("Open a new game: others join with the button")
     )
     @app_commands.describe(
+        game=_("Which game to play (default: the server's)"),
         expansion=_("Expansion to add"),
         small_city=_("How a 2-tile city scores"),
         farmers=_("Farmer scoring"),
@@ -116,11 +121,13 @@ class CarcassonneGroup(app_commands.Group):
         turn_hours=_("Hours each player has per turn (default: the server's)"),
         timeout=_("What happens when a player's time runs out"),
     )
+    @app_commands.choices(game=GAMES)
     @app_commands.choices(
         expansion=EXPANSIONS, small_city=SMALL_CITY, farmers=FARMERS, incomplete=INCOMPLETE
     )
     @app_commands.choices(timeout=pbp_commands.TIMEOUTS)
     @app_commands.rename(
+        game=_("game"),
         expansion=_("expansion"),
         small_city=_("small_city"),
         farmers=_("farmers"),
@@ -133,6 +140,7 @@ class CarcassonneGroup(app_commands.Group):
     async def new(
         self,
         interaction: discord.Interaction,
+        game: str | None = None,
         expansion: str | None = None,
         small_city: str | None = None,
         farmers: str | None = None,
@@ -159,6 +167,7 @@ class CarcassonneGroup(app_commands.Group):
             interaction.user.display_name,
             guild_id=guild_id,
             channel_id=channel.id,
+            game=game,
             expansions=expansions,
             options=chosen_options(small_city, farmers, incomplete, hand),
             private=private,
@@ -353,9 +362,14 @@ class CarcassonneGroup(app_commands.Group):
             if game is not None:
                 raise
         locale = here_locale(interaction, row)
-        parts = [rules_text("carcassonne", locale)]
-        if row is None or "abbey_mayor" in row.expansions:
-            parts.append(rules_text("abbey_mayor", locale))
+        if row is not None and row.kind != "carcassonne" and row.kind in RULES:
+            parts = [rules_text(row.kind, locale)]
+        else:
+            parts = [rules_text("carcassonne", locale)]
+            if row is None or "abbey_mayor" in row.expansions:
+                parts.append(rules_text("abbey_mayor", locale))
+            if row is None:
+                parts.append(rules_text("castle_pointer", locale))
         if row is not None:
             parts.append(lobby_ui.setup_summary(row, locale))
         parts.append(rules_text("how", locale))

@@ -21,6 +21,9 @@ from bot.ui.errors import guarded
 
 P = r"cc:(?P<kind>{kinds}):(?P<game>\d+)"
 ID = r"(?P<turn>\d+)"
+#: Turn button and menu kinds (``wall``, ``wok``, ``wend``, ``wsel``: The Castle's wall tiles).
+BUTTON_KINDS = "pl|ok|abbey|hand|fig|tile|endno|wall|wok|wend"
+MENU_KINDS = "cell|fs|hole|wag|wsel"
 
 
 def _fields(match: re.Match[str]) -> dict[str, Any]:
@@ -74,7 +77,7 @@ class LobbyOption(
 
 class TurnButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=P.format(kinds="pl|ok|abbey|hand|fig|tile|endno") + ":" + ID + r"(?::(?P<rest>.*))?",
+    template=P.format(kinds=BUTTON_KINDS) + ":" + ID + r"(?::(?P<rest>.*))?",
 ):
     """Every turn button: a rotation, a choice, confirm, and the openers of ephemeral steps."""
 
@@ -102,7 +105,7 @@ class TurnButton(
 
 class TurnSelect(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=P.format(kinds="cell|fs|hole|wag") + ":" + ID + r"(?::(?P<rest>.*))?",
+    template=P.format(kinds=MENU_KINDS) + ":" + ID + r"(?::(?P<rest>.*))?",
 ):
     """Every turn menu: squares, figure spots, abbey holes, wagon targets."""
 

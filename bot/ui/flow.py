@@ -29,7 +29,6 @@ from bot.ui.state import (
 )
 from bot.ui.texts import player_locale, tr
 from engine import Action, Event, Game, MoveWagon, Pass, PlaceAbbey, PlaceFigure, PlaceTile
-from engine.game import ROLES as FEATURE_ROLES
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
@@ -89,6 +88,10 @@ async def on_component(
         await show_hand(interaction, game_id, turn)
     elif kind == "tile":
         await hand_tile(interaction, game_id, turn, rest[0])
+    elif kind in ("wall", "wsel", "wok", "wend"):  # The Castle's wall tiles
+        from bot.ui import castle_ui
+
+        await castle_ui.on_component(interaction, f, value)
 
 
 # -- the placement step (ephemeral) --------------------------------------------------------
@@ -138,7 +141,7 @@ def first_action(game: Game, x: int, y: int, rot: str, tile: str) -> PlaceTile |
         return PlaceAbbey(x, y)
     if rot == "c":
         return None
-    hand = game.options["hand"]
+    hand = game.hand_mode
     return PlaceTile(x, y, int(rot), tile if hand and tile != "-" else None)
 
 
@@ -195,6 +198,9 @@ async def step(
                 label=spots.get(_at(at), "?"),
             )
         )
+    from bot.ui.castle_ui import step_lines
+
+    lines.extend(step_lines(after, locale))
     view = discord.ui.View(timeout=None)
     base = f"{gid}:{turn}:{x}:{y}:{rot}:{tile}"
     if isinstance(first, PlaceTile):
@@ -241,11 +247,11 @@ def _at(text: str) -> int | str:
 def role_name(game: Game, figure: str, at: str, locale: str) -> str:
     """How a figure on a spot is called: knight, thief, monk, farmer, mayor, wagon, barn."""
     role = figure
-    if figure == "follower" and game.last_pos is not None:
+    if figure in ("follower", "subject") and game.last_pos is not None:
         oriented = game.board.tiles[game.last_pos].oriented
         local = oriented.feature_at(_at(at))
         if local >= 0:
-            role = FEATURE_ROLES.get(oriented.features[local].type, figure)
+            role = game.roles.get(oriented.features[local].type, figure)
     text = ROLES.get(role, (role, role))[1 if locale == "fr" else 0]
     return text.split(" ", 1)[-1]
 
@@ -281,7 +287,9 @@ async def confirm(
             fx, fy = (x, y) if first is not None else (game.last_pos or (0, 0))
             second = PlaceFigure(figure, fx, fy, _at(at))
         else:
-            second = Pass()
+            from bot.ui.castle_ui import closing_pass
+
+            second = await closing_pass(game, first)
     phase = PHASES.get(rot, "tile")
     try:
         if first is not None:

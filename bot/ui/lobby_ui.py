@@ -58,6 +58,9 @@ def bot_of(interaction: discord.Interaction) -> CarcassonneBot:
 
 def setup_summary(row: GameRow, locale: str) -> str:
     fr = locale == "fr"
+    if row.kind == "castle":  # no options; its castle and tiles are a reconstruction
+        title = f"{tr('castle_game', locale)} ({tr('castle_reconstructed', locale)})"
+        return f"{title} · {tr('private_game' if row.private else 'public_game', locale)}"
     parts = []
     exp = "abbey_mayor" if "abbey_mayor" in row.expansions else "none"
     values = {"expansion": exp, **{k: str(v).lower() for k, v in row.options.items()}}
@@ -147,7 +150,8 @@ def options_view(row: GameRow, locale: str) -> discord.ui.View:
         **{k: str(v) for k, v in row.options.items() if k != "hand"},
     }
     view = discord.ui.View(timeout=None)
-    for name, choices in OPTION_CHOICES.items():
+    # Only Carcassonne has these options (The Castle has none).
+    for name, choices in OPTION_CHOICES.items() if row.kind == "carcassonne" else ():
         options = [
             discord.SelectOption(
                 label=fr_label if fr else en,

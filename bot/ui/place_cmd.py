@@ -79,7 +79,7 @@ async def place(
     if view.user_id != interaction.user.id:
         name = snap.names[view.seat] if view.seat is not None else "?"
         raise UIError("not_for_you", player=name)
-    if view.phase != "tile" or snap.require_game().options["hand"]:
+    if view.phase != "tile" or snap.require_game().hand_mode:
         raise UIError("not_tile_phase")
     game = snap.require_game()
     x, y = parse_cell(game, cell)
@@ -113,7 +113,7 @@ async def _snap(interaction: discord.Interaction) -> Snapshot | None:
         snap = await snapshot(bot_of(interaction).manager, row.id)
     except (UIError, ValueError):
         return None
-    if snap.game is None or snap.view.phase != "tile" or snap.game.options["hand"]:
+    if snap.game is None or snap.view.phase != "tile" or snap.game.hand_mode:
         return None
     return snap
 

@@ -72,6 +72,11 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View | N
     candidates: dict[tuple[int, int], str] = {}
     if view.finished:
         return "", await images.end_file(game, locale), None
+    from bot.ui.castle_ui import prompt as castle_prompt
+
+    castle = await castle_prompt(snap)
+    if castle is not None:
+        return castle
     if view.phase == "tile":
         lines.append(tr("your_turn", locale, player=who))
         if game.options["hand"]:

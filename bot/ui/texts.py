@@ -148,6 +148,54 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Undo asked by {votes}; still waiting for {missing}.",
         "Annulation demandée par {votes} ; il manque {missing}.",
     ),
+    # -- The Castle ---------------------------------------------------------------------------
+    "castle_game": ("The Castle (2 players)", "Le Château (2 joueurs)"),
+    "castle_reconstructed": (
+        "reconstructed castle and tiles",
+        "château et tuiles reconstitués",
+    ),
+    "castle_walls_now": (
+        "You may first play a wall tile with **Wall tiles**.",
+        "Vous pouvez d'abord jouer une tuile Mur avec **Tuiles Mur**.",
+    ),
+    "castle_wall_button": ("Wall tiles ({count})", "Tuiles Mur ({count})"),
+    "castle_subject_or_wall": (
+        "Your tile is down: put a subject on it, play a wall tile, or end your turn.",
+        "Votre tuile est posée : posez-y un sujet, jouez une tuile Mur, ou finissez votre tour.",
+    ),
+    "castle_wall_step": (
+        "Before your turn is scored you may play a wall tile, or end your turn.",
+        "Avant le décompte de votre tour, vous pouvez jouer une tuile Mur, ou finir votre tour.",
+    ),
+    "castle_choose_subject": ("Choose my subject", "Choisir mon sujet"),
+    "castle_end_turn": ("End my turn", "Finir mon tour"),
+    "castle_step_hint": (
+        "You can still play a wall tile after this: with no subject, Confirm keeps your turn "
+        "open for it.",
+        "Vous pourrez encore jouer une tuile Mur : sans sujet, Confirmer laisse votre tour "
+        "ouvert pour cela.",
+    ),
+    "castle_wall_intro": (
+        "The wall tiles you can play now. Tiles 2 and 3 name a lettered tower or house where "
+        "you have the majority: it scores double for you when it is completed.",
+        "Les tuiles Mur jouables maintenant. Les tuiles 2 et 3 visent une tour ou une maison "
+        "lettrée où vous êtes majoritaire : elle vous rapporte double une fois achevée.",
+    ),
+    "castle_wall_menu": ("Play a wall tile…", "Jouer une tuile Mur…"),
+    "castle_wall_1": ("1 · Two turns in a row", "1 · Deux tours de suite"),
+    "castle_wall_2": (
+        "2 · Tower {label} scores double for you",
+        "2 · La tour {label} vous rapporte double",
+    ),
+    "castle_wall_3": (
+        "3 · House {label} scores double for you",
+        "3 · La maison {label} vous rapporte double",
+    ),
+    "castle_wall_chosen": ("Chosen: {what}.", "Choix : {what}."),
+    "castle_no_wall": (
+        "You have no wall tile to play now.",
+        "Vous n'avez aucune tuile Mur à jouer maintenant.",
+    ),
     # -- refusals -----------------------------------------------------------------------------
     "not_for_you": (
         "This is {player}'s turn; only they can use these buttons.",
@@ -377,6 +425,43 @@ RULES: dict[str, tuple[str, str]] = {
         "tuile avec les boutons, choisissez un endroit numéroté pour un pion (ou aucun) et "
         "confirmez. `/carcassonne place` fait tout en une ligne, par ex. `case: B rotation: 90 "
         "pion: 4`.",
+    ),
+    "castle": (
+        "**The Castle** (2 players). Place your tile inside the walls, along a start square or a "
+        "placed tile; only paths must continue across edges. You may then put a subject on one "
+        "of its features that holds none: messenger (path), knight (tower), burgher (house), "
+        "merchant (courtyard, stays to the end). A completed feature scores at once for the "
+        "majority, and a tie scores nobody: path 1/tile (2 with a well), tower 2/tile, house "
+        "1/tile; start squares count as tiles. Your first completed house with your majority "
+        "gets your palace; a larger one later takes it. A marker that stops exactly on a "
+        "corner tower takes its wall tile: 1 two turns in a row, 2/3 a tower/house of yours "
+        "scores double, 4-6 an unfinished path/tower/house scores, 7 markets score 4, 8 palace "
+        "+2 tiles, 9 +5 points. Play 1-3 with **Wall tiles** from your next turn on; 4-9 count "
+        "by themselves at the end. End: the largest palace scores the largest empty area, "
+        "courtyards 3 per market to the merchant majority.\n*The castle outline, its start "
+        "squares and its 60 tiles are a documented reconstruction, not the original: the "
+        "original layout exists only as pictures we could not reach.*",
+        "**Le Château** (2 joueurs). Posez votre tuile dans l'enceinte, contre une case Départ "
+        "ou une tuile posée ; seuls les chemins doivent se prolonger. Vous pouvez ensuite poser "
+        "un sujet sur un de ses décors encore libre : messager (chemin), chevalier (tour), "
+        "bourgeois (maison), marchand (cour, reste jusqu'à la fin). Un décor achevé rapporte "
+        "tout de suite au joueur majoritaire, une égalité ne rapporte rien : chemin 1/tuile (2 "
+        "avec un puits), tour 2/tuile, maison 1/tuile ; les cases Départ comptent comme des "
+        "tuiles. Votre première maison achevée où vous êtes majoritaire reçoit votre palais ; "
+        "une plus grande ensuite le récupère. Un marqueur qui s'arrête pile sur une tour de "
+        "coin prend sa tuile Mur : 1 deux tours de suite, 2/3 une de vos tours/maisons compte "
+        "double, 4-6 un chemin/une tour/une maison inachevé compte, 7 marchés à 4, 8 palais +2 "
+        "tuiles, 9 +5 points. Jouez 1-3 avec **Tuiles Mur** dès votre tour suivant ; 4-9 "
+        "comptent seules à la fin. Fin : le plus grand palais marque la plus grande zone vide, "
+        "les cours 3 par marché au marchand majoritaire.\n*Le tracé du château, ses cases "
+        "Départ et ses 60 tuiles sont une reconstitution documentée, pas l'original : le plan "
+        "original n'existe qu'en images que nous n'avons pas pu consulter.*",
+    ),
+    "castle_pointer": (
+        "**The Castle** (2 players): open one with `/carcassonne new game: The Castle`; "
+        "`/carcassonne rules` in its thread gives its rules.",
+        "**Le Château** (2 joueurs) : ouvrez-en un avec `/carcassonne nouvelle partie: Le "
+        "Château` ; `/carcassonne regles` dans son fil en donne les règles.",
     ),
 }
 

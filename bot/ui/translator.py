@@ -107,6 +107,9 @@ FRENCH: dict[str, str] = {
     "the player leaves the game": "le joueur quitte la partie",
     # choices
     "Abbey & Mayor": "Abbaye & Maire",
+    "Carcassonne": "Carcassonne",
+    "The Castle (2 players)": "Le Château (2 joueurs)",
+    "Which game to play (default: the server's)": "Jeu à jouer (par défaut : celui du serveur)",
     "None": "Aucune",
     "classic (2 points)": "classique (2 points)",
     "modern (4 points)": "moderne (4 points)",

@@ -1,0 +1,317 @@
+"""The Castle in Discord: its turn prompt, the wall-tile step, and the turn kept open for it.
+
+A player who holds wall tiles 1-3 may play them on their own turn, before placing the tile or
+after it (before the turn is scored), as the engine's decision allows. The turn message then
+shows a **Wall tiles** button that opens a private step: a menu of the tiles playable now (tiles
+2 and 3 with their target tower or house, lettered on the board) and Confirm. After placing a tile
+with no subject, a player who could still play a wall tile keeps the turn open: the next message
+offers the subject, the wall tiles and **End my turn**.
+
+Component ids (kinds registered in :mod:`bot.ui.components`): ``cc:wall:GAME:TURN:P`` opens the
+step, ``cc:wsel:GAME:TURN:P`` is its menu, ``cc:wok:GAME:TURN:P:CHOICE`` confirms, and
+``cc:wend:GAME:TURN`` ends the turn; ``P`` is ``t`` (before placing) or ``f`` (after), and a
+choice is ``1`` or ``2,x,y,at`` (the engine's target of a tile 2 or 3).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.ui import images, post
+from bot.ui.components import button, select
+from bot.ui.errors import UIError
+from bot.ui.state import Snapshot, candidate_cells, cell_labels, label, snapshot, tried
+from bot.ui.texts import tr
+from engine import Game, Pass, PlaceTile, UseWallTile
+from renderer.castle_render import render_castle
+from renderer.options import RenderOptions
+
+if TYPE_CHECKING:
+    from engine.castle import CastleGame
+
+KINDS = frozenset({"wall", "wsel", "wok", "wend"})
+PHASES = {"t": "tile", "f": "figure"}
+
+FeatureKey = tuple[int, int, int | str]
+
+
+def is_castle(game: Game | None) -> bool:
+    return game is not None and game.setup.game == "castle"
+
+
+# -- the turn message -------------------------------------------------------------------------
+
+
+async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View] | None:
+    """The castle's turn message (None for other games and finished games)."""
+    game, view, locale = snap.game, snap.view, snap.locale
+    if game is None or not is_castle(game) or view.finished:
+        return None
+    gid, turn = snap.row.id, view.turn
+    who = post.mention(snap, view.seat)
+    walls = game.legal_wall_tiles()
+    items: list[Any] = []
+    candidates: dict[tuple[int, int], str] = {}
+    if view.phase == "tile":
+        cells = candidate_cells(game)
+        candidates = cell_labels(cells)
+        lines = [tr("your_turn", locale, player=who), tr("turn_tile", locale, tile=view.tile)]
+        items.extend(post.cell_menus(gid, turn, list(cells), candidates, locale))
+        if len(cells) > post.MENU * post.MENUS:
+            lines.append(
+                tr("too_many_cells", locale, count=len(cells), shown=post.MENU * post.MENUS)
+            )
+        if walls:
+            lines.append(tr("castle_walls_now", locale))
+            items.append(_wall_button(gid, turn, "t", len(_distinct(walls)), locale))
+    elif view.phase == "figure":
+        if game.legal_figures():
+            lines = [
+                tr("your_turn", locale, player=who) + " " + tr("castle_subject_or_wall", locale)
+            ]
+            items.append(
+                button(
+                    f"cc:fig:{gid}:{turn}",
+                    tr("castle_choose_subject", locale),
+                    discord.ButtonStyle.primary,
+                    row=0,
+                )
+            )
+        else:
+            lines = [tr("your_turn", locale, player=who) + " " + tr("castle_wall_step", locale)]
+        if walls:
+            items.append(_wall_button(gid, turn, "f", len(_distinct(walls)), locale))
+        items.append(
+            button(
+                f"cc:wend:{gid}:{turn}",
+                tr("castle_end_turn", locale),
+                discord.ButtonStyle.success,
+                row=0,
+            )
+        )
+    else:
+        return None
+    file = await images.board_file(game, locale, candidates)
+    components = discord.ui.View(timeout=None)
+    for item in items:
+        components.add_item(item)
+    return "\n".join(lines), file, components
+
+
+def _wall_button(gid: int, turn: int, code: str, count: int, locale: str) -> Any:
+    return button(
+        f"cc:wall:{gid}:{turn}:{code}",
+        tr("castle_wall_button", locale, count=count),
+        discord.ButtonStyle.primary,
+        row=4 if code == "t" else 0,
+    )
+
+
+def _distinct(walls: list[UseWallTile]) -> set[int]:
+    return {w.wall for w in walls}
+
+
+async def closing_pass(game: Game, first: object) -> Pass | None:
+    """The pass that ends a turn placed with no figure; None keeps a castle turn open.
+
+    In The Castle a player who could still play a wall tile after placing the tile gets the
+    turn back (wall tiles, a subject, or **End my turn**) instead of an automatic pass.
+    """
+    if not is_castle(game) or not isinstance(first, PlaceTile):
+        return Pass()
+    after = await asyncio.to_thread(tried, game, first)
+    return None if after.legal_wall_tiles() else Pass()
+
+
+def step_lines(after: Game, locale: str) -> list[str]:
+    """A note for the placement step when wall tiles stay playable after this placement."""
+    if is_castle(after) and after.legal_wall_tiles():
+        return [tr("castle_step_hint", locale)]
+    return []
+
+
+# -- the wall-tile step (ephemeral) -------------------------------------------------------------
+
+
+async def on_component(
+    interaction: discord.Interaction, f: dict[str, Any], value: str | None
+) -> None:
+    kind, game_id, turn = f["kind"], int(f["game"]), int(f["turn"])
+    rest = f.get("rest", "").split(":") if f.get("rest") else []
+    code = rest[0] if rest and rest[0] in PHASES else "t"
+    if kind == "wall":
+        await open_step(interaction, game_id, turn, code)
+    elif kind == "wsel":
+        await choose(interaction, game_id, turn, code, value or "")
+    elif kind == "wok":
+        await confirm(interaction, game_id, turn, code, rest[1] if len(rest) > 1 else "")
+    elif kind == "wend":
+        await end_turn(interaction, game_id, turn)
+
+
+async def open_step(interaction: discord.Interaction, game_id: int, turn: int, code: str) -> None:
+    from bot.ui.flow import current
+
+    snap, locale = await current(interaction, game_id, turn, PHASES[code])
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    content, file, view = await wall_step(snap, locale, code, "")
+    await interaction.followup.send(content, file=file, view=view, ephemeral=True)
+
+
+async def choose(
+    interaction: discord.Interaction, game_id: int, turn: int, code: str, choice: str
+) -> None:
+    from bot.ui.flow import current
+
+    snap, locale = await current(interaction, game_id, turn, PHASES[code])
+    await interaction.response.defer()
+    content, file, view = await wall_step(snap, locale, code, choice)
+    await interaction.edit_original_response(content=content, attachments=[file], view=view)
+
+
+def choice_of(action: UseWallTile) -> str:
+    if action.target is None:
+        return str(action.wall)
+    return ",".join(str(v) for v in (action.wall, *action.target))
+
+
+def parse_choice(text: str) -> UseWallTile:
+    """A menu value back into the wall-tile action (refused as stale if it does not parse)."""
+    parts = text.split(",")
+    try:
+        if len(parts) == 1:
+            return UseWallTile(int(parts[0]))
+        wall, x, y, at = parts
+        return UseWallTile(int(wall), int(x), int(y), int(at) if at.lstrip("-").isdigit() else at)
+    except ValueError:
+        raise UIError("stale") from None
+
+
+def target_labels(game: CastleGame, options: list[UseWallTile]) -> dict[str, FeatureKey]:
+    """A letter per target feature of tiles 2 and 3, and where to draw it (a castle square)."""
+    board = game.castle_board
+    found: dict[int, FeatureKey] = {}
+    for action in options:
+        if action.target is None:
+            continue
+        x, y, at = action.target
+        placed = board.tiles[(x, y)]
+        root = board.find(placed.first_node + placed.oriented.feature_at(at))
+        if root in found:
+            continue
+        inside = [(pos, local) for pos, local in board.parts(root) if pos in board.interior]
+        pos, local = inside[0] if inside else ((x, y), placed.oriented.feature_at(at))
+        found[root] = (pos[0], pos[1], board.tiles[pos].oriented.at_label(local))
+    return {label(i): key for i, key in enumerate(found.values())}
+
+
+def _target_of(game: CastleGame, action: UseWallTile, labels: Mapping[str, FeatureKey]) -> str:
+    if action.target is None:
+        return ""
+    board = game.castle_board
+    x, y, at = action.target
+    placed = board.tiles[(x, y)]
+    root = board.find(placed.first_node + placed.oriented.feature_at(at))
+    for letter, (fx, fy, fat) in labels.items():
+        spot = board.tiles[(fx, fy)]
+        if board.find(spot.first_node + spot.oriented.feature_at(fat)) == root:
+            return letter
+    return "?"
+
+
+def describe(
+    game: CastleGame, action: UseWallTile, labels: Mapping[str, FeatureKey], locale: str
+) -> str:
+    """How a wall-tile choice reads in the menu: "2 · Tower A: scores double for you"."""
+    return tr(f"castle_wall_{action.wall}", locale, label=_target_of(game, action, labels))
+
+
+async def wall_step(
+    snap: Snapshot, locale: str, code: str, choice: str
+) -> tuple[str, discord.File, discord.ui.View]:
+    game = snap.require_game()
+    from engine.castle import CastleGame
+
+    assert isinstance(game, CastleGame)
+    gid, turn = snap.row.id, snap.view.turn
+    options = game.legal_wall_tiles()
+    if not options:
+        raise UIError("castle_no_wall")
+    labels = target_labels(game, options)
+    values = {choice_of(a): a for a in options}
+    if choice and choice not in values:
+        raise UIError("stale")
+    lines = [tr("castle_wall_intro", locale)]
+    if choice:
+        lines.append(
+            tr("castle_wall_chosen", locale, what=describe(game, values[choice], labels, locale))
+        )
+    menu = [
+        discord.SelectOption(
+            label=describe(game, action, labels, locale)[:100],
+            value=value,
+            default=value == choice,
+        )
+        for value, action in list(values.items())[:25]
+    ]
+    view = discord.ui.View(timeout=None)
+    view.add_item(select(f"cc:wsel:{gid}:{turn}:{code}", tr("castle_wall_menu", locale), menu))
+    view.add_item(
+        button(
+            f"cc:wok:{gid}:{turn}:{code}:{choice or '-'}",
+            tr("confirm", locale),
+            discord.ButtonStyle.success,
+            disabled=not choice,
+            row=1,
+        )
+    )
+    marks = {key: letter for letter, key in labels.items()}
+    file = await _board(game, locale, marks)
+    return "\n".join(lines), file, view
+
+
+async def _board(game: Game, lang: str, marks: Mapping[FeatureKey, str]) -> discord.File:
+    """The castle with the wall tiles' targets lettered, under the upload budget."""
+    png = await asyncio.to_thread(
+        render_castle, game, RenderOptions(lang=lang), feature_labels=marks
+    )
+    for tile in images.SMALLER:
+        if len(png) <= images.BUDGET:
+            break
+        options = RenderOptions(lang=lang, tile_size=tile, max_side=1200, min_tile=32)
+        png = await asyncio.to_thread(render_castle, game, options, feature_labels=marks)
+    return discord.File(io.BytesIO(png), filename="walls.png")
+
+
+# -- playing --------------------------------------------------------------------------------
+
+
+async def confirm(
+    interaction: discord.Interaction, game_id: int, turn: int, code: str, choice: str
+) -> None:
+    from bot.ui.flow import bot_of, current
+
+    _, locale = await current(interaction, game_id, turn, PHASES[code])
+    action = parse_choice(choice)
+    await interaction.response.defer()
+    manager = bot_of(interaction).manager
+    result = await manager.apply(
+        game_id, interaction.user.id, action, turn=turn, phase=PHASES[code]
+    )
+    await interaction.edit_original_response(content=tr("done", locale), attachments=[], view=None)
+    await post.announce(bot_of(interaction), await snapshot(manager, game_id), result.events)
+
+
+async def end_turn(interaction: discord.Interaction, game_id: int, turn: int) -> None:
+    from bot.ui.flow import bot_of, current
+
+    await current(interaction, game_id, turn, "figure")
+    await interaction.response.defer()
+    manager = bot_of(interaction).manager
+    result = await manager.apply(game_id, interaction.user.id, Pass(), turn=turn, phase="figure")
+    await post.announce(bot_of(interaction), await snapshot(manager, game_id), result.events)

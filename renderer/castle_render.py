@@ -1,0 +1,232 @@
+"""The Castle's images: the castle with the players' strip beside it, previews, the end image.
+
+Entry points mirror :mod:`renderer.render` (which hands castle games over to them): pure, safe in
+a worker thread, PNG bytes out. The strip shows, per player, the score, the subjects left, the
+palace and the wall tiles held (face up, with what each does), and says that the castle and its
+tiles are a reconstruction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from PIL import Image, ImageDraw
+
+from renderer import palette as pal
+from renderer.castle_icons import marker_icon, palace_icon, subject_icon, wall_tile_icon
+from renderer.castle_labels import CATEGORIES, CATEGORY_COLOURS, category_names, text
+from renderer.castle_picture import (
+    FeatureKey,
+    Pos,
+    SpotKey,
+    draw_castle,
+    make_frame,
+)
+from renderer.castle_track import castle_track
+from renderer.encode import encode_png
+from renderer.endgame import chart_picture
+from renderer.options import RenderOptions
+
+if TYPE_CHECKING:
+    from engine import Game, PlaceTile
+    from engine.castle import CastleGame
+
+
+def is_castle(game: Game) -> bool:
+    return game.setup.game == "castle"
+
+
+def _castle(game: Game) -> CastleGame:
+    from engine.castle import CastleGame
+
+    assert isinstance(game, CastleGame)
+    return game
+
+
+def castle_picture(
+    game: Game,
+    options: RenderOptions | None = None,
+    *,
+    candidates: Mapping[Pos, str] | None = None,
+    preview: PlaceTile | None = None,
+    spot_labels: Mapping[SpotKey, str] | None = None,
+    feature_labels: Mapping[FeatureKey, str] | None = None,
+    strip: bool = True,
+) -> Image.Image:
+    """The castle and (with ``options.panel``) the players' strip to its right."""
+    options = options or RenderOptions()
+    castle = _castle(game)
+    ghost = None
+    if preview is not None:
+        name = preview.tile or game.decision.tile
+        if name is None:
+            raise ValueError("no tile to preview: pass a placement naming its tile")
+        ghost = ((preview.x, preview.y), game.kinds[name].oriented(preview.rotation))
+    spots = None
+    if spot_labels is not None:
+        target = ghost[0] if ghost else game.last_pos
+        if target is not None:
+            spots = (target, spot_labels)
+    board, frame = draw_castle(
+        castle,
+        options,
+        candidates=candidates,
+        ghost=ghost,
+        spot_labels=spots,
+        feature_labels=feature_labels,
+    )
+    if not (options.panel and strip):
+        return board
+    strip_image = draw_strip(castle, frame.tile, board.width, options)
+    image = Image.new("RGB", (board.width, board.height + strip_image.height), pal.BACKGROUND)
+    image.paste(board, (0, 0))
+    image.paste(strip_image, (0, board.height))
+    return image
+
+
+def draw_strip(game: CastleGame, tile: int, width: int, options: RenderOptions) -> Image.Image:
+    """The players under the castle, side by side: marker, name and score; subjects left; the
+    palace; the wall tiles held, each with what it does. Then the turn and the footnote."""
+    pad = round(tile * 0.16)
+    row = round(tile * 0.56)
+    columns = max(1, game.players)
+    col_w = (width - pad) // columns
+    rows = max(
+        3 + max(1, len(game.wall_hand(p))) + (1 if game.played[p] else 0) for p in range(columns)
+    )
+    height = pad + rows * row + pad + 2 * row
+    image = Image.new("RGB", (width, height), pal.BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    draw.line((0, 1, width, 1), fill=pal.EMPTY_LINE, width=2)
+    current = None if game.finished else game.decision.player
+    for player in range(columns):
+        x0 = pad + player * col_w
+        if player == current:
+            draw.rounded_rectangle(
+                (x0 - pad // 2, pad // 2, x0 + col_w - pad, pad + rows * row),
+                pad,
+                fill=(255, 240, 190),
+            )
+        _player_column(image, game, player, (x0, pad), col_w - pad * 2, row, tile, options)
+    y = pad + rows * row + pad + row // 2
+    small = pal.font(round(tile * 0.26))
+    lines = [options.text("tiles_left", n=game.tiles_left)]
+    if not game.finished:
+        lines.insert(0, options.text("turn", n=game.turn + 1))
+    draw.text((pad, y), "  ·  ".join(lines), font=small, fill=pal.INK, anchor="lm")
+    draw.text(
+        (pad, y + row), text(options, "reconstructed"), font=small, fill=pal.MUTED, anchor="lm"
+    )
+    return image
+
+
+def _player_column(
+    image: Image.Image,
+    game: CastleGame,
+    player: int,
+    origin: tuple[int, int],
+    width: int,
+    row: int,
+    tile: int,
+    options: RenderOptions,
+) -> None:
+    draw = ImageDraw.Draw(image)
+    x0, y = origin
+    y += row // 2
+    name_font = pal.font(round(tile * 0.34))
+    score_font = pal.font(round(tile * 0.4))
+    small = pal.font(round(tile * 0.26))
+    name = game.setup.players[player]
+    marker = marker_icon(player, round(row * 0.9))
+    image.paste(marker, (x0, y - marker.height // 2), marker)
+    shown = name if len(name) <= 16 else name[:15] + "…"
+    draw.text((x0 + marker.width + row // 4, y), shown, font=name_font, fill=pal.INK, anchor="lm")
+    score = options.text("points", n=game.scores[player])
+    draw.text((x0 + width, y), score, font=score_font, fill=pal.INK, anchor="rm")
+    y += row
+    icon = subject_icon(player, "knight", round(row / 0.38 * 0.85))
+    image.paste(icon, (x0 + (row - icon.width) // 2, y - icon.height // 2), icon)
+    subjects = game.supply[player].get("subject", 0)
+    draw.text(
+        (x0 + row + row // 4, y),
+        text(options, "subjects_one" if subjects == 1 else "subjects", n=subjects),
+        font=small,
+        fill=pal.INK,
+        anchor="lm",
+    )
+    y += row
+    palace = game.palaces[player]
+    icon = palace_icon(player, round(row / 0.46 * 0.85))
+    image.paste(icon, (x0 + (row - icon.width) // 2, y - icon.height // 2), icon)
+    label = text(options, "palace", n=palace.tiles) if palace else text(options, "palace_none")
+    draw.text((x0 + row + row // 4, y), label, font=small, fill=pal.INK, anchor="lm")
+    y += row
+    held = game.wall_hand(player)
+    if not held:
+        draw.text((x0, y), text(options, "wall_none"), font=small, fill=pal.MUTED, anchor="lm")
+    for wall in held:
+        tile_icon = wall_tile_icon(wall, round(row * 0.88))
+        image.paste(
+            tile_icon, (x0 + (row - tile_icon.width) // 2, y - tile_icon.height // 2), tile_icon
+        )
+        label = text(options, f"wall{wall}")
+        draw.text((x0 + row + row // 4, y), label, font=small, fill=pal.INK, anchor="lm")
+        y += row
+    if game.played[player]:
+        y += 0 if held else row
+        played = ", ".join(str(w) for w in game.played[player])
+        draw.text(
+            (x0, y),
+            text(options, "wall_played", tiles=played),
+            font=small,
+            fill=pal.MUTED,
+            anchor="lm",
+        )
+
+
+def castle_end_picture(game: Game, options: RenderOptions | None = None) -> Image.Image:
+    """The final castle with the strip, above the per-player breakdown by castle category."""
+    options = options or RenderOptions()
+    top = castle_picture(game, options)
+    tile = make_frame(castle_track(), _castle(game).geometry.interior, options).tile
+    chart = chart_picture(
+        game,
+        top.width,
+        tile,
+        options,
+        labels=category_names(options),
+        colours=CATEGORY_COLOURS,
+        order=CATEGORIES,
+    )
+    image = Image.new("RGB", (top.width, top.height + chart.height), pal.BACKGROUND)
+    image.paste(top, (0, 0))
+    image.paste(chart, (0, top.height))
+    return image
+
+
+def render_castle(
+    game: Game,
+    options: RenderOptions | None = None,
+    *,
+    candidates: Mapping[Pos, str] | None = None,
+    preview: PlaceTile | None = None,
+    spot_labels: Mapping[SpotKey, str] | None = None,
+    feature_labels: Mapping[FeatureKey, str] | None = None,
+) -> bytes:
+    """PNG of :func:`castle_picture`."""
+    return encode_png(
+        castle_picture(
+            game,
+            options,
+            candidates=candidates,
+            preview=preview,
+            spot_labels=spot_labels,
+            feature_labels=feature_labels,
+        )
+    )
+
+
+def render_castle_end(game: Game, options: RenderOptions | None = None) -> bytes:
+    """PNG of :func:`castle_end_picture`."""
+    return encode_png(castle_end_picture(game, options))
