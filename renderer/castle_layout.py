@@ -27,7 +27,7 @@ from PIL import Image, ImageDraw
 from engine.tiles import Oriented, TileKind, kinds_by_name
 from renderer.geometry import Point, _distances, cubic, edge_mid
 
-GRID = 48
+GRID = 40
 PATH_WIDTH = 0.17
 PLAZA_RADIUS = 0.16
 #: How far a tower or house reaches in from its edge (a fraction of the tile side).
@@ -77,7 +77,10 @@ def castle_kinds() -> dict[str, TileKind]:
 def is_castle_tile(oriented: Oriented) -> bool:
     """Whether an oriented tile is one of The Castle's (drawn by the castle art)."""
     kind = castle_kinds().get(oriented.kind)
-    return kind is not None and kind.oriented(oriented.rotation) == oriented
+    if kind is None:
+        return False
+    ours = kind.oriented(oriented.rotation)
+    return ours is oriented or ours == oriented
 
 
 # -- paths -------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
-from engine.board import Figure
+from engine.board import Figure, PlacedTile
 from engine.castle import ROLES
 from engine.tiles import Oriented
 from renderer import palette as pal
@@ -192,17 +192,17 @@ def _unit_box(
     return (x0, y0, x1, y1)
 
 
-def _wall_cell(image: Image.Image, frame: CastleFrame, wall: WallCell, start: object) -> None:
+def _wall_cell(
+    image: Image.Image, frame: CastleFrame, wall: WallCell, start: PlacedTile | None
+) -> None:
     draw = ImageDraw.Draw(image)
     t = frame.tile
     x0, y0, x1, y1 = frame.box(wall.cell)
     draw.rectangle((x0, y0, x1, y1), fill=WALL_STONE)
     inner = _unit_box(frame, wall.cell, inner_box(wall.side))
     draw.rectangle(inner, fill=WALL_TOP)
-    placed = getattr(start, "oriented", None)
-    if isinstance(placed, Oriented):
-        art = start_square_art(placed, t, wall.side)
-        image.paste(art, inner[:2])
+    if start is not None:
+        image.paste(start_square_art(start.oriented, t, wall.side), inner[:2])
     line = max(2, t // 40)
     # The wall's inner face, framing the interior.
     face = [
