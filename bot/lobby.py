@@ -33,9 +33,13 @@ from engine.setup import GAME_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
 COLOURS = ("blue", "red", "green", "yellow", "black", "grey")
 
 
+#: Player counts printed on the box, where the engine would play with more (1 to 6).
+BOX_PLAYERS = {"hunters": (2, 5)}
+
+
 def player_range(kind: str) -> tuple[int, int]:
-    """How many players a game takes (The Castle: exactly 2)."""
-    return GAME_PLAYERS.get(kind, (MIN_PLAYERS, MAX_PLAYERS))
+    """How many players a game takes (The Castle: exactly 2; Hunters & Gatherers: 2 to 5)."""
+    return GAME_PLAYERS.get(kind) or BOX_PLAYERS.get(kind, (MIN_PLAYERS, MAX_PLAYERS))
 
 
 def check_setup(kind: str, expansions: Sequence[str], options: Mapping[str, Any]) -> None:

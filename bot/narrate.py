@@ -66,6 +66,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{player} placed tile {tile} at {where}",
         "{player} a posé la tuile {tile} en {where}",
     ),
+    "placed_bonus": (
+        "{player} placed bonus tile {tile} at {where}",
+        "{player} a posé la tuile bonus {tile} en {where}",
+    ),
     "placed_abbey": (
         "{player} placed their abbey at {where}",
         "{player} a posé son abbaye en {where}",
@@ -166,6 +170,20 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "tiles": ("{tiles} tile{ts}", "{tiles} tuile{ts}"),
     "cities": ("{cities} completed cit{ies}", "{cities} ville{s} complète{s}"),
+    # Hunters & Gatherers: what a score was made of.
+    "fish": ("{n} fish", "{n} poisson{s}"),
+    "system_fish": ("{n} fish in the river system", "{n} poisson{s} dans le réseau"),
+    "mushrooms": ("{n} mushroom clearing{s}", "{n} clairière{s} à champignons"),
+    "gold": ("gold", "de l'or"),
+    "deer": ("{n} deer", "{n} cerf{s}"),
+    "mammoth": ("{n} mammoth{s}", "{n} mammouth{s}"),
+    "aurochs": ("{n} aurochs", "{n} auroch{s}"),
+    "tiger_ate": (
+        "{n} sabre-tooth tiger{s} ate {n} deer",
+        "{n} tigre{s} à dents de sabre {ont} mangé {n} cerf{s}",
+    ),
+    "fire": ("the fire chased the tigers away", "le feu a chassé les tigres"),
+    "shrine": ("with the shrine", "avec le sanctuaire"),
 }
 
 
@@ -219,6 +237,8 @@ def _detail(event: FeatureScored, locale: str | None) -> str:
         )
     if event.feature == "road" and event.tiles:
         return text("tiles", locale, tiles=event.tiles, ts="" if event.tiles == 1 else "s")
+    if event.feature in HUNTERS_FEATURES:
+        return _hunters_detail(event, locale)
     cities = event.details.get("cities")
     if cities:
         fr = _lang(locale) == 1
@@ -232,6 +252,52 @@ def _detail(event: FeatureScored, locale: str | None) -> str:
     return ""
 
 
+HUNTERS_FEATURES = frozenset({"river", "forest", "hut", "meadow"})
+
+
+def _count(key: str, n: int, locale: str | None) -> str:
+    return text(key, locale, n=n, s="" if n == 1 else "s", ont="a" if n == 1 else "ont")
+
+
+def _hunters_detail(event: FeatureScored, locale: str | None) -> str:
+    """What a Hunters & Gatherers score was made of: tiles, fish, mushrooms, game."""
+    d = event.details
+    parts: list[str] = []
+    if event.feature in ("river", "forest") and event.tiles:
+        parts.append(text("tiles", locale, tiles=event.tiles, ts="" if event.tiles == 1 else "s"))
+    if event.feature == "river" and d.get("fish"):
+        parts.append(_count("fish", int(d["fish"]), locale))
+    if event.feature == "forest":
+        if d.get("mushrooms"):
+            parts.append(_count("mushrooms", int(d["mushrooms"]), locale))
+        if d.get("nuggets"):
+            parts.append(text("gold", locale))
+    if event.feature == "hut":
+        parts.append(_count("system_fish", int(d.get("fish", 0)), locale))
+    if event.feature == "meadow":
+        tigers = int(d.get("tiger", 0))
+        deer = int(d.get("deer", 0))
+        for animal in ("deer", "mammoth", "aurochs"):
+            if d.get(animal):
+                parts.append(_count(animal, int(d[animal]), locale))
+        if d.get("fire") and tigers:
+            parts.append(text("fire", locale))
+        elif tigers and deer:
+            parts.append(_count("tiger_ate", min(tigers, deer), locale))
+        if d.get("shrine"):
+            parts.append(text("shrine", locale))
+    return ", ".join(parts)
+
+
+def _bonus_kinds() -> frozenset[str]:
+    from engine.tiles import load_set
+
+    return frozenset(k.name for k in load_set("hunters") if k.extra.get("bonus"))
+
+
+BONUS_TILES = _bonus_kinds()
+
+
 def narrate(events: Sequence[Event], names: Sequence[str], locale: str | None) -> list[str]:
     """Sentences for a turn's events, in order; figure returns and turn starts stay silent."""
     lines: list[str] = []
@@ -241,6 +307,8 @@ def narrate(events: Sequence[Event], names: Sequence[str], locale: str | None) -
             if current:
                 lines.append(current + text("end", locale))
             key = "placed_abbey" if event.kind == "ABBEY" else "placed"
+            if event.kind in BONUS_TILES:
+                key = "placed_bonus"
             current = text(
                 key,
                 locale,

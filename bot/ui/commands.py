@@ -34,6 +34,7 @@ EXPANSIONS = [
 GAMES = [
     Choice(name=_("Carcassonne"), value="carcassonne"),
     Choice(name=_("The Castle (2 players)"), value="castle"),
+    Choice(name=_("Hunters & Gatherers"), value="hunters"),
 ]
 SMALL_CITY = [
     Choice(name=_("classic (2 points)"), value="classic"),
@@ -370,6 +371,7 @@ class CarcassonneGroup(app_commands.Group):
                 parts.append(rules_text("abbey_mayor", locale))
             if row is None:
                 parts.append(rules_text("castle_pointer", locale))
+                parts.append(rules_text("hunters_pointer", locale))
         if row is not None:
             parts.append(lobby_ui.setup_summary(row, locale))
         parts.append(rules_text("how", locale))

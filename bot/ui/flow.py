@@ -15,7 +15,7 @@ import discord
 
 from bot.narrate import ROLES
 from bot.outcomes import MoveResult
-from bot.ui import images, post
+from bot.ui import hunters_ui, images, post
 from bot.ui.components import button, select
 from bot.ui.errors import UIError
 from bot.ui.state import (
@@ -201,6 +201,7 @@ async def step(
     from bot.ui.castle_ui import step_lines
 
     lines.extend(step_lines(after, locale))
+    lines.extend(hunters_ui.step_lines(after, locale))
     view = discord.ui.View(timeout=None)
     base = f"{gid}:{turn}:{x}:{y}:{rot}:{tile}"
     if isinstance(first, PlaceTile):
@@ -247,7 +248,7 @@ def _at(text: str) -> int | str:
 def role_name(game: Game, figure: str, at: str, locale: str) -> str:
     """How a figure on a spot is called: knight, thief, monk, farmer, mayor, wagon, barn."""
     role = figure
-    if figure in ("follower", "subject") and game.last_pos is not None:
+    if figure in ("follower", "subject", "man") and game.last_pos is not None:
         oriented = game.board.tiles[game.last_pos].oriented
         local = oriented.feature_at(_at(at))
         if local >= 0:

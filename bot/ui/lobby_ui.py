@@ -61,6 +61,9 @@ def setup_summary(row: GameRow, locale: str) -> str:
     if row.kind == "castle":  # no options; its castle and tiles are a reconstruction
         title = f"{tr('castle_game', locale)} ({tr('castle_reconstructed', locale)})"
         return f"{title} · {tr('private_game' if row.private else 'public_game', locale)}"
+    if row.kind == "hunters":  # no options; its deck is a reconstruction
+        title = f"{tr('hunters_game', locale)} ({tr('hunters_reconstructed', locale)})"
+        return f"{title} · {tr('private_game' if row.private else 'public_game', locale)}"
     parts = []
     exp = "abbey_mayor" if "abbey_mayor" in row.expansions else "none"
     values = {"expansion": exp, **{k: str(v).lower() for k, v in row.options.items()}}

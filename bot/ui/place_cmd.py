@@ -55,10 +55,12 @@ def parse_figure(after: Game, text: str) -> PlaceFigure | None:
         return None
     spots = spot_labels(figures)
     number = value.split(" ")[0]
+    # "3 hut" picks the hut where spot 3 also takes a man (Hunters & Gatherers).
+    wanted = "hut" if "hut" in value else "follower"
     for figure in figures:
         if f"{figure.figure}.{figure.at}".lower() == value:
             return figure
-        if spots[figure.at] == number and figure.figure == "follower":
+        if spots[figure.at] == number and figure.figure == wanted:
             return figure
     for figure in figures:  # a number naming a spot with no follower option: its first figure
         if spots[figure.at] == number:

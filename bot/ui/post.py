@@ -16,7 +16,7 @@ import discord
 
 from bot.narrate import FEATURES, join_names, narrate, where
 from bot.storage import GameRow
-from bot.ui import clocks, images
+from bot.ui import clocks, hunters_ui, images
 from bot.ui.components import button, select
 from bot.ui.state import Snapshot, candidate_cells, cell_labels, hole_labels, wagon_labels
 from bot.ui.texts import tr
@@ -79,7 +79,7 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View | N
         return castle
     if view.phase == "tile":
         lines.append(tr("your_turn", locale, player=who))
-        if game.options["hand"]:
+        if game.hand_mode:
             lines.append(tr("turn_hand", locale))
             items.append(
                 button(
@@ -92,7 +92,8 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View | N
         else:
             cells = candidate_cells(game)
             candidates = cell_labels(cells)
-            lines.append(tr("turn_tile", locale, tile=view.tile))
+            told = hunters_ui.tile_line(game, locale, view.tile)
+            lines.append(told or tr("turn_tile", locale, tile=view.tile))
             ordered = list(cells)
             items.extend(cell_menus(gid, turn, ordered, candidates, locale))
             if len(ordered) > MENU * MENUS:
@@ -149,6 +150,9 @@ def _feature(game: Game, x: int, y: int, at: int | str, locale: str) -> str:
 
 def final_lines(snap: Snapshot) -> list[str]:
     """The score breakdown per player, best first, in words."""
+    hunters = hunters_ui.final_lines(snap)
+    if hunters is not None:
+        return hunters
     game, locale = snap.require_game(), snap.locale
     fr = locale == "fr"
     lines = [f"**{tr('final_title', locale)}**"]

@@ -150,6 +150,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     # -- The Castle ---------------------------------------------------------------------------
     "castle_game": ("The Castle (2 players)", "Le Château (2 joueurs)"),
+    "hunters_game": (
+        "Hunters & Gatherers (2-5 players)",
+        "Chasseurs et Cueilleurs (2 à 5 joueurs)",
+    ),
+    "hunters_reconstructed": ("reconstructed deck", "pioche reconstituée"),
     "castle_reconstructed": (
         "reconstructed castle and tiles",
         "château et tuiles reconstitués",
@@ -456,6 +461,43 @@ RULES: dict[str, tuple[str, str]] = {
         "les cours 3 par marché au marchand majoritaire.\n*Le tracé du château, ses cases "
         "Départ et ses 60 tuiles sont une reconstitution documentée, pas l'original : le plan "
         "original n'existe qu'en images que nous n'avons pas pu consulter.*",
+    ),
+    "hunters": (
+        "**Hunters & Gatherers.** Tiles show forests, meadows and rivers; touching edges must "
+        "match. Place your tile, then you may put a man on one of its features if that feature "
+        "holds no man yet: hunter on a meadow, gatherer on a forest, fisher on a river; or one "
+        "of your 2 huts on a river or lake whose river system has no hut. A completed river pays "
+        "its fisher majority 1 per tile + 1 per fish in the lakes at its ends; a completed "
+        "forest pays its gatherer majority 2 per tile (+2 per mushroom clearing). Men come back "
+        "at the end of the turn. Closing a forest with gold nuggets gives you a bonus tile to "
+        "play at once, in the same turn. After the last land tile: huts score 1 per fish in "
+        "their river system, hunters 2 per deer, mammoth and aurochs in their meadow (each "
+        "sabre-tooth tiger eats a deer; the fire chases tigers away; the shrine's hunter scores "
+        "alone).\n*The deck is reconstructed: the exact 2002 tile list is not public, so "
+        "`engine/data/hunters.toml` rebuilds it from the later edition and the rulebook's "
+        "pictures. If you own the box and a tile differs, correct that file.*",
+        "**Chasseurs et Cueilleurs.** Les tuiles montrent forêts, prés et rivières ; les bords "
+        "qui se touchent doivent correspondre. Posez votre tuile, puis vous pouvez poser un homme "
+        "sur un de ses éléments qui n'en a pas encore : chasseur sur un pré, cueilleur sur une "
+        "forêt, pêcheur sur une rivière ; ou une de vos 2 huttes sur une rivière ou un lac dont "
+        "le réseau n'a pas de hutte. Une rivière achevée rapporte à ses pêcheurs majoritaires 1 "
+        "par tuile + 1 par poisson des lacs à ses bouts ; une forêt achevée rapporte à ses "
+        "cueilleurs majoritaires 2 par tuile (+2 par clairière à champignons). Les hommes "
+        "reviennent à la fin du tour. Achever une forêt avec des pépites d'or donne une tuile "
+        "bonus à jouer tout de suite, dans le même tour. Après la dernière tuile de paysage : "
+        "les huttes marquent 1 par poisson de leur réseau, les chasseurs 2 par cerf, mammouth et "
+        "auroch de leur pré (chaque tigre à dents de sabre mange un cerf ; le feu chasse les "
+        "tigres ; le chasseur du sanctuaire marque seul).\n*La pioche est reconstituée : la "
+        "liste exacte des tuiles de 2002 n'est pas publique, `engine/data/hunters.toml` la "
+        "rebâtit d'après l'édition suivante et les images de la règle. Si vous avez la boîte et "
+        "qu'une tuile diffère, corrigez ce fichier.*",
+    ),
+    "hunters_pointer": (
+        "**Hunters & Gatherers** (2-5 players): open one with `/carcassonne new game: Hunters & "
+        "Gatherers`; `/carcassonne rules` in its thread gives its rules.",
+        "**Chasseurs et Cueilleurs** (2 à 5 joueurs) : ouvrez-en une avec `/carcassonne "
+        "nouvelle partie: Chasseurs et Cueilleurs` ; `/carcassonne regles` dans son fil en "
+        "donne les règles.",
     ),
     "castle_pointer": (
         "**The Castle** (2 players): open one with `/carcassonne new game: The Castle`; "

@@ -109,6 +109,7 @@ FRENCH: dict[str, str] = {
     "Abbey & Mayor": "Abbaye & Maire",
     "Carcassonne": "Carcassonne",
     "The Castle (2 players)": "Le Château (2 joueurs)",
+    "Hunters & Gatherers": "Chasseurs et Cueilleurs",
     "Which game to play (default: the server's)": "Jeu à jouer (par défaut : celui du serveur)",
     "None": "Aucune",
     "classic (2 points)": "classique (2 points)",

@@ -1,0 +1,120 @@
+"""Hunters & Gatherers in Discord: the bonus tile inside the turn, figure hints, final breakdown.
+
+The turn flow is the base game's (square, rotation, figure, confirm); what differs is said here:
+
+- After a placement completes a forest holding gold, the engine keeps the same player and the same
+  turn number and asks for a tile again: the bonus tile. The narration says "Gold!", the next turn
+  message says "Bonus tile B05: place it now, it is still your turn" and offers its squares like
+  any tile. The turn stamp is unchanged and the phase is a tile phase again: the previous message
+  loses its components, and a stale confirm of the first placement is refused by the engine (its
+  square is taken), so nothing can be played twice.
+- The figure step names each choice by role (hunter, gatherer, fisher, hut) and the first step of
+  a turn says where each role goes.
+- The final message breaks each score into rivers, forests, huts and hunting, with the gold (bonus
+  tiles) each player won.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.i18n import language
+from engine import Game
+
+if TYPE_CHECKING:
+    from bot.ui.state import Snapshot
+
+GAME = "hunters"
+
+TEXTS: dict[str, tuple[str, str]] = {
+    "bonus_tile": (
+        "Bonus tile **{tile}**: place it now, it is still your turn. Pick a lettered square below.",
+        "Tuile bonus **{tile}** : posez-la maintenant, c'est toujours votre tour. Choisissez une "
+        "case lettrée ci-dessous.",
+    ),
+    "tile": (
+        "Tile **{tile}** to place ({bonus} bonus tile{s} left). Pick a lettered square below.",
+        "Tuile **{tile}** à poser ({bonus} tuile{s} bonus restante{s}). Choisissez une case "
+        "lettrée ci-dessous.",
+    ),
+    "roles": (
+        "Men: hunter on a meadow (scores its game at the end), gatherer on a forest, fisher on a "
+        "river. Hut on a river or lake: its river system's fish at the end.",
+        "Hommes : chasseur sur un pré (son gibier compte à la fin), cueilleur sur une forêt, "
+        "pêcheur sur une rivière. Hutte sur une rivière ou un lac : les poissons de son réseau "
+        "à la fin.",
+    ),
+    "breakdown": (
+        "{name}: **{score}** (rivers {river}, forests {forest}, huts {hut}, hunting {meadow}; "
+        "{gold})",
+        "{name} : **{score}** (rivières {river}, forêts {forest}, huttes {hut}, chasse {meadow} ; "
+        "{gold})",
+    ),
+    "gold": ("gold: {n} bonus tile{s}", "or : {n} tuile{s} bonus"),
+    "no_gold": ("no gold", "pas d'or"),
+    "title": ("Final scores", "Scores finaux"),
+}
+
+
+def say(key: str, locale: str | None, **params: Any) -> str:
+    en, fr = TEXTS[key]
+    return (fr if language(locale) == "fr" else en).format(**params)
+
+
+def is_hunters(game: Game | None) -> bool:
+    return game is not None and game.setup.game == GAME
+
+
+def in_bonus(game: Game) -> bool:
+    """Whether the tile to place now is a bonus tile (earned by gold in this same turn)."""
+    return is_hunters(game) and bool(getattr(game, "in_bonus", False))
+
+
+def tile_line(game: Game, locale: str, tile: str | None) -> str | None:
+    """The turn message's line about the tile to place (None for other games)."""
+    if not is_hunters(game) or tile is None:
+        return None
+    if in_bonus(game):
+        return say("bonus_tile", locale, tile=tile)
+    left = len(getattr(game, "bonus_stack", ()))
+    return say("tile", locale, tile=tile, bonus=left, s="" if left == 1 else "s")
+
+
+def step_lines(game: Game, locale: str) -> list[str]:
+    """A reminder of where each role goes, under the figure menu of an H&G placement."""
+    if not is_hunters(game) or not game.legal_figures():
+        return []
+    return [say("roles", locale)]
+
+
+def bonus_tiles_won(game: Game) -> list[int]:
+    """Per player, the bonus tiles they placed (each came from a forest with gold)."""
+    from renderer.hunters_end import bonus_tiles_by_player
+
+    return bonus_tiles_by_player(game)
+
+
+def final_lines(snap: Snapshot) -> list[str] | None:
+    """The score of each player, best first, by category (None for other games)."""
+    game, locale = snap.game, snap.locale
+    if game is None or not is_hunters(game):
+        return None
+    gold = bonus_tiles_won(game)
+    lines = [f"**{say('title', locale)}**"]
+    for p in sorted(range(game.players), key=lambda p: -game.scores[p]):
+        parts = {c: game.breakdown[p].get(c, 0) for c in ("river", "forest", "hut", "meadow")}
+        won = gold[p]
+        gold_text = (
+            say("gold", locale, n=won, s="" if won == 1 else "s") if won else say("no_gold", locale)
+        )
+        lines.append(
+            say(
+                "breakdown",
+                locale,
+                name=snap.names[p],
+                score=game.scores[p],
+                gold=gold_text,
+                **parts,
+            )
+        )
+    return lines
