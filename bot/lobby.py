@@ -29,8 +29,9 @@ from bot.storage import GameRow, SeatRow
 from engine import MalformedError, Setup
 from engine.setup import GAME_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
 
-#: Figure colours in the order they are handed out (grey is the sixth player's colour).
-COLOURS = ("blue", "red", "green", "yellow", "black", "grey")
+#: Figure colours in the order they are handed out: the renderer's colour-blind-safe palette
+#: (each colour comes with its own mark on the figures).
+COLOURS = ("blue", "red", "green", "yellow", "black", "purple")
 
 
 #: Player counts printed on the box, where the engine would play with more (1 to 6).

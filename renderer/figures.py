@@ -60,7 +60,7 @@ def role_of(figure: Figure, oriented: Oriented) -> str:
 
 def figure_icon(player: int, role: str, tile_size: int) -> Image.Image:
     """The RGBA icon of a figure, sized for tiles of ``tile_size`` pixels (cached)."""
-    key = (player, role, tile_size)
+    key = (pal.style_of(player), role, tile_size)  # cached per colour, not per seat
     found = _CACHE.get(key)
     if found is None:
         icon = draw_figure(player, role, tile_size)

@@ -8,6 +8,9 @@ colour blindness), and each seat also gets its own mark drawn on its figures and
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from importlib import resources
 
@@ -61,12 +64,33 @@ CATEGORY_COLOURS: dict[str, RGB] = {
 CATEGORY_FALLBACK: RGB = (150, 150, 150)
 
 
+#: Seat -> style (an index into the colours and marks above) while drawing; empty: seat i
+#: draws in style i. Set with :func:`seat_styles` when players chose their colours.
+_STYLES: ContextVar[tuple[int, ...]] = ContextVar("seat_styles", default=())
+
+
+@contextmanager
+def seat_styles(styles: Sequence[int]) -> Iterator[None]:
+    """Draw seat ``i`` in style ``styles[i]`` (colour and mark together) inside the block."""
+    token = _STYLES.set(tuple(styles))
+    try:
+        yield
+    finally:
+        _STYLES.reset(token)
+
+
+def style_of(player: int) -> int:
+    """The style seat ``player`` is drawn in (see :func:`seat_styles`)."""
+    styles = _STYLES.get()
+    return styles[player] if player < len(styles) else player
+
+
 def player_colour(player: int) -> RGB:
-    return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
+    return PLAYER_COLOURS[style_of(player) % len(PLAYER_COLOURS)]
 
 
 def player_mark(player: int) -> str:
-    return PLAYER_MARKS[player % len(PLAYER_MARKS)]
+    return PLAYER_MARKS[style_of(player) % len(PLAYER_MARKS)]
 
 
 def ink_on(colour: RGB) -> RGB:

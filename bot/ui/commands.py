@@ -21,6 +21,7 @@ from bot.ui import clocks, lobby_ui, pbp_commands, place_cmd, post
 from bot.ui.errors import UIError
 from bot.ui.state import snapshot
 from bot.ui.texts import RULES, player_locale, rules_text, tr
+from engine.events import PlayerLeft
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
@@ -88,7 +89,16 @@ async def resolve(interaction: discord.Interaction, game: int | None) -> GameRow
             raise UIError("several_games", ids=", ".join(f"#{r.id}" for r in rows[:10]))
         row = rows[0]
     interaction.extras["locale"] = row.locale
+    here = interaction.guild_id
+    if row.guild_id is not None and here is not None and row.guild_id != here:
+        raise UIError("other_guild", game_id=row.id)
     return row
+
+
+def require_started(row: GameRow) -> None:
+    """Refuse game commands on a lobby, saying how it starts."""
+    if row.status == "lobby":
+        raise UIError("not_started", game_id=row.id)
 
 
 def here_locale(interaction: discord.Interaction, row: GameRow | None = None) -> str:
@@ -160,6 +170,8 @@ class CarcassonneGroup(app_commands.Group):
             found = interaction.client.get_channel(settings.channel_id)
             if isinstance(found, discord.TextChannel):
                 channel = found
+        if isinstance(channel, discord.Thread):
+            raise UIError("new_in_thread")
         if not isinstance(channel, discord.TextChannel):
             raise UIError("guild_only")
         expansions = None if expansion is None else (() if expansion == "none" else (expansion,))
@@ -183,6 +195,7 @@ class CarcassonneGroup(app_commands.Group):
     @app_commands.describe(game=_("Game number (default: the game of this thread)"))
     async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
         row = await resolve(interaction, game)
+        require_started(row)
         await interaction.response.defer(ephemeral=True, thinking=True)
         snap = await snapshot(bot_of(interaction).manager, row.id)
         if snap.game is None:
@@ -246,18 +259,20 @@ class CarcassonneGroup(app_commands.Group):
         await place_cmd.place(interaction, row, cell, rotation, figure)
 
     @app_commands.command(
-        name=_("resign"), description=_("Leave the game: the bot plays your tiles without figures")
+        name=_("resign"), description=_("Leave the game: your figures stay but score nothing")
     )
     @app_commands.rename(game=_("game"))
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         row = await resolve(interaction, game)
+        require_started(row)
         await interaction.response.defer(ephemeral=True, thinking=True)
         manager = bot_of(interaction).manager
         result = await manager.resign(row.id, interaction.user.id)
         snap = await snapshot(manager, row.id)
         name = interaction.user.display_name
         line = tr("resigned", snap.locale, player=name)
-        await post.announce(bot_of(interaction), snap, result.events, extra=[line])
+        told = [e for e in result.events if not isinstance(e, PlayerLeft)]  # said by ``line``
+        await post.announce(bot_of(interaction), snap, told, extra=[line])
         await interaction.followup.send(tr("done", here_locale(interaction, row)), ephemeral=True)
 
     @app_commands.command(
@@ -266,6 +281,7 @@ class CarcassonneGroup(app_commands.Group):
     @app_commands.rename(game=_("game"))
     async def undo(self, interaction: discord.Interaction, game: int | None = None) -> None:
         row = await resolve(interaction, game)
+        require_started(row)
         await interaction.response.defer(ephemeral=True, thinking=True)
         manager = bot_of(interaction).manager
         result = await manager.undo(row.id, interaction.user.id)
@@ -299,8 +315,11 @@ class CarcassonneGroup(app_commands.Group):
         if file.size > RECORD_LIMIT:
             raise UIError("too_big")
         await interaction.response.defer(ephemeral=True, thinking=True)
+        data = await file.read()
+        if not data.strip():
+            raise UIError("empty_file")
         try:
-            record = json.loads(await file.read())
+            record = json.loads(data)
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
             raise UIError("bad_json", reason=str(error)) from None
         if not isinstance(record, dict):

@@ -32,8 +32,10 @@ def _fields(match: re.Match[str]) -> dict[str, Any]:
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"cc:lobby:(?P<game>\d+):(?P<op>join|leave|start|options)",
+    template=r"cc:lobby:(?P<game>\d+):(?P<op>join|leave|start|options|colour|hand|seats|shuffle|back)",
 ):
+    """Lobby buttons: on the lobby message, and in the creator's options (hand, seats...)."""
+
     def __init__(self, game: int, op: str, label: str, style: discord.ButtonStyle) -> None:
         super().__init__(
             discord.ui.Button(label=label, style=style, custom_id=f"cc:lobby:{game}:{op}")
@@ -55,24 +57,31 @@ class LobbyButton(
 
 class LobbyOption(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"cc:lopt:(?P<game>\d+):(?P<name>[a-z_]+)",
+    template=r"cc:lopt:(?P<game>\d+):(?P<name>[a-z_]+)(?::(?P<arg>\d+))?",
 ):
-    def __init__(self, select: discord.ui.Select[Any], game: int, name: str) -> None:
+    """Lobby menus: an option, a colour, a seat (``arg``: the player being moved)."""
+
+    def __init__(
+        self, select: discord.ui.Select[Any], game: int, name: str, arg: int | None = None
+    ) -> None:
         super().__init__(select)
-        self.game, self.name = game, name
+        self.game, self.name, self.arg = game, name, arg
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LobbyOption:
         assert isinstance(item, discord.ui.Select)
-        return cls(item, int(match["game"]), match["name"])
+        arg = int(match["arg"]) if match["arg"] else None
+        return cls(item, int(match["game"]), match["name"], arg)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list(self.item.values)
         from bot.ui import lobby_ui
 
-        await guarded(interaction, lambda i: lobby_ui.on_option(i, self.game, self.name, values))
+        await guarded(
+            interaction, lambda i: lobby_ui.on_option(i, self.game, self.name, values, self.arg)
+        )
 
 
 class TurnButton(

@@ -23,9 +23,11 @@ from bot.ui.state import (
     candidate_cells,
     cell_labels,
     hole_labels,
+    offered_rotations,
     snapshot,
     spot_labels,
     tried,
+    wagon_labels,
 )
 from bot.ui.texts import player_locale, tr
 from engine import Action, Event, Game, MoveWagon, Pass, PlaceAbbey, PlaceFigure, PlaceTile
@@ -161,12 +163,16 @@ async def step(
     after = game if first is None else await asyncio.to_thread(tried, game, first)
     figures = after.legal_figures()
     spots = spot_labels(figures)
+    styles = images.seat_styles(snap.row)
+    offered: dict[int, str] = {}
+    if isinstance(first, PlaceTile):
+        for r in offered_rotations(game, (x, y), first.tile, keep=first.rotation):
+            offered[r] = f"{r}°"
+    file = await images.step_file(game, first, spots, locale, rotations=offered, styles=styles)
     if first is None:
-        file = await images.spots_file(game, spots, locale)
         x, y = game.last_pos or (0, 0)
         lines = [tr("figure_prompt", locale)]
     else:
-        file = await images.preview_file(game, first, spots, locale)
         if isinstance(first, PlaceAbbey):
             lines = [tr("abbey_intro", locale, where=f"({x}, {y})")]
         else:
@@ -181,7 +187,7 @@ async def step(
                     where=f"({x}, {y})",
                     rotation=first.rotation,
                 ),
-                tr("rotations_hint", locale),
+                tr("rotations_hint" if len(offered) > 1 else "one_rotation_hint", locale),
             ]
     if not figures:
         choice = "none"
@@ -204,24 +210,17 @@ async def step(
     lines.extend(hunters_ui.step_lines(after, locale))
     view = discord.ui.View(timeout=None)
     base = f"{gid}:{turn}:{x}:{y}:{rot}:{tile}"
-    if isinstance(first, PlaceTile):
-        for r in candidate_cells(game, first.tile).get((x, y), ()):
-            style = (
-                discord.ButtonStyle.primary
-                if r == first.rotation
-                else discord.ButtonStyle.secondary
-            )
-            view.add_item(
-                button(f"cc:pl:{gid}:{turn}:{x}:{y}:{r}:{tile}:", f"↻ {r}°", style, row=0)
-            )
+    for r, caption in offered.items():  # the same captions as under the pictures
+        style = discord.ButtonStyle.primary if r == rot_of(first) else discord.ButtonStyle.secondary
+        view.add_item(button(f"cc:pl:{gid}:{turn}:{x}:{y}:{r}:{tile}:", caption, style, row=0))
     if figures:
         options = [
             discord.SelectOption(
-                label=f"{spots[f.at]} · {role_name(after, f.figure, str(f.at), locale)}",
+                label=figure_label(after, f, spots[f.at], locale),
                 value=f"{f.figure}.{f.at}",
                 default=choice == f"{f.figure}.{f.at}",
             )
-            for f in figures[:25]
+            for f in sorted(figures, key=lambda f: int(spots[f.at]))[:25]
         ]
         view.add_item(select(f"cc:fs:{base}", tr("figure_menu", locale), options, row=1))
         view.add_item(
@@ -241,8 +240,25 @@ async def step(
     return "\n".join(lines), file, view
 
 
+def rot_of(first: PlaceTile | PlaceAbbey | None) -> int | None:
+    return first.rotation if isinstance(first, PlaceTile) else None
+
+
 def _at(text: str) -> int | str:
     return int(text) if text.isdigit() else text
+
+
+def figure_label(game: Game, figure: PlaceFigure, label: str, locale: str) -> str:
+    """A figure menu entry: "2 · knight", "2 · mayor on the city", "5 · barn on the field
+    corner"."""
+    role = role_name(game, figure.figure, str(figure.at), locale)
+    if figure.figure == "barn":
+        return tr("barn_what", locale, label=label)
+    if figure.figure in ("mayor", "wagon") and game.last_pos is not None:
+        x, y = game.last_pos
+        feature = post.feature_name(game, x, y, figure.at, locale)
+        return tr("figure_what", locale, label=label, role=role, feature=feature)
+    return f"{label} · {role}"
 
 
 def role_name(game: Game, figure: str, at: str, locale: str) -> str:
@@ -314,12 +330,19 @@ async def confirm(
 async def wagon_choice(
     interaction: discord.Interaction, game_id: int, turn: int, value: str
 ) -> None:
-    _, locale = await current(interaction, game_id, turn, "wagon")
+    """A wagon target picked in the public menu: confirm it (ephemeral, one click)."""
+    snap, locale = await current(interaction, game_id, turn, "wagon")
     if value == "back":
         text, custom = tr("chosen_wagon_back", locale), f"cc:ok:{game_id}:{turn}:0:0:w:-:back"
     else:
         x, y, at = value.split(",")
-        text = tr("chosen_wagon", locale, label=f"({x}, {y})")
+        game = snap.require_game()
+        labels = wagon_labels(game.legal_wagon_moves())
+        label = labels.get((int(x), int(y), _at(at)))
+        if label is None:
+            raise UIError("stale")
+        feature = post.feature_name(game, int(x), int(y), _at(at), locale)
+        text = tr("chosen_wagon", locale, label=label, feature=feature, where=f"({x}, {y})")
         custom = f"cc:ok:{game_id}:{turn}:{x}:{y}:w:-:{at}"
     view = discord.ui.View(timeout=None)
     view.add_item(button(custom, tr("confirm", locale), discord.ButtonStyle.success))
@@ -327,28 +350,57 @@ async def wagon_choice(
 
 
 async def abbey_holes(interaction: discord.Interaction, game_id: int, turn: int) -> None:
+    """The "Play my abbey" button: the holes to choose from, or the step if there is one."""
     snap, locale = await current(interaction, game_id, turn, "tile")
     await interaction.response.defer(ephemeral=True, thinking=True)
     game = snap.require_game()
     holes = hole_labels(game)
+    if not holes:
+        raise UIError("stale")
+    if len(holes) == 1:
+        (x, y), _ = next(iter(holes.items()))
+        content, file, view = await step(snap, locale, x, y, "a", "-", "")
+        await interaction.followup.send(content, file=file, view=view, ephemeral=True)
+        return
     options = [
         discord.SelectOption(label=f"{lab} · ({x}, {y})", value=f"{x},{y}")
         for (x, y), lab in list(holes.items())[:25]
     ]
     view = discord.ui.View(timeout=None)
     view.add_item(select(f"cc:hole:{game_id}:{turn}:a", tr("holes_menu", locale), options))
-    file = await images.board_file(game, locale, holes)
+    file = await images.board_file(game, locale, holes, styles=images.seat_styles(snap.row))
     await interaction.followup.send(tr("abbey_pick", locale), file=file, view=view, ephemeral=True)
 
 
 async def show_hand(interaction: discord.Interaction, game_id: int, turn: int) -> None:
-    snap, locale = await current(interaction, game_id, turn, "tile")
+    """The "My tiles" button: the clicker's own hand, shown to them only; playable on their
+    turn."""
+    snap = await snapshot(bot_of(interaction).manager, game_id)
+    interaction.extras["locale"] = snap.locale
+    locale = player_locale(interaction, snap.locale)
+    seat = snap.row.seat_of(interaction.user.id)
+    if snap.view.finished or snap.row.status != "active":
+        raise UIError("game_closed", game_id=game_id)
+    if seat is None:
+        raise UIError("hand_not_player", game_id=game_id)
+    game = snap.require_game()
+    mine = snap.view.user_id == interaction.user.id and snap.view.phase == "tile"
+    hand = game.hands[snap.view.seat if mine and snap.view.seat is not None else seat.seat]
+    if mine and snap.view.turn != turn:
+        raise UIError("stale")
+    await interaction.response.defer(ephemeral=True, thinking=True)
     view = discord.ui.View(timeout=None)
-    for name in dict.fromkeys(snap.view.hand):
-        view.add_item(button(f"cc:tile:{game_id}:{turn}:{name}", name, discord.ButtonStyle.primary))
-    await interaction.response.send_message(
-        tr("hand_intro", locale, hand=", ".join(snap.view.hand)), view=view, ephemeral=True
-    )
+    if mine:
+        text = tr("hand_intro", locale, hand=", ".join(hand))
+        for name in dict.fromkeys(hand):
+            view.add_item(
+                button(f"cc:tile:{game_id}:{turn}:{name}", name, discord.ButtonStyle.primary)
+            )
+    else:
+        player = snap.names[snap.view.seat] if snap.view.seat is not None else "?"
+        text = tr("hand_wait", locale, hand=", ".join(hand), player=player)
+    file = await images.hand_file(game, hand, locale)
+    await interaction.followup.send(text, file=file, view=view, ephemeral=True)
 
 
 async def hand_tile(interaction: discord.Interaction, game_id: int, turn: int, tile: str) -> None:
@@ -362,7 +414,7 @@ async def hand_tile(interaction: discord.Interaction, game_id: int, turn: int, t
     view = discord.ui.View(timeout=None)
     for menu in post.cell_menus(game_id, turn, list(cells), labels, locale, tile):
         view.add_item(menu)
-    file = await images.board_file(game, locale, labels)
+    file = await images.board_file(game, locale, labels, styles=images.seat_styles(snap.row))
     await interaction.edit_original_response(
         content=tr("hand_cells", locale, tile=tile), attachments=[file], view=view
     )

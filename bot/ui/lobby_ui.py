@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 import discord
 
 from bot.storage import GameRow
-from bot.ui import post
+from bot.ui import images, lobby_seats, post
 from bot.ui.clocks import timing_summary
 from bot.ui.errors import UIError
 from bot.ui.state import snapshot
@@ -86,7 +86,10 @@ def lobby_embed(row: GameRow) -> discord.Embed:
         colour=discord.Colour.dark_green(),
     )
     embed.add_field(name=tr("lobby_setup", locale), value=setup_summary(row, locale), inline=False)
-    players = "\n".join(f"{s.seat + 1}. <@{s.user_id}> ({s.colour})" for s in row.seats)
+    players = "\n".join(
+        f"{s.seat + 1}. <@{s.user_id}> {lobby_seats.seat_colour(row, s.seat, locale)}"
+        for s in row.seats
+    )
     embed.add_field(
         name=tr("lobby_players", locale, count=len(row.seats), max=row.max_players),
         value=players or "-",
@@ -107,8 +110,10 @@ def lobby_view(row: GameRow) -> discord.ui.View:
         ("leave", discord.ButtonStyle.secondary),
         ("start", discord.ButtonStyle.primary),
         ("options", discord.ButtonStyle.secondary),
+        ("colour", discord.ButtonStyle.secondary),
     ):
-        view.add_item(LobbyButton(row.id, op, tr(op, locale), style))
+        if op != "colour" or row.kind in images.STYLED_GAMES:
+            view.add_item(LobbyButton(row.id, op, tr(op, locale), style))
     return view
 
 
@@ -124,14 +129,18 @@ async def on_button(interaction: discord.Interaction, game_id: int, op: str) -> 
         row = await manager.leave(game_id, user.id)
     elif op == "options":
         if row.owner_id != user.id:
-            from bot.errors import NotOwner
-
-            raise NotOwner()
+            raise UIError("options_not_owner", owner=f"<@{row.owner_id}>")
         await interaction.response.send_message(
             tr("options_intro", locale, game_id=game_id),
             view=options_view(row, locale),
             ephemeral=True,
         )
+        return
+    elif op == "colour":
+        await lobby_seats.open_colours(interaction, row, locale)
+        return
+    elif op in ("hand", "seats", "shuffle", "back"):
+        await creator_button(interaction, row, op, locale)
         return
     elif op == "start":
         await interaction.response.defer()
@@ -153,8 +162,10 @@ def options_view(row: GameRow, locale: str) -> discord.ui.View:
         **{k: str(v) for k, v in row.options.items() if k != "hand"},
     }
     view = discord.ui.View(timeout=None)
-    # Only Carcassonne has these options (The Castle has none).
+    # Only Carcassonne has these options (The Castle has none). The hand is a button below.
     for name, choices in OPTION_CHOICES.items() if row.kind == "carcassonne" else ():
+        if name == "hand":
+            continue
         options = [
             discord.SelectOption(
                 label=fr_label if fr else en,
@@ -167,7 +178,50 @@ def options_view(row: GameRow, locale: str) -> discord.ui.View:
             custom_id=f"cc:lopt:{row.id}:{name}", options=options
         )
         view.add_item(LobbyOption(menu, row.id, name))
+    for button in creator_buttons(row, locale):
+        view.add_item(button)
     return view
+
+
+def creator_buttons(row: GameRow, locale: str) -> list[Any]:
+    """The options' last row: the tactical hand on or off, and the seat order."""
+    from bot.ui.components import LobbyButton
+
+    found = []
+    if row.kind == "carcassonne":
+        on = bool(row.options.get("hand"))
+        label = tr("hand_on" if on else "hand_off", locale)
+        style = discord.ButtonStyle.success if on else discord.ButtonStyle.secondary
+        found.append(LobbyButton(row.id, "hand", label, style))
+    found.append(LobbyButton(row.id, "seats", tr("seats", locale), discord.ButtonStyle.secondary))
+    for item in found:
+        item.item.row = 4
+    return found
+
+
+async def creator_button(
+    interaction: discord.Interaction, row: GameRow, op: str, locale: str
+) -> None:
+    """The creator's buttons in the options message: hand, seats, shuffle, back."""
+    if row.owner_id != interaction.user.id:
+        raise UIError("options_not_owner", owner=f"<@{row.owner_id}>")
+    manager = bot_of(interaction).manager
+    user = interaction.user.id
+    if op == "hand":
+        row = await manager.configure(row.id, user, options={"hand": not row.options.get("hand")})
+    elif op == "shuffle":
+        row = await manager.configure(row.id, user, seat_order=lobby_seats.shuffled(row))
+    if op in ("seats", "shuffle"):
+        await interaction.response.edit_message(
+            content=lobby_seats.seats_text(row, locale), view=lobby_seats.seats_view(row, locale)
+        )
+    else:
+        key = "options_saved" if op == "hand" else "options_intro"
+        await interaction.response.edit_message(
+            content=tr(key, locale, game_id=row.id), view=options_view(row, locale)
+        )
+    if op in ("hand", "shuffle"):
+        await refresh_lobby(bot_of(interaction), row)
 
 
 def option_change(name: str, value: str) -> dict[str, Any]:
@@ -180,8 +234,15 @@ def option_change(name: str, value: str) -> dict[str, Any]:
 
 
 async def on_option(
-    interaction: discord.Interaction, game_id: int, name: str, values: list[str]
+    interaction: discord.Interaction,
+    game_id: int,
+    name: str,
+    values: list[str],
+    arg: int | None = None,
 ) -> None:
+    if name in ("colour", "seat_who", "seat_to") and values:
+        await on_seat_option(interaction, game_id, name, values[0], arg)
+        return
     if name not in OPTION_CHOICES or not values:
         raise UIError("stale")
     manager = bot_of(interaction).manager
@@ -189,6 +250,36 @@ async def on_option(
     locale = player_locale(interaction, row.locale)
     await interaction.response.edit_message(
         content=tr("options_saved", locale), view=options_view(row, locale)
+    )
+    await refresh_lobby(bot_of(interaction), row)
+
+
+async def on_seat_option(
+    interaction: discord.Interaction, game_id: int, name: str, value: str, arg: int | None
+) -> None:
+    """A colour picked by a player, or a seat move by the creator (player, then seat)."""
+    manager = bot_of(interaction).manager
+    row = await manager.game(game_id)
+    interaction.extras["locale"] = row.locale
+    locale = player_locale(interaction, row.locale)
+    if name == "colour":
+        row = await lobby_seats.choose_colour(interaction, row, value, locale)
+        await refresh_lobby(bot_of(interaction), row)
+        return
+    if row.owner_id != interaction.user.id:
+        raise UIError("options_not_owner", owner=f"<@{row.owner_id}>")
+    if name == "seat_who":
+        await interaction.response.edit_message(
+            content=lobby_seats.seats_text(row, locale),
+            view=lobby_seats.seats_view(row, locale, who=int(value)),
+        )
+        return
+    if arg is None or not value.isdigit():
+        raise UIError("stale")
+    order = lobby_seats.moved(row, arg, int(value))
+    row = await manager.configure(game_id, interaction.user.id, seat_order=order)
+    await interaction.response.edit_message(
+        content=lobby_seats.seats_text(row, locale), view=lobby_seats.seats_view(row, locale)
     )
     await refresh_lobby(bot_of(interaction), row)
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, cast
 import discord
 from discord.app_commands import Choice
 
+from bot.errors import NotAPlayer, NotYourTurn
 from bot.ui import post
 from bot.ui.errors import UIError
 from bot.ui.flow import role_name
@@ -73,21 +74,29 @@ async def place(
     interaction: discord.Interaction, row: GameRow, cell: str, rotation: int, figure: str
 ) -> None:
     manager = bot_of(interaction).manager
+    if row.status == "lobby":
+        raise UIError("not_started", game_id=row.id)
     snap = await snapshot(manager, row.id)
     locale = player_locale(interaction, snap.locale)
     view = snap.view
-    if view.finished:
+    if view.finished or snap.row.status != "active":
         raise UIError("game_closed", game_id=row.id)
+    if snap.row.seat_of(interaction.user.id) is None:
+        raise NotAPlayer(game_id=row.id)
     if view.user_id != interaction.user.id:
-        name = snap.names[view.seat] if view.seat is not None else "?"
-        raise UIError("not_for_you", player=name)
-    if view.phase != "tile" or snap.require_game().hand_mode:
+        raise NotYourTurn(player=snap.names[view.seat] if view.seat is not None else "?")
+    if snap.require_game().hand_mode:
+        raise UIError("place_hand")
+    if view.phase != "tile":
         raise UIError("not_tile_phase")
     game = snap.require_game()
     x, y = parse_cell(game, cell)
     rotations = candidate_cells(game)[(x, y)]
     if rotation == -1 and len(rotations) == 1:
         rotation = rotations[0]
+    if rotation == -1:
+        legal = ", ".join(f"{r}°" for r in rotations)
+        raise UIError("no_rotation", legal=legal, cell=cell.strip().upper())
     if rotation not in rotations:
         raise UIError("bad_rotation", legal=", ".join(map(str, rotations)))
     tile = PlaceTile(x, y, rotation)

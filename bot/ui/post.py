@@ -70,8 +70,9 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View | N
     items: list[Any] = []
     lines: list[str] = []
     candidates: dict[tuple[int, int], str] = {}
+    wagons: dict[tuple[int, int, int | str], str] = {}
     if view.finished:
-        return "", await images.end_file(game, locale), None
+        return "", await images.end_file(game, locale, styles=images.seat_styles(snap.row)), None
     from bot.ui.castle_ui import prompt as castle_prompt
 
     castle = await castle_prompt(snap)
@@ -108,7 +109,7 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View | N
     elif view.phase == "wagon":
         lines.append(tr("wagon_prompt", locale, player=who))
         labels = wagon_labels(game.legal_wagon_moves())
-        candidates = {(x, y): lab for (x, y, _), lab in labels.items()}
+        wagons = labels  # lettered on their very spots (several may share a square)
         options = [
             discord.SelectOption(
                 label=tr(
@@ -116,7 +117,7 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View | N
                     locale,
                     label=lab,
                     where=where(x, y),
-                    feature=_feature(game, x, y, at, locale),
+                    feature=feature_name(game, x, y, at, locale),
                 ),
                 value=f"{x},{y},{at}",
             )
@@ -134,14 +135,19 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View | N
         if options:
             items.append(select(f"cc:hole:{gid}:{turn}:e", tr("holes_menu", locale), options))
         items.append(button(f"cc:ok:{gid}:{turn}:0:0:n:-:none", tr("no_abbey", locale)))
-    file = await images.board_file(game, locale, candidates)
+    styles = images.seat_styles(snap.row)
+    if wagons:
+        file = await images.wagon_file(game, wagons, locale, styles=styles)
+    else:
+        file = await images.board_file(game, locale, candidates, styles=styles)
     components = discord.ui.View(timeout=None)
     for item in items:
         components.add_item(item)
     return "\n".join(lines), file, components
 
 
-def _feature(game: Game, x: int, y: int, at: int | str, locale: str) -> str:
+def feature_name(game: Game, x: int, y: int, at: int | str, locale: str) -> str:
+    """The feature at spot ``at`` of square (x, y), e.g. "the road"."""
     oriented = game.board.tiles[(x, y)].oriented
     local = oriented.feature_at(at)
     kind = oriented.features[local].type if local >= 0 else "road"

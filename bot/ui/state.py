@@ -114,3 +114,15 @@ def tried(game: Game, first: PlaceTile | PlaceAbbey) -> Game:
 def distinct(game: Game, tile: str) -> list[int]:
     """The rotations of a tile that look different (symmetric ones are offered once)."""
     return distinct_orientations(game.kinds[tile])
+
+
+def offered_rotations(
+    game: Game, pos: Pos, tile: str | None = None, keep: int | None = None
+) -> tuple[int, ...]:
+    """The rotations offered at ``pos``: legal ones, each look once (plus ``keep`` if legal)."""
+    legal = candidate_cells(game, tile).get(pos, ())
+    name = tile or game.decision.tile
+    if name is None or name not in game.kinds:
+        return legal
+    looks = set(distinct(game, name))
+    return tuple(r for r in legal if r in looks or r == keep)

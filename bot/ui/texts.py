@@ -44,6 +44,50 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Choisissez les options de la partie n°{game_id} ; le message d'inscription les affiche.",
     ),
     "options_saved": ("Options saved.", "Options enregistrées."),
+    "options_not_owner": (
+        "Only {owner}, who opened the game, can change its options. To pick your colour, "
+        "press **Colour**.",
+        "Seul {owner}, qui a ouvert la partie, peut changer ses options. Pour choisir votre "
+        "couleur, appuyez sur **Couleur**.",
+    ),
+    "hand_off": ("Tactical hand: off", "Main tactique : non"),
+    "hand_on": ("Tactical hand: on", "Main tactique : oui"),
+    "seats": ("Seat order…", "Ordre de jeu…"),
+    "seats_intro": (
+        "Turn order: {order}. Pick a player, then the seat to move them to, or shuffle.",
+        "Ordre de jeu : {order}. Choisissez un joueur puis sa nouvelle place, ou mélangez.",
+    ),
+    "seat_who": ("Player to move…", "Joueur à déplacer…"),
+    "seat_to": ("Move {player} to…", "Déplacer {player} en…"),
+    "seat_option": ("Seat {n}", "Place {n}"),
+    "shuffle": ("Shuffle", "Mélanger"),
+    "back_to_options": ("Back to options", "Retour aux options"),
+    "colour": ("Colour", "Couleur"),
+    "colour_intro": (
+        "Pick your colour. Each colour also has its own mark on the figures.",
+        "Choisissez votre couleur. Chaque couleur a aussi sa marque sur les pions.",
+    ),
+    "colour_saved": ("Your colour: {colour}.", "Votre couleur : {colour}."),
+    "colour_yours": ("yours", "la vôtre"),
+    "colour_taken_note": ("taken by {player}", "prise par {player}"),
+    "colour_taken_by": (
+        "{colour} is taken by {player}: pick another colour.",
+        "{colour} est prise par {player} : choisissez une autre couleur.",
+    ),
+    "colour_join_first": (
+        "Join game #{game_id} first, then pick your colour.",
+        "Rejoignez d'abord la partie n°{game_id}, puis choisissez votre couleur.",
+    ),
+    "colour_fixed": (
+        "In this game each seat has a fixed colour.",
+        "Dans ce jeu, chaque place a une couleur fixe.",
+    ),
+    "colour_red": ("red", "rouge"),
+    "colour_blue": ("blue", "bleu"),
+    "colour_yellow": ("yellow", "jaune"),
+    "colour_green": ("green", "vert"),
+    "colour_purple": ("purple", "violet"),
+    "colour_black": ("black", "noir"),
     "thread_name": ("Carcassonne #{game_id}", "Carcassonne n°{game_id}"),
     "welcome": (
         "Game #{game_id} begins: {players}. Turn order is as listed.",
@@ -56,8 +100,14 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Tuile **{tile}** à poser. Choisissez une case lettrée ci-dessous.",
     ),
     "turn_hand": (
-        "Press **My tiles** to see your hand (only you will see it).",
-        "Appuyez sur **Mes tuiles** pour voir votre main (vous seul la verrez).",
+        "Press **My tiles** to choose one of your 3 tiles. Everyone may press it to see their "
+        "own hand; nobody else sees it.",
+        "Appuyez sur **Mes tuiles** pour choisir l'une de vos 3 tuiles. Chacun peut l'utiliser "
+        "pour voir sa propre main ; personne d'autre ne la voit.",
+    ),
+    "hand_wait": (
+        "Your tiles: {hand}. It is {player}'s turn; you will choose one on yours.",
+        "Vos tuiles : {hand}. C'est au tour de {player} ; vous choisirez au vôtre.",
     ),
     "too_many_cells": (
         "{count} squares fit; the menus list the first {shown}. Use `/carcassonne place` for "
@@ -86,12 +136,27 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Tile **{tile}** at square {label} {where}, turned {rotation}°.",
         "Tuile **{tile}** en case {label} {where}, tournée de {rotation}°.",
     ),
-    "abbey_intro": ("Your abbey at {where}.", "Votre abbaye en {where}."),
+    "abbey_intro": (
+        "Your abbey at {where}. Put a monk or your wagon on it, or no figure, then Confirm.",
+        "Votre abbaye en {where}. Posez-y un moine ou votre chariot, ou aucun pion, puis "
+        "Confirmer.",
+    ),
     "rotations_hint": (
-        "Turn it with the buttons; then choose a figure or none, and confirm.",
-        "Tournez-la avec les boutons ; puis choisissez un pion ou aucun, et confirmez.",
+        "Pick a rotation (the pictures show each one in place), a figure or none, then Confirm.",
+        "Choisissez une rotation (les images montrent chacune en place), un pion ou aucun, puis "
+        "Confirmer.",
+    ),
+    "one_rotation_hint": (
+        "The tile can lie only this way here. Choose a figure or none, then Confirm.",
+        "La tuile ne peut se poser que de cette façon ici. Choisissez un pion ou aucun, puis "
+        "Confirmer.",
     ),
     "figure_menu": ("Put a figure on a numbered spot…", "Poser un pion sur un endroit numéroté…"),
+    "figure_what": (
+        "{label} · {role} on {feature}",
+        "{label} · {role} sur {feature}",
+    ),
+    "barn_what": ("{label} · barn on the field corner", "{label} · grange au coin des prés"),
     "no_figures_left": (
         "No figure can go on this tile.",
         "Aucun pion ne peut aller sur cette tuile.",
@@ -107,13 +172,16 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "choose_figure": ("Choose my figure", "Choisir mon pion"),
     "wagon_prompt": (
-        "{player}, your wagon is free: move it to a lettered feature, or take it back.",
-        "{player}, votre chariot est libre : déplacez-le vers un élément lettré, ou reprenez-le.",
+        "{player}, your wagon is free: move it to a lettered spot, or take it back.",
+        "{player}, votre chariot est libre : déplacez-le vers un endroit lettré, ou reprenez-le.",
     ),
     "wagon_menu": ("Move the wagon to…", "Déplacer le chariot vers…"),
     "wagon_option": ("{label}: {feature} at {where}", "{label} : {feature} en {where}"),
     "wagon_back": ("Take the wagon back", "Reprendre le chariot"),
-    "chosen_wagon": ("Chosen: wagon to {label}.", "Choix : chariot vers {label}."),
+    "chosen_wagon": (
+        "Chosen: wagon to {label}, {feature} at {where}.",
+        "Choix : chariot vers {label}, {feature} en {where}.",
+    ),
     "chosen_wagon_back": ("Chosen: take the wagon back.", "Choix : reprendre le chariot."),
     "end_abbey_prompt": (
         "{player}, the last tile is down: put your abbey into a lettered hole, or pass.",
@@ -133,8 +201,10 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{name} : **{score}** ({details})",
     ),
     "resigned": (
-        "{player} resigned; the bot plays their turns (tile, no figure).",
-        "{player} abandonne ; le bot joue ses tours (tuile, sans pion).",
+        "{player} resigned: their figures stay on the board but score nothing, and they can no "
+        "longer win.",
+        "{player} abandonne : ses pions restent sur le plateau mais ne marquent plus rien, et "
+        "ce joueur ne peut plus gagner.",
     ),
     "resigned_end": (
         "{player} resigned. {winners} wins.",
@@ -230,6 +300,36 @@ TEXTS: dict[str, tuple[str, str]] = {
     "bad_figure": (
         "Figure {figure!r} is not possible here. Possible: {legal}.",
         "Le pion {figure!r} n'est pas possible ici. Possibles : {legal}.",
+    ),
+    "hand_not_player": (
+        "You are not playing in game #{game_id}, so you hold no tiles.",
+        "Vous ne jouez pas dans la partie n°{game_id} : vous n'avez pas de tuiles.",
+    ),
+    "other_guild": (
+        "Game #{game_id} belongs to another server: use it there.",
+        "La partie n°{game_id} appartient à un autre serveur : utilisez-la là-bas.",
+    ),
+    "not_started": (
+        "Game #{game_id} has not started yet: its creator presses **Start** in the lobby.",
+        "La partie n°{game_id} n'a pas encore commencé : son créateur appuie sur **Commencer**.",
+    ),
+    "new_in_thread": (
+        "Open a new game from a text channel, not from inside a thread.",
+        "Ouvrez une nouvelle partie depuis un salon textuel, pas depuis un fil.",
+    ),
+    "place_hand": (
+        "This game uses the tactical hand: press **My tiles** on the turn message to choose "
+        "your tile.",
+        "Cette partie se joue avec la main tactique : appuyez sur **Mes tuiles** dans le "
+        "message du tour pour choisir votre tuile.",
+    ),
+    "no_rotation": (
+        "Give a rotation: {legal} fit on square {cell}.",
+        "Donnez une rotation : {legal} conviennent en case {cell}.",
+    ),
+    "empty_file": (
+        "That file is empty. Attach a record exported with `/carcassonne export`.",
+        "Ce fichier est vide. Joignez un enregistrement exporté avec `/carcassonne export`.",
     ),
     "not_tile_phase": (
         "The game is not waiting for a tile now; use the buttons of the latest message.",

@@ -24,8 +24,8 @@ FRENCH: dict[str, str] = {
     "Play your turn in one line (cell, rotation, figure)": "Jouer votre tour en une ligne "
     "(case, rotation, pion)",
     "resign": "abandonner",
-    "Leave the game: the bot plays your tiles without figures": "Quitter la partie : le bot "
-    "pose vos tuiles sans pion",
+    "Leave the game: your figures stay but score nothing": "Quitter la partie : vos pions "
+    "restent mais ne marquent plus rien",
     "undo": "annuler",
     "Take back the last move (others may have to agree)": "Reprendre le dernier coup (les "
     "autres doivent parfois accepter)",
@@ -126,6 +126,7 @@ FRENCH: dict[str, str] = {
     "English": "Anglais",
     "French": "Français",
 }
+
 
 # /league (bot/ui/league_commands.py): names, options, descriptions, choices.
 FRENCH.update(

@@ -1,0 +1,250 @@
+"""Abbey & Mayor and the tactical hand through Discord, from positions reached with a forced
+draw order: the abbey instead of the tile, mayor, barn and wagon in the figure step, freed
+wagons moving in turn order, the end-game abbey, and a hand only its owner sees."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import simcord
+from conftest_ui import Table, assert_png, custom_ids, said, simcord_bot, step_of
+from ui_scenes import (
+    button_id,
+    button_labels,
+    forced_game,
+    menu,
+    option_labels,
+    option_values,
+    put,
+    repost,
+)
+
+from engine import Pass, PlaceAbbey, PlaceFigure
+
+__all__ = ["simcord_bot"]
+
+#   y=0    U  U  D  U        roads west-east; the hole (0, 1) gets tiles on its four sides
+#   y=1    A  U  .  U        bob's thief on the road ending at the hole from the west
+#   y=2          N  B
+Move = tuple[int, int, int, str | None, int | None]
+RING: list[Move] = [
+    (-1, 0, 0, None, None),
+    (-1, 1, 0, "follower", 4),
+    (-2, 1, 270, None, None),
+    (1, 0, 0, None, None),
+    (1, 1, 0, None, None),
+    (1, 2, 0, None, None),
+]
+RING_LAST: Move = (0, 2, 0, None, None)
+
+
+async def pick_cell(player: Any, prompt: Any, x: int, y: int) -> Any:
+    """Open the placement step for square (x, y) from the turn message's menus."""
+    for page in range(4):
+        found = [c for c in custom_ids(prompt, "cc:cell:") if c.split(":")[4] == str(page)]
+        if found and f"{x},{y}" in option_values(prompt, found[0]):
+            return await player.select(prompt, [f"{x},{y}"], custom_id=found[0])
+    raise AssertionError(f"square {x},{y} is not offered")
+
+
+async def choose_figure(player: Any, opened: Any, wanted: str) -> Any:
+    """Pick the figure whose menu label contains ``wanted``; return the edited step."""
+    step = step_of(opened)
+    figures = menu(step, "cc:fs:")
+    value = next(o["value"] for o in figures["options"] if wanted in o["label"])
+    chosen = await player.select(step, [value], custom_id=figures["custom_id"])
+    assert chosen.acknowledged
+    return step_of(opened)
+
+
+async def confirm(player: Any, opened: Any) -> Any:
+    step = step_of(opened)
+    return await player.click(step, custom_id=custom_ids(step, "cc:ok:")[0])
+
+
+async def test_the_abbey_is_played_into_a_hole_instead_of_the_drawn_tile(
+    simcord_env: simcord.Env,
+) -> None:
+    table = Table(simcord_env)
+    alice, bob = table.players
+    game_id = await forced_game(table, "D U U A U U B N U E")
+    assert not custom_ids(table.last(), "cc:abbey:"), "no hole yet: no abbey offered"
+    for move in [*RING, RING_LAST, (-2, 0, 0, None, None)]:
+        await put(table, game_id, *move)
+    prompt = await repost(table, game_id)
+    assert "Tile **E**" in prompt.content
+    abbey = button_id(prompt, "Play my abbey")
+    refused = await bob.click(prompt, custom_id=abbey)
+    assert refused.ephemeral and "alice" in said(refused)[0], said(refused)
+    opened = await alice.click(prompt, custom_id=abbey)  # one hole: straight to the step
+    step = step_of(opened)
+    assert step.ephemeral and "Your abbey at (0, 1)" in step.content
+    assert_png(simcord_env, step)
+    assert option_labels(step, "cc:fs:") == ["1 · monk", "1 · wagon on the cloister"]
+    assert not custom_ids(step, "cc:pl:")[:-1], "an abbey has no rotation buttons"
+    step = await choose_figure(alice, opened, "monk")
+    assert "Chosen: monk on spot 1." in step.content
+    await confirm(alice, opened)
+    assert step_of(opened).content == "Played."
+    turn = table.last()
+    assert "alice placed their abbey at (0, 1) and put a monk on it." in turn.content
+    assert "bob scored 2 for the road (2 tiles)." in turn.content
+    assert f"<@{bob.id}>, your turn!" in turn.content and "Tile **E**" in turn.content
+    assert not custom_ids(turn, "cc:abbey:"), "the hole is filled"
+    record = await table.bot.manager.export_record(game_id)
+    assert record["actions"][-2:] == [
+        PlaceAbbey(0, 1).to_json(),
+        PlaceFigure("follower", 0, 1, "C").to_json(),
+    ]
+
+
+async def test_mayor_and_wagon_are_offered_on_a_city_and_the_barn_on_a_field_corner(
+    simcord_env: simcord.Env,
+) -> None:
+    table = Table(simcord_env)
+    alice = table.players[0]
+    game_id = await forced_game(table, "D E B B B B E")
+    opened = await pick_cell(alice, table.last(), 0, -1)
+    step = step_of(opened)
+    assert_png(simcord_env, step)
+    rotations = [b for b in button_labels(step) if b.endswith("°")]
+    assert rotations == ["180°"], "only the rotation that fits is offered"
+    labels = option_labels(step, "cc:fs:")
+    assert "1 · knight" in labels
+    assert "1 · mayor on the city" in labels and "1 · wagon on the city" in labels
+    step = await choose_figure(alice, opened, "mayor")
+    assert "Chosen: mayor on spot 1." in step.content
+    await confirm(alice, opened)
+    assert "alice placed tile E at (0, -1) and put the mayor on it." in table.last().content
+    # Three cloisters south of D; the fourth lets alice build a barn where all four meet.
+    await put(table, game_id, 0, 1, 0)
+    await put(table, game_id, 1, 1, 0)
+    await put(table, game_id, 0, 2, 0)
+    prompt = await repost(table, game_id)
+    opened = await pick_cell(alice, prompt, 1, 2)
+    step = step_of(opened)
+    assert [b for b in button_labels(step) if b.endswith("°")] == ["0°"], "a cloister: one look"
+    assert any(
+        label.endswith("barn on the field corner") for label in option_labels(step, "cc:fs:")
+    )
+    step = await choose_figure(alice, opened, "barn")
+    assert "Chosen: barn on spot" in step.content
+    await confirm(alice, opened)
+    assert "alice placed tile B at (1, 2) and built the barn on its NW corner." in (
+        table.last().content
+    )
+
+
+async def test_freed_wagons_move_one_after_the_other_in_turn_order(
+    simcord_env: simcord.Env,
+) -> None:
+    table = Table(simcord_env, players=3)
+    alice, bob, carol = table.players
+    game_id = await forced_game(table, "D E B A A X E")
+    await put(table, game_id, 0, -1, 180)
+    await put(table, game_id, 0, 1, 0)
+    await put(table, game_id, -1, 0, 270, "wagon", 4)  # carol's wagon on the road A -> D
+    await put(table, game_id, 1, -1, 0, "wagon", 7)  # alice's wagon on A's road south
+    prompt = await repost(table, game_id)
+    opened = await pick_cell(bob, prompt, 1, 0)  # X ends both roads
+    if custom_ids(step_of(opened), "cc:fs:"):
+        await bob.click(step_of(opened), custom_id=custom_ids(step_of(opened), "cc:pl:")[-1])
+    await confirm(bob, opened)
+    first = table.last()
+    assert "carol scored 3 for the road (3 tiles)." in first.content
+    assert "alice scored 2 for the road (2 tiles)." in first.content
+    assert f"<@{carol.id}>, your wagon is free" in first.content
+    assert_png(simcord_env, first)
+    assert option_labels(first, "cc:wag:") == [  # lettered on their spots in the picture
+        "A: the cloister at (-1, 0)",
+        "B: the road at (1, 0)",
+        "C: the road at (1, 0)",
+        "Take the wagon back",
+    ]
+    wagons = menu(first, "cc:wag:")["custom_id"]
+    refused = await alice.select(first, ["1,0,4"], custom_id=wagons)
+    assert "carol" in said(refused)[0], "alice's wagon waits for carol's"
+    chosen = await carol.select(first, ["1,0,4"], custom_id=wagons)
+    assert chosen.ephemeral and said(chosen) == [
+        "Chosen: wagon to B, the road at (1, 0).",
+    ]
+    assert chosen.response is not None
+    await carol.click(chosen.response, custom_id=custom_ids(chosen.response, "cc:ok:")[0])
+    second = table.last()
+    assert "carol moved the wagon on to (1, 0)." in second.content
+    assert f"<@{alice.id}>, your wagon is free" in second.content
+    assert option_values(second, "cc:wag:") == ["1,-1,C", "1,0,7", "back"]
+    back = await alice.select(second, ["back"], custom_id=menu(second, "cc:wag:")["custom_id"])
+    assert said(back) == ["Chosen: take the wagon back."]
+    assert back.response is not None
+    await alice.click(back.response, custom_id=custom_ids(back.response, "cc:ok:")[0])
+    view = await table.bot.manager.decision(game_id)
+    assert (view.phase, view.user_id) == ("tile", carol.id)
+    assert f"<@{carol.id}>, your turn!" in table.last().content
+
+
+async def test_the_end_game_abbey_is_offered_to_the_next_players_in_turn(
+    simcord_env: simcord.Env,
+) -> None:
+    table = Table(simcord_env, players=3)
+    _, bob, carol = table.players
+    game_id = await forced_game(table, "D U U A U U B N")
+    for move in [*RING, RING_LAST]:
+        await put(table, game_id, *move)
+    prompt = await repost(table, game_id)
+    assert f"<@{bob.id}>, the last tile is down" in prompt.content
+    assert option_values(prompt, "cc:hole:") == ["0,1"]
+    await bob.click(prompt, custom_id=button_id(prompt, "No abbey"))
+    prompt = table.last()
+    assert f"<@{carol.id}>, the last tile is down" in prompt.content
+    opened = await carol.select(prompt, ["0,1"], custom_id=menu(prompt, "cc:hole:")["custom_id"])
+    assert_png(simcord_env, step_of(opened))
+    await choose_figure(carol, opened, "monk")
+    await confirm(carol, opened)
+    final = table.last()
+    assert "carol placed their abbey at (0, 1) and put a monk on it." in final.content
+    assert "Final scores" in final.content and not custom_ids(final)
+    assert_png(simcord_env, final)
+    view = await table.bot.manager.decision(game_id)
+    assert view.finished
+    record = await table.bot.manager.export_record(game_id)
+    assert Pass().to_json() in record["actions"][-4:]
+
+
+async def test_the_tactical_hand_is_shown_only_to_its_owner(simcord_env: simcord.Env) -> None:
+    table = Table(simcord_env)
+    alice, bob = table.players
+    game_id = await table.new(seed=3, hand=True)
+    prompt = table.last()
+    assert not custom_ids(prompt, "cc:cell:"), "the squares depend on the tile chosen"
+    mine = button_id(prompt, "My tiles")
+    seen = await bob.click(prompt, custom_id=mine)
+    assert seen.ephemeral
+    bob_hand = (await table.bot.manager.export_record(game_id), seen)[1]
+    text = said(bob_hand)[-1]
+    assert text.startswith("Your tiles: ") and "alice's turn" in text
+    assert not custom_ids(step_of(seen), "cc:tile:"), "bob cannot play on alice's turn"
+    assert_png(simcord_env, step_of(seen))
+    opened = await alice.click(prompt, custom_id=mine)
+    hand = step_of(opened)
+    assert hand.ephemeral and hand.content.startswith("Your tiles: ")
+    tiles = custom_ids(hand, "cc:tile:")
+    assert 1 <= len(tiles) <= 3
+    assert said(bob_hand)[-1] != hand.content or len(tiles) == 1
+    chosen = tiles[-1].rsplit(":", 1)[1]
+    await alice.click(hand, custom_id=tiles[-1])
+    cells = step_of(opened)
+    assert f"Tile **{chosen}**" in cells.content
+    menu_id = custom_ids(cells, "cc:cell:")[0]
+    placed = await alice.select(cells, [option_values(cells, "cc:cell:")[0]], custom_id=menu_id)
+    step = step_of(placed)
+    nofig = [i for i in custom_ids(step, "cc:pl:") if i.endswith(":none")]
+    if nofig:
+        await alice.click(step, custom_id=nofig[0])
+    await confirm(alice, placed)
+    record = await table.bot.manager.export_record(game_id)
+    assert record["actions"][0]["type"] == "place_tile" and record["actions"][0]["tile"] == chosen
+    assert f"alice placed tile {chosen}" in table.last().content
+    # The public turn message never names anybody's tiles.
+    assert all(chosen not in json.dumps(c) for c in [custom_ids(table.last())])

@@ -1,0 +1,226 @@
+"""Bad input to every command option: each gets one short ephemeral message saying what is
+wrong and what to do, never an apology for a crash, never a traceback, and nothing changes."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+import discord
+import pytest
+import simcord
+from conftest_ui import Table, said, simcord_bot
+from ui_scenes import forced_game
+
+from bot.ui.texts import tr
+from bot.ui.translator import FRENCH
+from engine import Pass
+
+__all__ = ["simcord_bot"]
+
+RECORD_LIMIT = 1024 * 1024
+
+
+@dataclasses.dataclass
+class World:
+    """One server with a game in play (alice, bob; carol watches), a finished game, an open
+    lobby, and a game on another server."""
+
+    table: Table
+    active: int
+    finished: int
+    lobby: int
+    foreign: int
+
+    def ids(self) -> dict[str, int]:
+        return {
+            "active": self.active,
+            "finished": self.finished,
+            "lobby": self.lobby,
+            "foreign": self.foreign,
+        }
+
+
+async def build(env: simcord.Env) -> World:
+    table = Table(env, players=3)
+    alice, _, carol = table.players
+    manager = table.bot.manager
+    # A finished game: one tile after the start tile.
+    finished = await forced_game(table, "D U", expansion=None, seated=2)
+    view = await manager.decision(finished)
+    await manager.apply(finished, alice.id, view.placements[0], turn=0, phase="tile")
+    if not (await manager.decision(finished)).finished:
+        await manager.apply(finished, alice.id, Pass(), turn=0, phase="figure")
+    assert (await manager.decision(finished)).finished
+    # The game in play, in its own thread: alice to play.
+    lobby_row = await manager.create_lobby(carol.id, "carol", guild_id=table.guild.id)
+    active = await forced_game(table, None, expansion=None, seed=7, seated=2)
+    other = env.create_guild()
+    foreign = await manager.create_lobby(123, "zed", guild_id=other.id)
+    await manager.join(foreign.id, 456, "yan")
+    await manager.start(foreign.id, 123, seed=1)
+    return World(table, active, finished, lobby_row.id, foreign.id)
+
+
+def record_with(**changes: Any) -> bytes:
+    record: dict[str, Any] = {
+        "format": 1,
+        "game": "carcassonne",
+        "expansions": [],
+        "options": {},
+        "players": ["alice", "bob"],
+        "seed": 7,
+        "actions": [],
+    }
+    record.update(changes)
+    return json.dumps(record).encode()
+
+
+#: (case, who, where, command, options, what the answer must say). ``{active}``-style names in
+#: option values are replaced by that game's number.
+CASES: list[tuple[str, str, str, str, dict[str, Any], str]] = [
+    ("unknown game", "alice", "thread", "board", {"game": 999}, "There is no game #999"),
+    ("game of another server", "alice", "thread", "board", {"game": "foreign"}, "another server"),
+    ("lobby not started", "carol", "channel", "board", {"game": "lobby"}, "has not started yet"),
+    ("status unknown game", "alice", "thread", "status", {"game": 999}, "There is no game #999"),
+    ("status other server", "alice", "thread", "status", {"game": "foreign"}, "another server"),
+    ("no game here", "alice", "elsewhere", "place", {"cell": "A"}, "No game is being played"),
+    ("place unknown game", "alice", "thread", "place", {"cell": "A", "game": 999}, "no game"),
+    ("place finished game", "alice", "thread", "place", {"cell": "A", "game": "finished"},
+     "is over"),
+    ("place in a lobby", "carol", "thread", "place", {"cell": "A", "game": "lobby"},
+     "has not started yet"),
+    ("place out of turn", "bob", "thread", "place", {"cell": "A", "rotation": 0},
+     "It is not your turn: alice is playing"),
+    ("place by a non-player", "carol", "thread", "place", {"cell": "A"},
+     "You are not playing in game"),
+    ("bad cell letter", "alice", "thread", "place", {"cell": "ZZ"},
+     "not one of the lettered squares"),
+    ("bad cell text", "alice", "thread", "place", {"cell": "1,2,3"},
+     "not one of the lettered squares"),
+    ("bad rotation", "alice", "thread", "place", {"cell": "A", "rotation": 45},
+     "Rotation must be 0, 90, 180 or 270"),
+    ("bad figure", "alice", "thread", "place", {"cell": "A", "rotation": "legal",
+     "figure": "99"}, "is not possible here. Possible:"),
+    ("bad figure text", "alice", "thread", "place", {"cell": "A", "rotation": "legal",
+     "figure": "knight please"}, "is not possible here. Possible:"),
+    ("resign by a non-player", "carol", "thread", "resign", {}, "You are not playing in game"),
+    ("resign a finished game", "alice", "thread", "resign", {"game": "finished"}, "is over"),
+    ("resign a lobby", "carol", "thread", "resign", {"game": "lobby"}, "has not started yet"),
+    ("undo by a non-player", "carol", "thread", "undo", {}, "You are not playing in game"),
+    ("undo a finished game", "alice", "thread", "undo", {"game": "finished"},
+     "can no longer be taken back"),
+    ("undo with nothing played", "alice", "thread", "undo", {}, "nothing to take back"),
+    ("export unknown game", "alice", "thread", "export", {"game": 999}, "There is no game #999"),
+    ("export other server", "alice", "thread", "export", {"game": "foreign"}, "another server"),
+    ("rules unknown game", "alice", "thread", "rules", {"game": 999}, "There is no game #999"),
+    ("import not JSON", "alice", "channel", "import", {"file": ("x.json", b"{oops")},
+     "not a game record"),
+    ("import not UTF-8", "alice", "channel", "import", {"file": ("x.json", b"\xff\xfe\x00")},
+     "not a game record"),
+    ("import empty file", "alice", "channel", "import", {"file": ("x.json", b"")},
+     "That file is empty"),
+    ("import JSON list", "alice", "channel", "import", {"file": ("x.json", b"[1, 2]")},
+     "not a game record"),
+    ("import too big", "alice", "channel", "import",
+     {"file": ("x.json", b" " * (RECORD_LIMIT + 1))}, "too large"),
+    ("import malformed", "alice", "channel", "import",
+     {"file": ("x.json", record_with(players="alice"))}, "cannot be imported"),
+    ("import unknown option", "alice", "channel", "import",
+     {"file": ("x.json", record_with(options={"farmers": "lots"}))}, "cannot be imported"),
+    ("import illegal move", "alice", "channel", "import",
+     {"file": ("x.json", record_with(actions=[{"type": "place_tile", "x": 5, "y": 5,
+                                                "rotation": 0}]))}, "action 0"),
+    ("settings without permission", "alice", "channel", "settings", {"language": "fr"},
+     "Only members who can manage the server"),
+    ("new inside a thread", "alice", "thread", "new", {}, "not from inside a thread"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("who", "where", "command", "options", "expected"),
+    [pytest.param(*case[1:], id=case[0]) for case in CASES],
+)
+async def test_bad_input_gets_a_clear_ephemeral_answer(
+    simcord_env: simcord.Env,
+    who: str,
+    where: str,
+    command: str,
+    options: dict[str, Any],
+    expected: str,
+) -> None:
+    world = await build(simcord_env)
+    table = world.table
+    player = {p.name: p for p in table.players}[who]
+    places = {
+        "thread": table.thread(),
+        "channel": table.channel,
+        "elsewhere": table.guild.create_text_channel("elsewhere"),
+    }
+    values = dict(options)
+    if values.get("game") in world.ids():
+        values["game"] = world.ids()[values["game"]]
+    if values.get("rotation") == "legal":
+        offered = await player.autocomplete(
+            table.thread(), "carcassonne place", "rotation", "", cell=values["cell"]
+        )
+        values["rotation"] = offered[0]["value"]
+    before = {gid: (await table.bot.manager.game(gid)).action_count for gid in world.ids().values()}
+    count = len(await table.bot.manager.games_of_user(player.id, statuses=("active", "lobby")))
+    result = await player.slash(places[where], f"carcassonne {command}", **values)
+    texts = [m.content for m in ([result.response] if result.response else []) + result.followups]
+    shown = [t for t in texts if t]
+    assert result.acknowledged
+    assert shown, f"no answer to {command} {values}"
+    assert result.ephemeral, "refusals are only shown to the one who asked"
+    assert any(expected in t for t in shown), shown
+    for text in shown:
+        assert "Something went wrong" not in text and "Traceback" not in text, text
+        assert len(text) < 400, "short enough for a phone"
+    after = {gid: (await table.bot.manager.game(gid)).action_count for gid in world.ids().values()}
+    assert after == before, "a refused command changes no game"
+    assert count == len(
+        await table.bot.manager.games_of_user(player.id, statuses=("active", "lobby"))
+    ), "nothing was created"
+    assert not simcord_env.errors
+
+
+async def test_a_non_player_and_a_stale_prompt_are_refused_in_french(
+    simcord_env: simcord.Env,
+) -> None:
+    """The same refusals speak the server's language."""
+    table = Table(simcord_env, players=3, locale="fr")
+    admins = table.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    admin = table.guild.add_member(simcord_env.create_user("zoe"), roles=[admins])
+    await admin.slash(table.channel, "carcassonne settings", language="fr")
+    await forced_game(table, None, expansion=None, seed=7, seated=2)
+    carol = table.players[2]
+    refused = await carol.slash(table.thread(), "carcassonne place", cell="ZZ")
+    texts = [m.content for m in [refused.response, *refused.followups] if m]
+    assert any("Vous ne jouez pas dans la partie" in t for t in texts), texts
+    alice = table.players[0]
+    bad = await alice.slash(table.thread(), "carcassonne place", cell="ZZ")
+    texts = [m.content for m in [bad.response, *bad.followups] if m]
+    assert any("n'est pas une case lettrée" in t for t in texts), texts
+
+
+async def test_resigning_is_told_as_a_forfeit_not_as_the_bot_playing_on(
+    simcord_env: simcord.Env,
+) -> None:
+    table = Table(simcord_env, players=3)
+    alice, bob, _ = table.players
+    game_id = await forced_game(table, None, expansion=None, seed=7)
+    done = await bob.slash(table.thread(), "carcassonne resign")
+    assert done.ephemeral and said(done) == ["Played."]
+    message = table.last().content
+    assert "bob resigned: their figures stay on the board but score nothing" in message
+    assert "bot" not in message and message.count("bob") == 1, message
+    assert f"<@{alice.id}>, your turn!" in message
+    view = await table.bot.manager.decision(game_id)
+    assert not view.finished and view.user_id == alice.id
+    again = await bob.slash(table.thread(), "carcassonne resign")
+    assert any("You are not playing in game" in t for t in said(again))
+    french = tr("resigned", "fr", player="bob")
+    assert "ne marquent plus rien" in french and "bot" not in french
+    assert "ne marquent plus rien" in FRENCH["Leave the game: your figures stay but score nothing"]
