@@ -175,6 +175,9 @@ class CarcassonneGroup(app_commands.Group):
         if not isinstance(channel, discord.TextChannel):
             raise UIError("guild_only")
         expansions = None if expansion is None else (() if expansion == "none" else (expansion,))
+        rules = chosen_options(small_city, farmers, incomplete, hand)
+        if game in ("castle", "hunters") and (rules or expansion not in (None, "none")):
+            raise UIError("carcassonne_only", game=tr(f"{game}_game", here_locale(interaction)))
         row = await manager.create_lobby(
             interaction.user.id,
             interaction.user.display_name,
@@ -182,7 +185,7 @@ class CarcassonneGroup(app_commands.Group):
             channel_id=channel.id,
             game=game,
             expansions=expansions,
-            options=chosen_options(small_city, farmers, incomplete, hand),
+            options=rules,
             private=private,
             **pbp_commands.game_timing(turn_hours, timeout),
         )
@@ -300,6 +303,7 @@ class CarcassonneGroup(app_commands.Group):
     @app_commands.rename(game=_("game"))
     async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
         row = await resolve(interaction, game)
+        require_started(row)
         record = await bot_of(interaction).manager.export_record(row.id)
         data = json.dumps(record, indent=1, ensure_ascii=False).encode()
         file = discord.File(io.BytesIO(data), filename=f"carcassonne-{row.id}.json")
@@ -319,11 +323,14 @@ class CarcassonneGroup(app_commands.Group):
         if not data.strip():
             raise UIError("empty_file")
         try:
-            record = json.loads(data)
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise UIError("bad_json", reason=str(error)) from None
+            record = json.loads(data.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise UIError("bad_json", reason=tr("json_not_text", locale)) from None
+        except json.JSONDecodeError as error:
+            where = tr("json_invalid", locale, line=error.lineno, column=error.colno)
+            raise UIError("bad_json", reason=where) from None
         if not isinstance(record, dict):
-            raise UIError("bad_json", reason="not a JSON object")
+            raise UIError("bad_json", reason=tr("json_not_object", locale))
         manager = bot_of(interaction).manager
         row = await manager.import_record(
             record,

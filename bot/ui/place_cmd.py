@@ -98,7 +98,8 @@ async def place(
         legal = ", ".join(f"{r}°" for r in rotations)
         raise UIError("no_rotation", legal=legal, cell=cell.strip().upper())
     if rotation not in rotations:
-        raise UIError("bad_rotation", legal=", ".join(map(str, rotations)))
+        legal = ", ".join(f"{r}°" for r in rotations)
+        raise UIError("place_rotation", rotation=rotation, legal=legal, cell=cell.strip().upper())
     tile = PlaceTile(x, y, rotation)
     after = await asyncio.to_thread(tried, game, tile)
     chosen = parse_figure(after, figure)

@@ -72,7 +72,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "colour_taken_note": ("taken by {player}", "prise par {player}"),
     "colour_taken_by": (
         "{colour} is taken by {player}: pick another colour.",
-        "{colour} est prise par {player} : choisissez une autre couleur.",
+        "La couleur {colour} est prise par {player} : choisissez-en une autre.",
     ),
     "colour_join_first": (
         "Join game #{game_id} first, then pick your colour.",
@@ -280,7 +280,25 @@ TEXTS: dict[str, tuple[str, str]] = {
         "This prompt is out of date: the game has moved on. Use the latest message.",
         "Ce message n'est plus à jour : la partie a avancé. Utilisez le dernier message.",
     ),
-    "game_closed": ("Game #{game_id} is over.", "La partie n°{game_id} est terminée."),
+    "game_closed": (
+        "Game #{game_id} is over. Start another with `/carcassonne new`.",
+        "La partie n°{game_id} est terminée. Lancez-en une autre avec `/carcassonne new`.",
+    ),
+    "place_rotation": (
+        "Rotation {rotation} does not fit on square {cell}: use {legal}.",
+        "La rotation {rotation} ne convient pas en case {cell} : utilisez {legal}.",
+    ),
+    "json_not_text": ("it is not text (UTF-8)", "ce n'est pas du texte (UTF-8)"),
+    "json_invalid": (
+        "invalid JSON at line {line}, column {column}",
+        "JSON invalide ligne {line}, colonne {column}",
+    ),
+    "json_not_object": ("it is not a JSON object", "ce n'est pas un objet JSON"),
+    "carcassonne_only": (
+        "Expansions and rule options are for Carcassonne only: leave them out for {game}.",
+        "Les extensions et options de règles sont pour Carcassonne seulement : ne les "
+        "donnez pas pour {game}.",
+    ),
     "no_game_here": (
         "No game is being played here. Give its number (see `/carcassonne games`).",
         "Aucune partie en cours ici. Donnez son numéro (voir `/carcassonne games`).",

@@ -4,11 +4,14 @@ wagons moving in turn order, the end-game abbey, and a hand only its owner sees.
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
+import discord
 import simcord
-from conftest_ui import Table, assert_png, custom_ids, said, simcord_bot, step_of
+from conftest_ui import Table, assert_png, components, custom_ids, said, simcord_bot, step_of
+from PIL import Image
 from ui_scenes import (
     button_id,
     button_labels,
@@ -20,7 +23,7 @@ from ui_scenes import (
     repost,
 )
 
-from engine import Pass, PlaceAbbey, PlaceFigure
+from engine import Pass, PlaceAbbey, PlaceFigure, PlaceTile
 
 __all__ = ["simcord_bot"]
 
@@ -248,3 +251,33 @@ async def test_the_tactical_hand_is_shown_only_to_its_owner(simcord_env: simcord
     assert f"alice placed tile {chosen}" in table.last().content
     # The public turn message never names anybody's tiles.
     assert all(chosen not in json.dumps(c) for c in [custom_ids(table.last())])
+
+
+async def test_the_rotation_step_offers_each_fitting_look_with_its_picture(
+    simcord_env: simcord.Env,
+) -> None:
+    table = Table(simcord_env)
+    alice = table.players[0]
+    game_id = await forced_game(table, "D L B", expansion=None)
+    view = await table.bot.manager.decision(game_id)
+    fits: dict[tuple[int, int], set[int]] = {}
+    for p in view.placements:
+        fits.setdefault((p.x, p.y), set()).add(p.rotation)
+    (x, y), legal = max(fits.items(), key=lambda item: len(item[1]))
+    assert len(legal) >= 2
+    opened = await pick_cell(alice, table.last(), x, y)
+    step = step_of(opened)
+    buttons = [b for b in button_labels(step) if b.endswith("°")]
+    assert buttons == [f"{r}°" for r in sorted(legal)], "L has no symmetry: every fit is a look"
+    picture = Image.open(io.BytesIO(assert_png(simcord_env, step)))
+    assert picture.height > picture.width, "the close-up stands above the row of rotations"
+    for rotation in sorted(legal, reverse=True):
+        await alice.click(step_of(opened), custom_id=button_id(step_of(opened), f"{rotation}°"))
+        step = step_of(opened)
+        assert f"turned {rotation}°" in step.content
+        chosen = [c for c in components(step) if c.get("label") == f"{rotation}°"]
+        assert chosen[0]["style"] == discord.ButtonStyle.primary.value
+    await alice.click(step, custom_id=button_id(step, "No figure"))
+    await confirm(alice, opened)
+    record = await table.bot.manager.export_record(game_id)
+    assert record["actions"][0] == PlaceTile(x, y, min(legal)).to_json()

@@ -100,7 +100,7 @@ CASES: list[tuple[str, str, str, str, dict[str, Any], str]] = [
     ("bad cell text", "alice", "thread", "place", {"cell": "1,2,3"},
      "not one of the lettered squares"),
     ("bad rotation", "alice", "thread", "place", {"cell": "A", "rotation": 45},
-     "Rotation must be 0, 90, 180 or 270"),
+     "Rotation 45 does not fit on square A: use"),
     ("bad figure", "alice", "thread", "place", {"cell": "A", "rotation": "legal",
      "figure": "99"}, "is not possible here. Possible:"),
     ("bad figure text", "alice", "thread", "place", {"cell": "A", "rotation": "legal",
@@ -116,9 +116,9 @@ CASES: list[tuple[str, str, str, str, dict[str, Any], str]] = [
     ("export other server", "alice", "thread", "export", {"game": "foreign"}, "another server"),
     ("rules unknown game", "alice", "thread", "rules", {"game": 999}, "There is no game #999"),
     ("import not JSON", "alice", "channel", "import", {"file": ("x.json", b"{oops")},
-     "not a game record"),
+     "not a game record: invalid JSON at line 1, column 2"),
     ("import not UTF-8", "alice", "channel", "import", {"file": ("x.json", b"\xff\xfe\x00")},
-     "not a game record"),
+     "not a game record: it is not text (UTF-8)"),
     ("import empty file", "alice", "channel", "import", {"file": ("x.json", b"")},
      "That file is empty"),
     ("import JSON list", "alice", "channel", "import", {"file": ("x.json", b"[1, 2]")},
@@ -135,6 +135,11 @@ CASES: list[tuple[str, str, str, str, dict[str, Any], str]] = [
     ("settings without permission", "alice", "channel", "settings", {"language": "fr"},
      "Only members who can manage the server"),
     ("new inside a thread", "alice", "thread", "new", {}, "not from inside a thread"),
+    ("export a lobby", "carol", "channel", "export", {"game": "lobby"}, "has not started yet"),
+    ("new castle with an expansion", "alice", "channel", "new",
+     {"game": "castle", "expansion": "abbey_mayor"}, "for Carcassonne only"),
+    ("new hunters with a hand", "alice", "channel", "new", {"game": "hunters", "hand": True},
+     "for Carcassonne only"),
 ]  # fmt: skip
 
 
