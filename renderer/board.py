@@ -38,6 +38,8 @@ class Frame:
     tile: int
     left: int
     top: int
+    #: Blank pixels right of and under the squares.
+    pad: int = 4
 
     def box(self, pos: Pos) -> tuple[int, int, int, int]:
         """Pixel box (x0, y0, x1, y1) of a square."""
@@ -52,7 +54,10 @@ class Frame:
 
     @property
     def size(self) -> tuple[int, int]:
-        return (self.left + self.cols * self.tile + 4, self.top + self.rows * self.tile + 4)
+        return (
+            self.left + self.cols * self.tile + self.pad,
+            self.top + self.rows * self.tile + self.pad,
+        )
 
 
 def make_frame(cells: Iterable[Pos], options: RenderOptions, extra: Iterable[Pos] = ()) -> Frame:

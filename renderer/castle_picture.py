@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
@@ -22,7 +21,7 @@ from engine.board import Figure, PlacedTile
 from engine.castle import ROLES
 from engine.tiles import Oriented
 from renderer import palette as pal
-from renderer.board import badge
+from renderer.board import Frame, badge
 from renderer.castle_art import (
     COURT,
     ROOF,
@@ -55,36 +54,7 @@ EARTH_LINE: pal.RGB = (200, 186, 158)
 STRIP_TILES = 4.0
 
 
-@dataclass(frozen=True, slots=True)
-class CastleFrame:
-    """Where the castle's cells are in the picture."""
-
-    min_x: int
-    min_y: int
-    cols: int
-    rows: int
-    tile: int
-    left: int
-    top: int
-
-    def box(self, pos: Pos) -> tuple[int, int, int, int]:
-        x0 = self.left + (pos[0] - self.min_x) * self.tile
-        y0 = self.top + (pos[1] - self.min_y) * self.tile
-        return (x0, y0, x0 + self.tile, y0 + self.tile)
-
-    def point(self, pos: Pos, unit: tuple[float, float]) -> tuple[int, int]:
-        x0, y0, _, _ = self.box(pos)
-        return (round(x0 + unit[0] * self.tile), round(y0 + unit[1] * self.tile))
-
-    @property
-    def size(self) -> tuple[int, int]:
-        return (
-            self.left + self.cols * self.tile + self.left,
-            self.top + self.rows * self.tile + self.left,
-        )
-
-
-def make_frame(track: Track, interior: frozenset[Pos], options: RenderOptions) -> CastleFrame:
+def make_frame(track: Track, interior: frozenset[Pos], options: RenderOptions) -> Frame:
     """Fit the castle (and the players' strip under it) within ``max_side``."""
     cells = [*interior, *track.cells]
     xs = [x for x, _ in cells]
@@ -95,7 +65,7 @@ def make_frame(track: Track, interior: frozenset[Pos], options: RenderOptions) -
     if longest * tile > options.max_side:
         tile = max(options.min_tile, int(options.max_side / longest))
     margin = round(tile * 0.34) if options.coordinates else 6
-    return CastleFrame(min(xs), min(ys), cols, rows, tile, margin, margin)
+    return Frame(min(xs), min(ys), cols, rows, tile, margin, margin, pad=margin)
 
 
 def role_of(figure: Figure, oriented: Oriented) -> str:
@@ -120,7 +90,7 @@ def draw_castle(
     ghost: tuple[Pos, Oriented] | None = None,
     spot_labels: tuple[Pos, Mapping[SpotKey, str]] | None = None,
     feature_labels: Mapping[FeatureKey, str] | None = None,
-) -> tuple[Image.Image, CastleFrame]:
+) -> tuple[Image.Image, Frame]:
     """The castle with its walls, track, tiles and figures (no players strip)."""
     track = castle_track()
     interior = game.geometry.interior
@@ -185,16 +155,14 @@ def draw_castle(
 
 
 def _unit_box(
-    frame: CastleFrame, cell: Pos, unit: tuple[float, float, float, float]
+    frame: Frame, cell: Pos, unit: tuple[float, float, float, float]
 ) -> tuple[int, int, int, int]:
     x0, y0 = frame.point(cell, (unit[0], unit[1]))
     x1, y1 = frame.point(cell, (unit[2], unit[3]))
     return (x0, y0, x1, y1)
 
 
-def _wall_cell(
-    image: Image.Image, frame: CastleFrame, wall: WallCell, start: PlacedTile | None
-) -> None:
+def _wall_cell(image: Image.Image, frame: Frame, wall: WallCell, start: PlacedTile | None) -> None:
     draw = ImageDraw.Draw(image)
     t = frame.tile
     x0, y0, x1, y1 = frame.box(wall.cell)
@@ -290,7 +258,7 @@ def _draw_start_square(oriented: Oriented, tile: int, side: int) -> Image.Image:
 
 def _tower(
     image: Image.Image,
-    frame: CastleFrame,
+    frame: Frame,
     cell: Pos,
     spaces: tuple[int, int],
     diagonal: tuple[tuple[float, float], tuple[float, float]],
@@ -334,7 +302,7 @@ def _tower(
         image.paste(icon, (round(cx - icon.width / 2), round(cy - icon.height / 2)), icon)
 
 
-def _markers(image: Image.Image, frame: CastleFrame, track: Track, scores: list[int]) -> None:
+def _markers(image: Image.Image, frame: Frame, track: Track, scores: list[int]) -> None:
     t = frame.tile
     size = round(t * 0.34)
     spaces = [s % 100 for s in scores]
@@ -352,7 +320,7 @@ def _markers(image: Image.Image, frame: CastleFrame, track: Track, scores: list[
 
 
 def _palace(
-    image: Image.Image, frame: CastleFrame, game: CastleGame, player: int, where: Pos, size: int
+    image: Image.Image, frame: Frame, game: CastleGame, player: int, where: Pos, size: int
 ) -> None:
     placed = game.board.tiles.get(where)
     if placed is None:
@@ -370,7 +338,7 @@ def _palace(
     image.paste(icon, (cx - icon.width // 2, cy - icon.height // 2), icon)
 
 
-def _coordinates(draw: ImageDraw.ImageDraw, frame: CastleFrame, interior: frozenset[Pos]) -> None:
+def _coordinates(draw: ImageDraw.ImageDraw, frame: Frame, interior: frozenset[Pos]) -> None:
     font = pal.font(max(9, round(frame.tile * 0.17)))
     for x in sorted({x for x, _ in interior}):
         x0, _, x1, _ = frame.box((x, frame.min_y))
@@ -387,7 +355,7 @@ def _highlight(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], tile: 
     draw.rectangle((x0 + 1, y0 + 1, x1 - 2, y1 - 2), outline=pal.HIGHLIGHT, width=w)
 
 
-def _ghost(image: Image.Image, frame: CastleFrame, pos: Pos, oriented: Oriented) -> None:
+def _ghost(image: Image.Image, frame: Frame, pos: Pos, oriented: Oriented) -> None:
     x0, y0, x1, y1 = frame.box(pos)
     t = frame.tile
     art = castle_tile_image(oriented, t)

@@ -57,17 +57,9 @@ def castle_picture(
     """The castle and (with ``options.panel``) the players' strip to its right."""
     options = options or RenderOptions()
     castle = _castle(game)
-    ghost = None
-    if preview is not None:
-        name = preview.tile or game.decision.tile
-        if name is None:
-            raise ValueError("no tile to preview: pass a placement naming its tile")
-        ghost = ((preview.x, preview.y), game.kinds[name].oriented(preview.rotation))
-    spots = None
-    if spot_labels is not None:
-        target = ghost[0] if ghost else game.last_pos
-        if target is not None:
-            spots = (target, spot_labels)
+    from renderer.render import ghost_and_spots
+
+    ghost, spots = ghost_and_spots(game, preview, spot_labels)
     board, frame = draw_castle(
         castle,
         options,

@@ -24,6 +24,7 @@ from renderer.panel import PanelData, draw_panel, panel_width
 
 if TYPE_CHECKING:
     from engine import Game, PlaceTile
+    from engine.tiles import Oriented
 
 
 def panel_data(game: Game) -> PanelData:
@@ -58,6 +59,27 @@ def with_panel(board: Image.Image, game: Game, tile: int, options: RenderOptions
     return image
 
 
+def ghost_and_spots(
+    game: Game, preview: PlaceTile | None, spot_labels: Mapping[SpotKey, str] | None
+) -> tuple[tuple[Pos, Oriented] | None, tuple[Pos, Mapping[SpotKey, str]] | None]:
+    """The previewed tile (square, oriented kind) and where the spot labels go, if asked for.
+
+    Spot labels go on the previewed square, else on the last placed tile.
+    """
+    ghost = None
+    if preview is not None:
+        name = preview.tile or game.decision.tile
+        if name is None:
+            raise ValueError("no tile to preview: pass a placement naming its tile")
+        ghost = ((preview.x, preview.y), game.kinds[name].oriented(preview.rotation))
+    spots = None
+    if spot_labels is not None:
+        target = ghost[0] if ghost else game.last_pos
+        if target is not None:
+            spots = (target, spot_labels)
+    return ghost, spots
+
+
 def board_picture(
     game: Game,
     options: RenderOptions | None = None,
@@ -74,17 +96,7 @@ def board_picture(
         return castle_picture(
             game, options, candidates=candidates, preview=preview, spot_labels=spot_labels
         )
-    ghost = None
-    if preview is not None:
-        name = preview.tile or game.decision.tile
-        if name is None:
-            raise ValueError("no tile to preview: pass a placement naming its tile")
-        ghost = ((preview.x, preview.y), game.kinds[name].oriented(preview.rotation))
-    spots = None
-    if spot_labels is not None:
-        target = ghost[0] if ghost else game.last_pos
-        if target is not None:
-            spots = (target, spot_labels)
+    ghost, spots = ghost_and_spots(game, preview, spot_labels)
     board, frame = draw_board(
         game.board.tiles,
         game.figures(),

@@ -105,6 +105,13 @@ def here_locale(interaction: discord.Interaction, row: GameRow | None = None) ->
     return player_locale(interaction, row.locale if row else interaction.extras.get("locale"))
 
 
+async def adopt_server_locale(interaction: discord.Interaction) -> None:
+    """Answer in the server's language unless the player's own is known (see texts)."""
+    if interaction.guild_id is not None:
+        settings = await bot_of(interaction).manager.guild_settings(interaction.guild_id)
+        interaction.extras.setdefault("locale", settings.locale)
+
+
 @app_commands.guild_only()
 class CarcassonneGroup(app_commands.Group):
     """/carcassonne ..."""
@@ -113,9 +120,7 @@ class CarcassonneGroup(app_commands.Group):
         super().__init__(name=_("carcassonne"), description=_("Play Carcassonne in this server"))
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.guild_id is not None:
-            settings = await bot_of(interaction).manager.guild_settings(interaction.guild_id)
-            interaction.extras.setdefault("locale", settings.locale)
+        await adopt_server_locale(interaction)
         return True
 
     @app_commands.command(

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 from discord import app_commands
@@ -31,7 +31,15 @@ from bot.leagues import Profile, Standing
 from bot.narrate import FEATURES
 from bot.storage import GameRow, LeagueRow
 from bot.ui import lobby_ui, post
-from bot.ui.commands import EXPANSIONS, FARMERS, INCOMPLETE, SMALL_CITY, chosen_options
+from bot.ui.commands import (
+    EXPANSIONS,
+    FARMERS,
+    INCOMPLETE,
+    SMALL_CITY,
+    adopt_server_locale,
+    bot_of,
+    chosen_options,
+)
 from bot.ui.errors import guarded
 from bot.ui.state import snapshot
 from bot.ui.texts import player_locale
@@ -229,10 +237,6 @@ TIEBREAKS = [
 def lt(key: str, locale: str | None, **params: Any) -> str:
     en, fr = TEXTS[key]
     return (fr if language(locale) == "fr" else en).format(**params)
-
-
-def bot_of(interaction: discord.Interaction) -> CarcassonneBot:
-    return cast("CarcassonneBot", interaction.client)
 
 
 def is_admin(interaction: discord.Interaction) -> bool:
@@ -621,9 +625,7 @@ class LeagueGroup(app_commands.Group):
         )
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.guild_id is not None:
-            settings = await bot_of(interaction).manager.guild_settings(interaction.guild_id)
-            interaction.extras.setdefault("locale", settings.locale)
+        await adopt_server_locale(interaction)
         return True
 
     @app_commands.command(
