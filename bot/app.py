@@ -110,6 +110,9 @@ class CarcassonneBot(discord.Client):
         self._manager: GameManager | None = None
         self._scheduler: Scheduler | None = None
         self._ticker: tasks.Loop[Any] | None = None
+        #: Each player's live placement step per game: the interaction that shows it (its
+        #: token edits it for 15 minutes) and when it was made (event-loop time).
+        self.steps: dict[tuple[int, int], tuple[discord.Interaction, float]] = {}
 
     @property
     def manager(self) -> GameManager:

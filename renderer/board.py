@@ -8,7 +8,7 @@ the figure spots of a tile) are arguments, so the bot decides what the labels sa
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -25,6 +25,24 @@ from renderer.tileart import tile_image
 
 Pos = tuple[int, int]
 SpotKey = int | str
+#: A part of the board: min x, min y, columns, rows.
+Window = tuple[int, int, int, int]
+
+
+@dataclass(slots=True)
+class Measures:
+    """What a phone reader must read in a picture, in pixels at full size (for the tests):
+    glyph heights of square letters and score digits, heights of the figures drawn."""
+
+    letters: list[int]
+    digits: list[int]
+    figures: list[int]
+
+
+def glyph_height(text: str, font: object) -> int:
+    """The inked height of ``text`` in ``font`` (Pillow's bounding box)."""
+    box = font.getbbox(text)  # type: ignore[attr-defined]
+    return int(box[3] - box[1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,11 +78,20 @@ class Frame:
         )
 
 
-def make_frame(cells: Iterable[Pos], options: RenderOptions, extra: Iterable[Pos] = ()) -> Frame:
+def make_frame(
+    cells: Iterable[Pos],
+    options: RenderOptions,
+    extra: Iterable[Pos] = (),
+    window: Window | None = None,
+) -> Frame:
     """Fit the squares plus one ring of empty ones, shrinking tiles to respect ``max_side``.
 
     ``extra`` squares (candidates, a ghost) must show too, but get no ring of their own.
+    ``window`` (min x, min y, columns, rows) shows exactly those squares instead.
     """
+    if window is not None:
+        wx, wy, wc, wr = window
+        return Frame(wx, wy, wc, wr, options.tile_size, 4, 4)
     ring = [(x + dx, y + dy) for x, y in cells for dx, dy in ((-1, -1), (1, 1))]
     xs, ys = zip(*ring, *extra, strict=False)
     min_x, max_x, min_y, max_y = min(xs), max(xs), min(ys), max(ys)
@@ -111,10 +138,25 @@ def draw_board(
     candidates: Mapping[Pos, str] | None = None,
     ghost: tuple[Pos, Oriented] | None = None,
     spot_labels: tuple[Pos, Mapping[SpotKey, str]] | None = None,
+    window: Window | None = None,
+    measures: Measures | None = None,
+    ghosts: tuple[Pos, Sequence[GhostSpot], int] | None = None,
 ) -> tuple[Image.Image, Frame]:
-    """Draw the board; return the image and its frame (for tests and overlays)."""
+    """Draw the board; return the image and its frame (for tests and overlays).
+
+    ``window`` draws only that part of the board; ``measures`` collects what a phone reader
+    must read (see :class:`Measures`). ``ghosts`` (square, spots, player) draws a see-through
+    figure at each legal spot of that square, numbered (see :func:`draw_ghosts`).
+    """
     cells = list(tiles) or [(0, 0)]
-    frame = make_frame(cells, options, [*(candidates or {}), *([ghost[0]] if ghost else [])])
+    frame = make_frame(
+        cells, options, [*(candidates or {}), *([ghost[0]] if ghost else [])], window
+    )
+    if window is not None:
+        inside = window_test(window)
+        tiles = {p: t for p, t in tiles.items() if inside(p)}
+        figures = [f for f in figures if inside(f.pos)]
+        candidates = {p: v for p, v in (candidates or {}).items() if inside(p)}
     image = Image.new("RGB", frame.size, pal.BACKGROUND)
     draw = ImageDraw.Draw(image)
     t = frame.tile
@@ -135,12 +177,22 @@ def draw_board(
         under = tiles.get(figure.pos)
         if under is None:
             continue
-        icon = figure_icon(figure.player, role_of(figure, under.oriented), t)
+        icon = figure_icon(
+            figure.player, role_of(figure, under.oriented), round(t * options.figure_scale)
+        )
         cx, cy = frame.point(figure.pos, figure_point(figure, under))
         image.paste(icon, (cx - icon.width // 2, cy - icon.height // 2), icon)
+        if measures is not None:
+            box = icon.getbbox()
+            measures.figures.append(box[3] - box[1] if box else 0)
     for pos, label in (candidates or {}).items():
         x0, y0, x1, y1 = frame.box(pos)
-        badge(draw, ((x0 + x1) / 2, (y0 + y1) / 2), label, t * 0.2, pal.LABEL_FILL)
+        r = t * 0.2 * options.label_scale
+        # Phone pictures keep two-letter labels as tall as one-letter ones.
+        fixed = round(r * 1.3) if options.label_scale > 1 else None
+        size = badge(draw, ((x0 + x1) / 2, (y0 + y1) / 2), label, r, pal.LABEL_FILL, size=fixed)
+        if measures is not None:
+            measures.letters.append(size)
     if spot_labels is not None:
         pos, labels = spot_labels
         target = tiles.get(pos)
@@ -150,7 +202,75 @@ def draw_board(
             points = [frame.point(pos, spot_point(oriented, at)) for at in labels]
             for (bx, by), label in zip(apart(points, 1.9 * r), labels.values(), strict=True):
                 badge(draw, (bx, by), label, r, (20, 20, 120))
+    if ghosts is not None:
+        pos, spots, player = ghosts
+        target = tiles.get(pos)
+        oriented = target.oriented if target else (ghost[1] if ghost and ghost[0] == pos else None)
+        if oriented is not None:
+            draw_ghosts(image, frame, pos, oriented, spots, player, options)
     return image, frame
+
+
+@dataclass(frozen=True, slots=True)
+class GhostSpot:
+    """A legal figure spot offered to the player: where (a record's ``at``), which figure
+    (follower, mayor, wagon, barn, man, hut...) and the number the menu gives it."""
+
+    at: SpotKey
+    figure: str
+    label: str
+
+
+def ghost_role(oriented: Oriented, spot: GhostSpot) -> str:
+    """How the figure would be drawn on that spot (a follower on a field lies down...)."""
+    local = (
+        -1 if isinstance(spot.at, str) and spot.at in CORNER_SPOTS else oriented.feature_at(spot.at)
+    )
+    figure = Figure(0, spot.figure, (0, 0), local, spot.at)
+    return role_of(figure, oriented)
+
+
+def draw_ghosts(
+    image: Image.Image,
+    frame: Frame,
+    pos: Pos,
+    oriented: Oriented,
+    spots: Sequence[GhostSpot],
+    player: int,
+    options: RenderOptions,
+) -> None:
+    """A see-through figure in the player's colour at every offered spot, each with its
+    number in a badge at its shoulder; crowded spots are pushed apart so that no figure and
+    no number hides another."""
+    t = frame.tile
+    crowd = min(1.0, 2.6 / math.sqrt(max(1, len(spots))))  # many spots: smaller figures
+    size = round(t * options.figure_scale * 0.85 * crowd)
+    icons = [figure_icon(player, ghost_role(oriented, s), size) for s in spots]
+    side = max((max(i.size) for i in icons), default=1)
+    x0, y0, x1, y1 = frame.box(pos)
+    points = [frame.point(pos, spot_point(oriented, s.at)) for s in spots]
+    # Spots sharing a point (a fisher and a hut on one river) stand side by side, and every
+    # figure stays on its tile.
+    placed = within(apart(points, side * 1.05), (x0, y0, x1, y1), side / 2)
+    for _ in range(6):
+        placed = within(
+            apart([(round(x), round(y)) for x, y in placed], side * 1.02),
+            (x0, y0, x1, y1),
+            side / 2,
+        )
+    r = max(11.0, t * 0.1 * (0.6 + 0.4 * crowd))
+    for (cx, cy), icon in zip(placed, icons, strict=True):
+        faded = icon.copy()
+        faded.putalpha(faded.getchannel("A").point(lambda a: a * 3 // 4))
+        image.paste(faded, (round(cx - icon.width / 2), round(cy - icon.height / 2)), faded)
+    draw = ImageDraw.Draw(image)
+    badges = [(round(cx + side * 0.4), round(cy - side * 0.4)) for cx, cy in placed]
+    for _ in range(6):
+        badges = [
+            (round(x), round(y)) for x, y in within(apart(badges, 2.1 * r), (x0, y0, x1, y1), r)
+        ]
+    for (bx, by), spot in zip(badges, spots, strict=True):
+        badge(draw, (bx, by), spot.label, r, (20, 20, 120))
 
 
 def apart(points: list[tuple[int, int]], gap: float) -> list[tuple[float, float]]:
@@ -175,12 +295,32 @@ def apart(points: list[tuple[int, int]], gap: float) -> list[tuple[float, float]
     return out
 
 
+def within(
+    points: list[tuple[float, float]], box: tuple[int, int, int, int], margin: float
+) -> list[tuple[float, float]]:
+    """The points moved inside ``box`` shrunk by ``margin``."""
+    x0, y0, x1, y1 = box
+    return [
+        (min(max(x, x0 + margin), x1 - margin), min(max(y, y0 + margin), y1 - margin))
+        for x, y in points
+    ]
+
+
 def badge(
-    draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, r: float, fill: pal.RGB
-) -> None:
-    """A round label: dark disc, white rim, white text (readable on any tile)."""
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    text: str,
+    r: float,
+    fill: pal.RGB,
+    *,
+    size: int | None = None,
+) -> int:
+    """A round label: dark disc, white rim, white text (readable on any tile).
+
+    ``size`` fixes the font size (otherwise from the radius); returns the text's glyph height.
+    """
     x, y = centre
-    size = round(r * (1.3 if len(text) == 1 else 0.95))
+    size = size or round(r * (1.3 if len(text) == 1 else 0.95))
     font = pal.font(size)
     box = draw.textbbox((0, 0), text, font=font)
     w = max(2 * r, box[2] - box[0] + r)
@@ -192,6 +332,12 @@ def badge(
         width=max(2, round(r / 6)),
     )
     draw.text((x, y), text, font=font, fill=pal.WHITE, anchor="mm")
+    return glyph_height(text, font)
+
+
+def window_test(window: Window) -> Callable[[Pos], bool]:
+    wx, wy, wc, wr = window
+    return lambda p: wx <= p[0] < wx + wc and wy <= p[1] < wy + wr
 
 
 def _coordinates(draw: ImageDraw.ImageDraw, frame: Frame) -> None:

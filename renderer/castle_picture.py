@@ -21,7 +21,7 @@ from engine.board import Figure, PlacedTile
 from engine.castle import ROLES
 from engine.tiles import Oriented
 from renderer import palette as pal
-from renderer.board import Frame, badge
+from renderer.board import Frame, Measures, badge
 from renderer.castle_art import (
     COURT,
     ROOF,
@@ -90,6 +90,7 @@ def draw_castle(
     ghost: tuple[Pos, Oriented] | None = None,
     spot_labels: tuple[Pos, Mapping[SpotKey, str]] | None = None,
     feature_labels: Mapping[FeatureKey, str] | None = None,
+    measures: Measures | None = None,
 ) -> tuple[Image.Image, Frame]:
     """The castle with its walls, track, tiles and figures (no players strip)."""
     track = castle_track()
@@ -123,15 +124,28 @@ def draw_castle(
         under = tiles.get(figure.pos)
         if under is None:
             continue
-        icon = subject_icon(figure.player, role_of(figure, under.oriented), t)
+        icon = subject_icon(
+            figure.player, role_of(figure, under.oriented), round(t * options.figure_scale)
+        )
         cx, cy = frame.point(
             figure.pos, castle_layout(under.oriented).spots.get(figure.local, (0.5, 0.5))
         )
         image.paste(icon, (cx - icon.width // 2, cy - icon.height // 2), icon)
+        if measures is not None:
+            box = icon.getbbox()
+            measures.figures.append(box[3] - box[1] if box else 0)
     _markers(image, frame, track, list(game.scores))
     for pos, label in (candidates or {}).items():
         x0, y0, x1, y1 = frame.box(pos)
-        badge(draw, ((x0 + x1) / 2, (y0 + y1) / 2), label, t * 0.2, pal.LABEL_FILL)
+        size = badge(
+            draw,
+            ((x0 + x1) / 2, (y0 + y1) / 2),
+            label,
+            t * 0.2 * options.label_scale,
+            pal.LABEL_FILL,
+        )
+        if measures is not None:
+            measures.letters.append(size)
     if spot_labels is not None:
         pos, labels = spot_labels
         target = tiles.get(pos)

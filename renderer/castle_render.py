@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from PIL import Image, ImageDraw
 
 from renderer import palette as pal
+from renderer.board import glyph_height
 from renderer.castle_icons import marker_icon, palace_icon, subject_icon, wall_tile_icon
 from renderer.castle_labels import CATEGORIES, CATEGORY_COLOURS, category_names, text
 from renderer.castle_picture import (
@@ -31,6 +32,7 @@ from renderer.options import RenderOptions
 if TYPE_CHECKING:
     from engine import Game, PlaceTile
     from engine.castle import CastleGame
+    from renderer.phone import PhonePicture, TileCard
 
 
 def is_castle(game: Game) -> bool:
@@ -222,3 +224,51 @@ def render_castle(
 def render_castle_end(game: Game, options: RenderOptions | None = None) -> bytes:
     """PNG of :func:`castle_end_picture`."""
     return encode_png(castle_end_picture(game, options))
+
+
+def castle_phone_picture(
+    game: Game,
+    options: RenderOptions,
+    *,
+    candidates: Mapping[Pos, str] | None = None,
+    card: TileCard | None = None,
+) -> PhonePicture:
+    """The castle's turn picture for a phone (see :mod:`renderer.phone`): the drawn tile, the
+    whole castle :data:`~renderer.phone.WIDTH` pixels wide with large letters and subjects,
+    the players under it."""
+    import dataclasses
+
+    from renderer.board import Measures
+    from renderer.phone import WIDTH, PhonePicture, card_picture, stack
+
+    castle = _castle(game)
+    track = castle_track()
+    probe = make_frame(
+        track,
+        castle.geometry.interior,
+        dataclasses.replace(
+            options, coordinates=False, tile_size=100, min_tile=100, max_side=100_000
+        ),
+    )
+    tile = max(24, (WIDTH - 8) * 100 // probe.size[0])
+    opts = dataclasses.replace(
+        options,
+        tile_size=tile,
+        min_tile=tile,
+        max_side=100_000,
+        coordinates=False,
+        label_scale=2.0,
+        figure_scale=1.6,
+    )
+    measures = Measures([], [], [])
+    board, _ = draw_castle(castle, opts, candidates=candidates, measures=measures)
+    parts = []
+    if card is not None:
+        parts.append(card_picture(game, card, options, measures))
+    parts.append(board)
+    strip = draw_strip(castle, 100, WIDTH, options)
+    parts.append(strip)
+    for player in range(castle.players):
+        score = options.text("points", n=castle.scores[player]).split()[0]
+        measures.digits.append(glyph_height(score, pal.font(40)))
+    return PhonePicture(stack(parts), measures, None, ())

@@ -62,6 +62,9 @@ class RenderOptions:
     min_tile: int = 48
     coordinates: bool = True
     panel: bool = True
+    #: Phone pictures draw square letters and figures larger than the tile art alone would.
+    label_scale: float = 1.0
+    figure_scale: float = 1.0
 
     def text(self, key: str, **values: object) -> str:
         """A label in the chosen language (English when the language or key is unknown)."""

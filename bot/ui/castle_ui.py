@@ -25,8 +25,9 @@ import discord
 from bot.ui import images, post
 from bot.ui.components import button, select
 from bot.ui.errors import UIError
-from bot.ui.state import Snapshot, candidate_cells, cell_labels, label, snapshot, tried
+from bot.ui.state import Snapshot, label, snapshot, tried, turn_labels
 from bot.ui.texts import tr
+from bot.ui.words import tile_words
 from engine import Game, Pass, PlaceTile, UseWallTile
 from renderer.castle_render import render_castle
 from renderer.options import RenderOptions
@@ -57,15 +58,18 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View] | 
     walls = game.legal_wall_tiles()
     items: list[Any] = []
     candidates: dict[tuple[int, int], str] = {}
+    card = None
     if view.phase == "tile":
-        cells = candidate_cells(game)
-        candidates = cell_labels(cells)
-        lines = [tr("your_turn", locale, player=who), tr("turn_tile", locale, tile=view.tile)]
-        items.extend(post.cell_menus(gid, turn, list(cells), candidates, locale))
-        if len(cells) > post.MENU * post.MENUS:
-            lines.append(
-                tr("too_many_cells", locale, count=len(cells), shown=post.MENU * post.MENUS)
-            )
+        candidates = turn_labels(game)
+        card = post.tile_card(game, view.tile, locale)
+        kind = game.kinds.get(view.tile or "")
+        words = tile_words(kind, locale) if kind is not None else str(view.tile)
+        lines = [
+            tr("your_turn", locale, player=who),
+            tr("turn_place", locale, words=words),
+        ]
+        options = post.placement_options(game, locale, abbeys=False)
+        items.extend(post.put_menus(gid, turn, options, locale))
         if walls:
             lines.append(tr("castle_walls_now", locale))
             items.append(_wall_button(gid, turn, "t", len(_distinct(walls)), locale))
@@ -96,7 +100,7 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View] | 
         )
     else:
         return None
-    file = await images.board_file(game, locale, candidates)
+    file, _ = await images.turn_file(game, locale, candidates, card=card)
     components = discord.ui.View(timeout=None)
     for item in items:
         components.add_item(item)

@@ -22,8 +22,8 @@ from bot.ui.errors import guarded
 P = r"cc:(?P<kind>{kinds}):(?P<game>\d+)"
 ID = r"(?P<turn>\d+)"
 #: Turn button and menu kinds (``wall``, ``wok``, ``wend``, ``wsel``: The Castle's wall tiles).
-BUTTON_KINDS = "pl|ok|abbey|hand|fig|tile|endno|wall|wok|wend"
-MENU_KINDS = "cell|fs|hole|wag|wsel"
+BUTTON_KINDS = "pl|ok|abbey|hand|fig|tile|endno|more|wall|wok|wend"
+MENU_KINDS = "cell|put|fs|hole|wag|wsel"
 
 
 def _fields(match: re.Match[str]) -> dict[str, Any]:

@@ -9,6 +9,8 @@ double click or an old prompt can never play twice.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -27,10 +29,13 @@ from bot.ui.state import (
     snapshot,
     spot_labels,
     tried,
+    turn_labels,
     wagon_labels,
 )
 from bot.ui.texts import player_locale, tr
+from bot.ui.words import spot_words, tile_words
 from engine import Action, Event, Game, MoveWagon, Pass, PlaceAbbey, PlaceFigure, PlaceTile
+from renderer.board import GhostSpot
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
@@ -75,10 +80,16 @@ async def on_component(
         await open_step(interaction, game_id, turn, x, y, rest[0], "-", "")
     elif kind == "fig":
         await open_step(interaction, game_id, turn, 0, 0, "c", "-", "")
-    elif kind in ("pl", "fs"):
+    elif kind == "put":  # turn message: a square and rotation -> the figure step
+        await pick(interaction, game_id, turn, value or "", rest[1] if len(rest) > 1 else "-")
+    elif kind == "more":
+        await more_squares(interaction, game_id, turn)
+    elif kind == "pl":
         x, y, rot, tile = int(rest[0]), int(rest[1]), rest[2], rest[3]
-        choice = value if kind == "fs" else (rest[4] if len(rest) > 4 else "")
-        await update_step(interaction, game_id, turn, x, y, rot, tile, choice or "")
+        await update_step(interaction, game_id, turn, x, y, rot, tile, "")
+    elif kind == "fs":  # a figure spot from the step's menu: plays like a spot button
+        x, y, rot, tile = int(rest[0]), int(rest[1]), rest[2], rest[3]
+        await confirm(interaction, game_id, turn, x, y, rot, tile, value or "none")
     elif kind == "ok":
         x, y, rot, tile, choice = int(rest[0]), int(rest[1]), rest[2], rest[3], rest[4]
         await confirm(interaction, game_id, turn, x, y, rot, tile, choice)
@@ -97,6 +108,71 @@ async def on_component(
 
 
 # -- the placement step (ephemeral) --------------------------------------------------------
+
+#: Discord lets a bot edit an ephemeral reply for 15 minutes; a step older than this is
+#: replaced by a new one instead of edited.
+STEP_EDITABLE = 14 * 60
+
+
+async def show_step(
+    interaction: discord.Interaction,
+    game_id: int,
+    content: str,
+    file: discord.File,
+    view: discord.ui.View,
+) -> None:
+    """Show a player's placement step, keeping at most one live step per player and game.
+
+    The player's previous step is edited in place while Discord allows it (the click that
+    asked for it changes nothing visible); otherwise this click's own private reply becomes
+    the step and the older one is deleted.
+    """
+    bot = bot_of(interaction)
+    key = (game_id, interaction.user.id)
+    now = asyncio.get_running_loop().time()
+    old = bot.steps.get(key)
+    if old is not None and now - old[1] < STEP_EDITABLE:
+        await interaction.response.defer()
+        try:
+            await old[0].edit_original_response(content=content, attachments=[file], view=view)
+            return
+        except discord.HTTPException:
+            file.fp.seek(0)
+            bot.steps.pop(key, None)
+            await interaction.followup.send(content, file=file, view=view, ephemeral=True)
+            return
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    await interaction.edit_original_response(content=content, attachments=[file], view=view)
+    bot.steps[key] = (interaction, now)
+    if old is not None:
+        with contextlib.suppress(discord.HTTPException):
+            await old[0].delete_original_response()
+
+
+def close_step(interaction: discord.Interaction, game_id: int) -> None:
+    bot_of(interaction).steps.pop((game_id, interaction.user.id), None)
+
+
+async def pick(
+    interaction: discord.Interaction, game_id: int, turn: int, value: str, tile: str
+) -> None:
+    """A square-and-rotation (or abbey hole) picked in a turn message: the figure step."""
+    parts = value.split(",")
+    if len(parts) < 3:
+        raise UIError("stale")
+    x, y, rot = int(parts[0]), int(parts[1]), parts[2]
+    if len(parts) > 3:
+        tile = parts[3]
+    snap, locale = await current(interaction, game_id, turn, PHASES.get(rot, "tile"))
+    # Answer within Discord's 3 seconds before drawing (the step edits in place if it can).
+    bot = bot_of(interaction)
+    old = bot.steps.get((game_id, interaction.user.id))
+    now = asyncio.get_running_loop().time()
+    if old is None or now - old[1] >= STEP_EDITABLE:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    content, file, view = await step(snap, locale, x, y, rot, tile, "")
+    await show_step(interaction, game_id, content, file, view)
 
 
 async def open_step(
@@ -119,7 +195,7 @@ async def open_step(
             raise UIError("bad_cell", cell=f"{x},{y}")
         rot = str(rotations[0])
     content, file, view = await step(snap, locale, x, y, rot, tile, choice)
-    await interaction.followup.send(content, file=file, view=view, ephemeral=True)
+    await show_step(interaction, game_id, content, file, view)
 
 
 async def update_step(
@@ -147,13 +223,28 @@ def first_action(game: Game, x: int, y: int, rot: str, tile: str) -> PlaceTile |
     return PlaceTile(x, y, int(rot), tile if hand and tile != "-" else None)
 
 
+def numbered(figures: Sequence[PlaceFigure]) -> list[tuple[PlaceFigure, str]]:
+    """Every figure choice gets its own number, 1, 2, ... (a fisher and a hut on the same
+    river are two choices with two numbers)."""
+    return [(f, str(i + 1)) for i, f in enumerate(figures)]
+
+
+def square_label(game: Game, first: PlaceTile | PlaceAbbey | None, x: int, y: int) -> str:
+    if isinstance(first, PlaceAbbey) and game.decision.phase.value != "tile":
+        return hole_labels(game).get((x, y), "?")
+    return turn_labels(game).get((x, y), "?")
+
+
 async def step(
-    snap: Snapshot, locale: str, x: int, y: int, rot: str, tile: str, choice: str
+    snap: Snapshot, locale: str, x: int, y: int, rot: str, tile: str, choice: str = ""
 ) -> tuple[str, discord.File, discord.ui.View]:
-    """The ephemeral placement message: preview, rotations, figure spots, confirm."""
+    """The private placement step: the tile in place with a see-through figure on every spot
+    it offers, numbered; one button per spot and **No figure**, each of which plays the move.
+    Other rotations that fit the square are offered as buttons (the step is redrawn)."""
     game = snap.require_game()
     gid, turn = snap.row.id, snap.view.turn
     first = first_action(game, x, y, rot, tile)
+    rotations: tuple[int, ...] = ()
     if isinstance(first, PlaceTile):
         rotations = candidate_cells(game, first.tile).get((x, y), ())
         if first.rotation not in rotations:
@@ -162,81 +253,82 @@ async def step(
         raise UIError("bad_cell", cell=f"{x},{y}")
     after = game if first is None else await asyncio.to_thread(tried, game, first)
     figures = after.legal_figures()
+    choices = numbered(figures)
     spots = spot_labels(figures)
     styles = images.seat_styles(snap.row)
     offered: dict[int, str] = {}
     if isinstance(first, PlaceTile):
         for r in offered_rotations(game, (x, y), first.tile, keep=first.rotation):
             offered[r] = f"{r}°"
-    file = await images.step_file(game, first, spots, locale, rotations=offered, styles=styles)
+    pos = (x, y) if first is not None else (game.last_pos or (0, 0))
+    oriented = after.board.tiles[pos].oriented if pos in after.board.tiles else None
+    ghosts = [GhostSpot(f.at, f.figure, n) for f, n in choices]
+    seat = snap.view.seat or 0
+    file = await images.step_file(
+        game,
+        first,
+        spots,
+        locale,
+        rotations=offered,
+        styles=styles,
+        ghosts=ghosts if oriented is not None else (),
+        player=seat,
+    )
+    label = square_label(game, first, x, y)
     if first is None:
         x, y = game.last_pos or (0, 0)
         lines = [tr("figure_prompt", locale)]
+    elif isinstance(first, PlaceAbbey):
+        lines = [tr("step_abbey", locale, label=label)]
+    elif len(offered) > 1:
+        lines = [tr("step_intro", locale, label=label, rotation=first.rotation)]
     else:
-        if isinstance(first, PlaceAbbey):
-            lines = [tr("abbey_intro", locale, where=f"({x}, {y})")]
-        else:
-            name = first.tile or game.decision.tile
-            labels = cell_labels(candidate_cells(game, first.tile))
-            lines = [
-                tr(
-                    "rotate_intro",
-                    locale,
-                    tile=name,
-                    label=labels.get((x, y), "?"),
-                    where=f"({x}, {y})",
-                    rotation=first.rotation,
-                ),
-                tr("rotations_hint" if len(offered) > 1 else "one_rotation_hint", locale),
-            ]
-    if not figures:
-        choice = "none"
-        lines.append(tr("no_figures_left", locale))
-    elif choice == "none":
-        lines.append(tr("chosen_none", locale))
-    elif choice:
-        figure, at = choice.split(".", 1)
-        lines.append(
-            tr(
-                "chosen_figure",
-                locale,
-                role=role_name(after, figure, at, locale),
-                label=spots.get(_at(at), "?"),
-            )
-        )
+        lines = [tr("step_intro_one", locale, label=label)]
+    lines.append(tr("step_pick" if figures else "step_no_spot", locale))
     from bot.ui.castle_ui import step_lines
 
     lines.extend(step_lines(after, locale))
     lines.extend(hunters_ui.step_lines(after, locale))
     view = discord.ui.View(timeout=None)
     base = f"{gid}:{turn}:{x}:{y}:{rot}:{tile}"
-    for r, caption in offered.items():  # the same captions as under the pictures
-        style = discord.ButtonStyle.primary if r == rot_of(first) else discord.ButtonStyle.secondary
-        view.add_item(button(f"cc:pl:{gid}:{turn}:{x}:{y}:{r}:{tile}:", caption, style, row=0))
-    if figures:
+    if len(offered) > 1:  # the other rotations that fit here, as in the pictures
+        for r in offered:
+            style = (
+                discord.ButtonStyle.primary if r == rot_of(first) else discord.ButtonStyle.secondary
+            )
+            caption = tr("turn_button", locale, rotation=r)
+            view.add_item(button(f"cc:pl:{gid}:{turn}:{x}:{y}:{r}:{tile}:", caption, style, row=0))
+    names = [
+        (
+            f,
+            tr(
+                "spot_option",
+                locale,
+                label=n,
+                role=role_name(after, f.figure, str(f.at), locale),
+                spot=spot_words(oriented, f.at, locale) if oriented is not None else "",
+            ),
+        )
+        for f, n in choices
+    ]
+    if len(names) <= 14:
+        for i, (f, text) in enumerate(names):
+            view.add_item(
+                button(
+                    f"cc:ok:{base}:{f.figure}.{f.at}",
+                    text[:80],
+                    discord.ButtonStyle.primary,
+                    row=1 + i // 5,
+                )
+            )
+    else:
         options = [
-            discord.SelectOption(
-                label=figure_label(after, f, spots[f.at], locale),
-                value=f"{f.figure}.{f.at}",
-                default=choice == f"{f.figure}.{f.at}",
-            )
-            for f in sorted(figures, key=lambda f: int(spots[f.at]))[:25]
+            discord.SelectOption(label=text[:100], value=f"{f.figure}.{f.at}")
+            for f, text in names[:25]
         ]
-        view.add_item(select(f"cc:fs:{base}", tr("figure_menu", locale), options, row=1))
-        view.add_item(
-            button(
-                f"cc:pl:{base}:none", tr("no_figure", locale), discord.ButtonStyle.secondary, row=2
-            )
-        )
-    view.add_item(
-        button(
-            f"cc:ok:{base}:{choice or 'none'}",
-            tr("confirm", locale),
-            discord.ButtonStyle.success,
-            disabled=not choice,
-            row=2,
-        )
-    )
+        view.add_item(select(f"cc:fs:{base}", tr("spot_menu", locale), options, row=1))
+    none_text = tr("no_figure" if figures else "place_tile", locale)
+    view.add_item(button(f"cc:ok:{base}:none", none_text, discord.ButtonStyle.success, row=4))
     return "\n".join(lines), file, view
 
 
@@ -308,6 +400,7 @@ async def confirm(
 
             second = await closing_pass(game, first)
     phase = PHASES.get(rot, "tile")
+    what = played_words(game, first, second, x, y, locale)
     try:
         if first is not None:
             results.append(await manager.apply(game_id, user, first, turn=turn, phase=phase))
@@ -316,12 +409,57 @@ async def confirm(
         if second is not None and view.phase == "figure" and view.turn == turn:
             results.append(await manager.apply(game_id, user, second, turn=turn, phase="figure"))
     finally:
-        if results:
+        public = interaction.message is not None and not interaction.message.flags.ephemeral
+        if results and not public:  # a public prompt is never overwritten by a private answer
+            close_step(interaction, game_id)
             await interaction.edit_original_response(
-                content=tr("done", locale), attachments=[], view=None
+                content=tr("played_step", locale, what=what) if what else tr("done", locale),
+                attachments=[],
+                view=None,
             )
+        if results:
             events: list[Event] = [e for r in results for e in r.events]
             await post.announce(bot_of(interaction), await snapshot(manager, game_id), events)
+
+
+def played_words(
+    game: Game, first: Action | None, second: Action | None, x: int, y: int, locale: str
+) -> str:
+    """What a step played, in words: "square B, turned 90°, knight on the road, south"."""
+    parts: list[str] = []
+    if isinstance(first, PlaceTile):
+        label = square_label(game, first, x, y)
+        parts.append(tr("played_tile", locale, label=label, rotation=first.rotation))
+    elif isinstance(first, PlaceAbbey):
+        parts.append(tr("played_abbey", locale, label=square_label(game, first, x, y)))
+    else:
+        return ""
+    if isinstance(second, PlaceFigure):
+        kind = (
+            game.kinds.get(first.tile or game.decision.tile or "")
+            if isinstance(first, PlaceTile)
+            else None
+        )
+        spot = ""
+        if kind is not None and isinstance(first, PlaceTile):
+            spot = spot_words(kind.oriented(first.rotation), second.at, locale)
+        role = second.figure
+        if kind is not None and isinstance(first, PlaceTile):
+            oriented = kind.oriented(first.rotation)
+            local = (
+                oriented.feature_at(second.at)
+                if not isinstance(second.at, str) or (second.at not in ("NW", "NE", "SE", "SW"))
+                else -1
+            )
+            if second.figure in ("follower", "man") and local >= 0:
+                role = game.roles.get(oriented.features[local].type, second.figure)
+        if isinstance(first, PlaceAbbey) and role == "follower":
+            role = "monk"
+        text = ROLES.get(role, (role, role))[1 if locale == "fr" else 0].split(" ", 1)[-1]
+        parts.append(tr("played_figure", locale, role=text, spot=spot) if spot else text)
+    else:
+        parts.append(tr("played_none", locale))
+    return ", ".join(parts)
 
 
 # -- wagon, abbey, hand ---------------------------------------------------------------------
@@ -390,17 +528,42 @@ async def show_hand(interaction: discord.Interaction, game_id: int, turn: int) -
         raise UIError("stale")
     await interaction.response.defer(ephemeral=True, thinking=True)
     view = discord.ui.View(timeout=None)
+    files = [await images.hand_file(game, hand, locale)]
     if mine:
-        text = tr("hand_intro", locale, hand=", ".join(hand))
-        for name in dict.fromkeys(hand):
-            view.add_item(
-                button(f"cc:tile:{game_id}:{turn}:{name}", name, discord.ButtonStyle.primary)
-            )
+        text = tr("hand_intro", locale, hand=hand_words(game, hand, locale))
+        options: list[discord.SelectOption] = []
+        for i, name in enumerate(dict.fromkeys(hand)):
+            prefix = tr("hand_prefix", locale, n=hand.index(name) + 1)
+            options.extend(post.placement_options(game, locale, name, abbeys=i == 0, prefix=prefix))
+        for menu in post.put_menus(game_id, turn, options, locale, "h"):
+            view.add_item(menu)
+        board, _ = await images.turn_file(
+            game, locale, turn_labels(game), styles=images.seat_styles(snap.row)
+        )
+        files.append(board)
     else:
         player = snap.names[snap.view.seat] if snap.view.seat is not None else "?"
-        text = tr("hand_wait", locale, hand=", ".join(hand), player=player)
-    file = await images.hand_file(game, hand, locale)
-    await interaction.followup.send(text, file=file, view=view, ephemeral=True)
+        text = tr("hand_wait", locale, hand=hand_words(game, hand, locale), player=player)
+    await interaction.edit_original_response(content=text, attachments=files, view=view)
+
+
+def hand_words(game: Game, hand: Sequence[str], locale: str) -> str:
+    """The tiles of a hand in words, numbered as in the picture."""
+    return "; ".join(
+        f"{i + 1}. {tile_words(game.kinds[name], locale)}" for i, name in enumerate(hand)
+    )
+
+
+async def more_squares(interaction: discord.Interaction, game_id: int, turn: int) -> None:
+    """The placements past the turn message's four menus, privately (very large boards)."""
+    snap, locale = await current(interaction, game_id, turn, "tile")
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    game = snap.require_game()
+    options = post.placement_options(game, locale)
+    view = discord.ui.View(timeout=None)
+    for menu in post.put_menus(game_id, turn, options, locale, first_page=post.MENUS, pages=5):
+        view.add_item(menu)
+    await interaction.edit_original_response(content=tr("more_intro", locale), view=view)
 
 
 async def hand_tile(interaction: discord.Interaction, game_id: int, turn: int, tile: str) -> None:

@@ -29,10 +29,11 @@ from engine import Game, PlaceAbbey, PlaceTile
 from engine.board import PlacedTile
 from engine.tiles import Oriented
 from renderer import palette as pal
-from renderer.board import badge, draw_board, spot_point
+from renderer.board import GhostSpot, badge, draw_board, spot_point
 from renderer.encode import encode_png
 from renderer.endgame import render_game_end
 from renderer.options import RenderOptions
+from renderer.phone import TileCard, turn_picture
 from renderer.render import render_board, render_figure_spots, render_preview, with_panel
 from renderer.tileart import tile_image
 
@@ -50,7 +51,7 @@ EMOJI = ("🔴", "🔵", "🟡", "🟢", "🟣", "⚫")
 STYLED_GAMES = ("carcassonne", "hunters")
 
 #: Games whose placement step shows the close-up (The Castle shows its whole board).
-CLOSE_UP_GAMES = ("carcassonne", "hunters")
+CLOSE_UP_GAMES = ("carcassonne", "hunters", "castle")
 #: Close-up of the placement step: pixels per tile, and how much of the neighbours shows.
 ZOOM_TILE = 200
 ZOOM_MARGIN = 1.3
@@ -116,6 +117,29 @@ async def board_file(
     )
 
 
+async def turn_file(
+    game: Game,
+    lang: str,
+    candidates: Mapping[Pos, str] | None = None,
+    *,
+    card: TileCard | None = None,
+    styles: Sequence[int] = (),
+    whole: bool = False,
+) -> tuple[discord.File, tuple[str, ...]]:
+    """The turn picture made for phones (see :mod:`renderer.phone`): the drawn tile, the board
+    near the action with its lettered squares, the players. Also returns the letters of the
+    squares left outside the picture."""
+    hidden: list[tuple[str, ...]] = []
+
+    def draw(options: RenderOptions) -> bytes:
+        picture = turn_picture(game, options, candidates=candidates, card=card, whole=whole)
+        hidden.append(picture.hidden)
+        return encode_png(picture.image, family=game.setup.game)
+
+    file = await _draw("turn.png", draw, lang, styles)
+    return file, hidden[-1] if hidden else ()
+
+
 async def preview_file(
     game: Game,
     placement: PlaceTile | PlaceAbbey,
@@ -164,8 +188,13 @@ async def step_file(
     *,
     rotations: Mapping[int, str] | None = None,
     styles: Sequence[int] = (),
+    ghosts: Sequence[GhostSpot] = (),
+    player: int = 0,
 ) -> discord.File:
     """The placement step's picture.
+
+    ``ghosts`` draws a see-through figure of ``player`` at each offered spot with its number
+    (instead of bare ``spots`` numbers).
 
     ``placement`` None: the tile just placed (figure step only). ``rotations`` maps each rotation
     offered at the square to its button's caption; with more than one, a picture of each is
@@ -183,7 +212,9 @@ async def step_file(
     chosen = placement
 
     def draw(options: RenderOptions) -> bytes:
-        return encode_png(step_picture(game, chosen, spots, rotations or {}, options))
+        return encode_png(
+            step_picture(game, chosen, spots, rotations or {}, options, ghosts, player)
+        )
 
     return await _draw("step.png", draw, lang, styles)
 
@@ -200,12 +231,23 @@ def step_picture(
     spots: Spots,
     rotations: Mapping[int, str],
     options: RenderOptions,
+    ghosts: Sequence[GhostSpot] = (),
+    player: int = 0,
 ) -> Image.Image:
     """See :func:`step_file`; ``placement`` None shows the last placed tile."""
     pos = (placement.x, placement.y) if placement else (game.last_pos or (0, 0))
     ghost = _ghost(game, placement) if placement else None
     scale = min(1.0, options.tile_size / 96)  # the budget fallback asks for smaller tiles
-    zoom = close_up(game, pos, ghost, spots, round(ZOOM_TILE * scale), ZOOM_MARGIN, options)
+    zoom = close_up(
+        game,
+        pos,
+        ghost,
+        spots,
+        round(ZOOM_TILE * scale),
+        ZOOM_MARGIN,
+        options,
+        ghosts=(pos, ghosts, player) if ghosts else None,
+    )
     if placement is None or len(rotations) < 2:
         return zoom
     tile = round(STRIP_TILE * scale)
@@ -255,6 +297,8 @@ def close_up(
     tile: int,
     margin: float,
     options: RenderOptions,
+    *,
+    ghosts: tuple[Pos, Sequence[GhostSpot], int] | None = None,
 ) -> Image.Image:
     """The square ``pos`` and ``margin`` tiles of its surroundings, ``tile`` pixels per tile."""
     x, y = pos
@@ -271,7 +315,8 @@ def close_up(
         opts,
         last=None if ghost else pos,
         ghost=(pos, ghost) if ghost else None,
-        spot_labels=(pos, spots) if spots else None,
+        spot_labels=(pos, spots) if spots and not ghosts else None,
+        ghosts=ghosts,
     )
     x0, y0, x1, y1 = frame.box(pos)
     m = round(tile * margin)
@@ -342,7 +387,7 @@ async def hand_file(game: Game, hand: Sequence[str], lang: str) -> discord.File:
             image.paste(tile_image(game.kinds[name].oriented(0), size), (x, gap))
             pen.rectangle((x - 1, gap - 1, x + size, gap + size), outline=pal.INK, width=2)
             centre = (x + size / 2, gap + size + caption / 2)
-            pen.text(centre, name, font=font, fill=pal.INK, anchor="mm")
+            pen.text(centre, str(i + 1), font=font, fill=pal.INK, anchor="mm")
         return encode_png(image)
 
     return await _draw("hand.png", draw, lang)

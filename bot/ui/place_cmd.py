@@ -17,7 +17,7 @@ from bot.errors import NotAPlayer, NotYourTurn
 from bot.ui import post
 from bot.ui.errors import UIError
 from bot.ui.flow import role_name
-from bot.ui.state import Snapshot, candidate_cells, cell_labels, snapshot, spot_labels, tried
+from bot.ui.state import Snapshot, candidate_cells, snapshot, tried, turn_labels
 from bot.ui.texts import player_locale, tr
 from engine import Game, Pass, PlaceFigure, PlaceTile
 
@@ -35,7 +35,7 @@ def bot_of(interaction: discord.Interaction) -> CarcassonneBot:
 def parse_cell(game: Game, text: str) -> Pos:
     """A letter from the board or ``x,y``; raises :class:`UIError` if it is neither."""
     cells = candidate_cells(game)
-    labels = {lab: pos for pos, lab in cell_labels(cells).items()}
+    labels = {lab: pos for pos, lab in turn_labels(game).items()}
     key = text.strip().upper().split(" ")[0]
     if key in labels:
         return labels[key]
@@ -54,19 +54,17 @@ def parse_figure(after: Game, text: str) -> PlaceFigure | None:
     figures = after.legal_figures()
     if value in ("", "none", "aucun", "0", "-"):
         return None
-    spots = spot_labels(figures)
     number = value.split(" ")[0]
-    # "3 hut" picks the hut where spot 3 also takes a man (Hunters & Gatherers).
-    wanted = "hut" if "hut" in value else "follower"
+    # Numbers are those of the placement step: one per figure choice, in the engine's order.
+    if number.isdigit() and 1 <= int(number) <= len(figures):
+        chosen = figures[int(number) - 1]
+        if "hut" in value and chosen.figure != "hut":  # "3 hut": the hut on that same spot
+            return next((f for f in figures if f.at == chosen.at and f.figure == "hut"), chosen)
+        return chosen
     for figure in figures:
         if f"{figure.figure}.{figure.at}".lower() == value:
             return figure
-        if spots[figure.at] == number and figure.figure == wanted:
-            return figure
-    for figure in figures:  # a number naming a spot with no follower option: its first figure
-        if spots[figure.at] == number:
-            return figure
-    legal = ", ".join(sorted(set(spots.values()), key=int)) or "none"
+    legal = ", ".join(str(i + 1) for i in range(len(figures))) or "none"
     raise UIError("bad_figure", figure=text, legal=legal + ", none")
 
 
@@ -134,7 +132,7 @@ async def cell_choices(interaction: discord.Interaction, current: str) -> list[C
     snap = await _snap(interaction)
     if snap is None:
         return []
-    labels = cell_labels(candidate_cells(snap.require_game()))
+    labels = turn_labels(snap.require_game())
     typed = current.strip().upper()
     return [
         Choice(name=f"{lab} · ({x}, {y})", value=lab)
@@ -172,12 +170,11 @@ async def figure_choices(interaction: discord.Interaction, current: str) -> list
     rotation = rotation if rotation in rotations else rotations[0]
     after = await asyncio.to_thread(tried, game, PlaceTile(x, y, rotation))
     figures = after.legal_figures()
-    spots = spot_labels(figures)
     choices = [
         Choice(
-            name=f"{spots[f.at]} · {role_name(after, f.figure, str(f.at), locale)}",
+            name=f"{i + 1} · {role_name(after, f.figure, str(f.at), locale)}",
             value=f"{f.figure}.{f.at}",
         )
-        for f in figures
+        for i, f in enumerate(figures)
     ]
     return [none, *choices][:25]

@@ -18,9 +18,19 @@ from bot.narrate import FEATURES, join_names, narrate, where
 from bot.storage import GameRow
 from bot.ui import clocks, hunters_ui, images
 from bot.ui.components import button, select
-from bot.ui.state import Snapshot, candidate_cells, cell_labels, hole_labels, wagon_labels
+from bot.ui.state import (
+    Snapshot,
+    candidate_cells,
+    hole_labels,
+    offered_rotations,
+    reading_order,
+    turn_labels,
+    wagon_labels,
+)
 from bot.ui.texts import tr
+from bot.ui.words import sides_words, tile_words
 from engine import Event, Game
+from renderer.phone import TileCard
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
@@ -62,6 +72,81 @@ def cell_menus(
     return menus
 
 
+def placement_options(
+    game: Game, locale: str, tile: str | None = None, *, abbeys: bool = True, prefix: str = ""
+) -> list[discord.SelectOption]:
+    """One menu entry per square and rotation that fit ("B · 90°"; just "B" when the tile lies
+    one way only there), described by what lies on each side; then the abbey's holes."""
+    cells = candidate_cells(game, tile)
+    labels = turn_labels(game)
+    name = tile or game.decision.tile
+    options: list[discord.SelectOption] = []
+    for pos, rotations in cells.items():
+        offered = offered_rotations(game, pos, tile) or rotations
+        for rotation in offered:
+            text = labels[pos] if len(offered) == 1 else f"{labels[pos]} · {rotation}°"
+            text = prefix + text
+            described = (
+                sides_words(game.kinds[name].oriented(rotation), locale)
+                if name in game.kinds
+                else ""
+            )
+            suffix = f",{tile}" if tile else ""
+            options.append(
+                discord.SelectOption(
+                    label=text,
+                    value=f"{pos[0]},{pos[1]},{rotation}{suffix}",
+                    description=described[:100] or None,
+                )
+            )
+    if abbeys:
+        for x, y in reading_order((a.x, a.y) for a in game.legal_abbeys()):
+            lab = labels[(x, y)]
+            options.append(
+                discord.SelectOption(
+                    label=tr("put_abbey", locale, label=lab),
+                    value=f"{x},{y},a",
+                    description=tr("put_abbey_desc", locale),
+                    emoji="⛪",
+                )
+            )
+    return options
+
+
+def put_menus(
+    game_id: int,
+    turn: int,
+    options: Sequence[discord.SelectOption],
+    locale: str,
+    tile: str = "-",
+    *,
+    first_page: int = 0,
+    pages: int = MENUS,
+) -> list[Any]:
+    """Menus of placements, 25 entries each, ``pages`` menus from page ``first_page``."""
+    menus: list[Any] = []
+    for i, page in enumerate(range(first_page, first_page + pages)):
+        chunk = list(options[page * MENU : (page + 1) * MENU])
+        if not chunk:
+            break
+        first, last = chunk[0].label.split(" · ")[-2:][0], chunk[-1].label.split(" · ")[-2:][0]
+        placeholder = tr("put_menu", locale, first=first, last=last)
+        menus.append(
+            select(f"cc:put:{game_id}:{turn}:{page}:{tile}", placeholder, options=chunk, row=i)
+        )
+    return menus
+
+
+def tile_card(game: Game, tile: str | None, locale: str) -> TileCard | None:
+    """The drawn tile and the rotations that fit somewhere, captioned as in the menus."""
+    if tile is None or tile not in game.kinds:
+        return None
+    rotations = sorted(
+        {r for pos in candidate_cells(game, None) for r in offered_rotations(game, pos)}
+    )
+    return TileCard(tile, {r: f"{r}°" for r in rotations})
+
+
 async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View | None]:
     """The text, board and components of the decision the game waits for."""
     game, view, locale = snap.require_game(), snap.view, snap.locale
@@ -71,6 +156,7 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View | N
     lines: list[str] = []
     candidates: dict[tuple[int, int], str] = {}
     wagons: dict[tuple[int, int, int | str], str] = {}
+    card: TileCard | None = None
     if view.finished:
         return "", await images.end_file(game, locale, styles=images.seat_styles(snap.row)), None
     from bot.ui.castle_ui import prompt as castle_prompt
@@ -91,16 +177,16 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View | N
                 )
             )
         else:
-            cells = candidate_cells(game)
-            candidates = cell_labels(cells)
-            told = hunters_ui.tile_line(game, locale, view.tile)
-            lines.append(told or tr("turn_tile", locale, tile=view.tile))
-            ordered = list(cells)
-            items.extend(cell_menus(gid, turn, ordered, candidates, locale))
-            if len(ordered) > MENU * MENUS:
-                lines.append(tr("too_many_cells", locale, count=len(ordered), shown=MENU * MENUS))
-        if game.legal_abbeys():
-            items.append(button(f"cc:abbey:{gid}:{turn}", tr("abbey", locale), row=4))
+            candidates = turn_labels(game)
+            card = tile_card(game, view.tile, locale)
+            kind = game.kinds.get(view.tile or "")
+            words = tile_words(kind, locale) if kind is not None else str(view.tile)
+            bonus = hunters_ui.in_bonus(game)
+            lines.append(tr("bonus_place" if bonus else "turn_place", locale, words=words))
+            options = placement_options(game, locale)
+            items.extend(put_menus(gid, turn, options, locale))
+            if len(options) > MENU * MENUS:
+                items.append(button(f"cc:more:{gid}:{turn}", tr("more_squares", locale), row=4))
     elif view.phase == "figure":
         lines.append(tr("your_turn", locale, player=who) + " " + tr("figure_prompt", locale))
         items.append(
@@ -139,7 +225,9 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View | N
     if wagons:
         file = await images.wagon_file(game, wagons, locale, styles=styles)
     else:
-        file = await images.board_file(game, locale, candidates, styles=styles)
+        file, hidden = await images.turn_file(game, locale, candidates, card=card, styles=styles)
+        if hidden:
+            lines.append(tr("off_picture", locale, labels=", ".join(hidden)))
     components = discord.ui.View(timeout=None)
     for item in items:
         components.add_item(item)

@@ -83,6 +83,15 @@ def cell_labels(cells: Iterable[Pos]) -> dict[Pos, str]:
     return {pos: label(i) for i, pos in enumerate(reading_order(cells))}
 
 
+def turn_labels(game: Game, tile: str | None = None) -> dict[Pos, str]:
+    """The letters of a tile turn: the squares where the tile fits and, when the player may
+    play their abbey instead, the holes, lettered together in reading order."""
+    cells = set(candidate_cells(game, tile))
+    if game.decision.phase.value == "tile":
+        cells |= {(a.x, a.y) for a in game.legal_abbeys()}
+    return cell_labels(cells)
+
+
 def hole_labels(game: Game) -> dict[Pos, str]:
     return cell_labels((a.x, a.y) for a in game.legal_abbeys())
 

@@ -115,6 +115,57 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{count} cases conviennent ; les menus montrent les {shown} premières. Utilisez "
         "`/carcassonne place` pour les autres.",
     ),
+    "turn_place": (
+        "Tile to place: **{words}**. Pick a square and a rotation in the menu (the picture "
+        "shows the lettered squares and each rotation).",
+        "Tuile à poser : **{words}**. Choisissez une case et une orientation dans le menu "
+        "(l'image montre les cases lettrées et chaque orientation).",
+    ),
+    "bonus_place": (
+        "Bonus tile: **{words}**. Place it now, it is still your turn.",
+        "Tuile bonus : **{words}**. Posez-la maintenant, c'est toujours votre tour.",
+    ),
+    "off_picture": (
+        "Squares outside this picture: {labels} (`/carcassonne board` shows the whole board).",
+        "Cases hors de cette image : {labels} (`/carcassonne plateau` montre tout le plateau).",
+    ),
+    "put_menu": ("Square and rotation {first} to {last}…", "Case et orientation {first} à {last}…"),
+    "hand_prefix": ("Tile {n} · ", "Tuile {n} · "),
+    "put_abbey": ("Abbey in hole {label}", "Abbaye dans le trou {label}"),
+    "put_abbey_desc": ("Your abbey instead of the tile", "Votre abbaye au lieu de la tuile"),
+    "more_squares": ("More squares", "Autres cases"),
+    "more_intro": (
+        "The other squares where the tile fits:",
+        "Les autres cases où la tuile se pose :",
+    ),
+    "step_intro": (
+        "Square **{label}**, turned {rotation}°.",
+        "Case **{label}**, tournée de {rotation}°.",
+    ),
+    "step_intro_one": (
+        "Square **{label}** (the tile fits only this way there).",
+        "Case **{label}** (la tuile ne se pose que de cette façon ici).",
+    ),
+    "step_abbey": ("Your abbey in hole **{label}**.", "Votre abbaye dans le trou **{label}**."),
+    "step_pick": (
+        "Tap a numbered spot to put a figure there, or **No figure**: your tap plays the move. "
+        "Another square or rotation in the turn message changes this step.",
+        "Touchez un endroit numéroté pour y poser un pion, ou **Aucun pion** : votre choix joue "
+        "le coup. Une autre case ou orientation dans le message du tour modifie cette étape.",
+    ),
+    "step_no_spot": (
+        "No figure can go on this tile. **Place the tile** plays the move.",
+        "Aucun pion ne peut aller sur cette tuile. **Poser la tuile** joue le coup.",
+    ),
+    "place_tile": ("Place the tile", "Poser la tuile"),
+    "turn_button": ("↻ {rotation}°", "↻ {rotation}°"),
+    "played_step": ("Played: {what}.", "Joué : {what}."),
+    "played_tile": ("square {label}, turned {rotation}°", "case {label}, tournée de {rotation}°"),
+    "played_figure": ("{role} on the {spot}", "{role} sur : {spot}"),
+    "played_abbey": ("your abbey in hole {label}", "votre abbaye dans le trou {label}"),
+    "played_none": ("no figure", "aucun pion"),
+    "spot_option": ("{label} · {role} · {spot}", "{label} · {role} · {spot}"),
+    "spot_menu": ("Put a figure on spot…", "Poser un pion sur l'endroit…"),
     "cells_menu": ("Squares {first} to {last}", "Cases {first} à {last}"),
     "cell_option": ("Square {label}", "Case {label}"),
     "my_tiles": ("My tiles", "Mes tuiles"),

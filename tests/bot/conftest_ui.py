@@ -119,3 +119,59 @@ def said(result: Any) -> list[str]:
     """Every text the bot answered an interaction with (reply and follow-ups)."""
     messages = ([result.response] if result.response else []) + list(result.followups)
     return [m.content for m in messages]
+
+
+# -- the two interactions of a turn -----------------------------------------------------------
+
+
+def put_options(message: Any) -> list[tuple[str, dict[str, Any]]]:
+    """Every square-and-rotation entry of a turn message's menus: (menu id, option)."""
+    found: list[tuple[str, dict[str, Any]]] = []
+    for c in components(message):
+        if c.get("custom_id", "").startswith("cc:put:"):
+            found.extend((c["custom_id"], o) for o in c["options"])
+    return found
+
+
+async def live_step(table: Table, game_id: int, player: Any) -> Any:
+    """The player's one live placement step (the private message, as last edited)."""
+    shown = table.bot.steps.get((game_id, player.id))
+    assert shown is not None, "the player has no placement step"
+    shown[0]._original_response = None  # discord.py caches it: read it as it is now
+    return await shown[0].original_response()
+
+
+async def pick(
+    table: Table,
+    game_id: int,
+    player: Any,
+    message: Any,
+    *,
+    value: str | None = None,
+    index: int = 0,
+) -> Any:
+    """Interaction 1: a square and rotation picked in a turn message; returns the step."""
+    options = put_options(message)
+    assert options, "the turn message offers no placement"
+    if value is None:
+        menu_id, option = options[index]
+        value = option["value"]
+    else:
+        menu_id = next(m for m, o in options if o["value"] == value)
+    result = await player.select(message, [value], custom_id=menu_id)
+    assert result.acknowledged
+    return await live_step(table, game_id, player)
+
+
+def spot_ids(step: Any) -> list[str]:
+    """The step's figure-spot buttons (each plays the move), in number order."""
+    return [i for i in custom_ids(step, "cc:ok:") if not i.endswith(":none")]
+
+
+async def commit(player: Any, step: Any, spot: int | None = None) -> Any:
+    """Interaction 2: a numbered spot (1-based) or No figure; this plays the move."""
+    if spot is None:
+        target = next(i for i in custom_ids(step, "cc:ok:") if i.endswith(":none"))
+    else:
+        target = spot_ids(step)[spot - 1]
+    return await player.click(step, custom_id=target)

@@ -10,7 +10,20 @@ from typing import Any
 
 import discord
 import simcord
-from conftest_ui import Table, assert_png, components, custom_ids, said, simcord_bot, step_of
+from conftest_ui import (
+    Table,
+    assert_png,
+    commit,
+    components,
+    custom_ids,
+    live_step,
+    pick,
+    put_options,
+    said,
+    simcord_bot,
+    spot_ids,
+    step_of,
+)
 from PIL import Image
 from ui_scenes import (
     button_id,
@@ -42,28 +55,30 @@ RING: list[Move] = [
 RING_LAST: Move = (0, 2, 0, None, None)
 
 
-async def pick_cell(player: Any, prompt: Any, x: int, y: int) -> Any:
-    """Open the placement step for square (x, y) from the turn message's menus."""
-    for page in range(4):
-        found = [c for c in custom_ids(prompt, "cc:cell:") if c.split(":")[4] == str(page)]
-        if found and f"{x},{y}" in option_values(prompt, found[0]):
-            return await player.select(prompt, [f"{x},{y}"], custom_id=found[0])
+async def pick_cell(
+    table: Table, game_id: int, player: Any, prompt: Any, x: int, y: int, rotation: str = ""
+) -> Any:
+    """Interaction 1: square (x, y) (in ``rotation`` if given) from a turn message's menus;
+    returns the player's placement step."""
+    wanted = f"{x},{y},{rotation}"
+    for _, option in put_options(prompt):
+        if option["value"].startswith(wanted):
+            return await pick(table, game_id, player, prompt, value=option["value"])
     raise AssertionError(f"square {x},{y} is not offered")
 
 
-async def choose_figure(player: Any, opened: Any, wanted: str) -> Any:
-    """Pick the figure whose menu label contains ``wanted``; return the edited step."""
-    step = step_of(opened)
-    figures = menu(step, "cc:fs:")
-    value = next(o["value"] for o in figures["options"] if wanted in o["label"])
-    chosen = await player.select(step, [value], custom_id=figures["custom_id"])
-    assert chosen.acknowledged
-    return step_of(opened)
+def spot_labels_of(step: Any) -> list[str]:
+    """The labels of the step's figure-spot buttons, in number order."""
+    by_id = {c.get("custom_id"): c.get("label", "") for c in components(step)}
+    return [by_id[i] for i in spot_ids(step)]
 
 
-async def confirm(player: Any, opened: Any) -> Any:
-    step = step_of(opened)
-    return await player.click(step, custom_id=custom_ids(step, "cc:ok:")[0])
+async def choose_figure(player: Any, step: Any, wanted: str) -> Any:
+    """Interaction 2: the spot whose label contains ``wanted``; this plays the move."""
+    target = next(
+        i for i, label in zip(spot_ids(step), spot_labels_of(step), strict=True) if wanted in label
+    )
+    return await player.click(step, custom_id=target)
 
 
 async def test_the_abbey_is_played_into_a_hole_instead_of_the_drawn_tile(
@@ -72,29 +87,28 @@ async def test_the_abbey_is_played_into_a_hole_instead_of_the_drawn_tile(
     table = Table(simcord_env)
     alice, bob = table.players
     game_id = await forced_game(table, "D U U A U U B N U E")
-    assert not custom_ids(table.last(), "cc:abbey:"), "no hole yet: no abbey offered"
+    assert not any(o["value"].endswith(",a") for _, o in put_options(table.last())), "no hole"
     for move in [*RING, RING_LAST, (-2, 0, 0, None, None)]:
         await put(table, game_id, *move)
     prompt = await repost(table, game_id)
-    assert "Tile **E**" in prompt.content
-    abbey = button_id(prompt, "Play my abbey")
-    refused = await bob.click(prompt, custom_id=abbey)
+    assert "Tile to place: **" in prompt.content
+    abbey = next(o for _, o in put_options(prompt) if o["value"].endswith(",a"))
+    assert abbey["value"] == "0,1,a" and abbey["label"].startswith("Abbey in hole ")
+    menu_id = next(m for m, o in put_options(prompt) if o is abbey or o == abbey)
+    refused = await bob.select(prompt, [abbey["value"]], custom_id=menu_id)
     assert refused.ephemeral and "alice" in said(refused)[0], said(refused)
-    opened = await alice.click(prompt, custom_id=abbey)  # one hole: straight to the step
-    step = step_of(opened)
-    assert step.ephemeral and "Your abbey at (0, 1)" in step.content
+    step = await pick(table, game_id, alice, prompt, value="0,1,a")
+    assert step.flags.ephemeral and "Your abbey in hole" in step.content
     assert_png(simcord_env, step)
-    assert option_labels(step, "cc:fs:") == ["1 · monk", "1 · wagon on the cloister"]
-    assert not custom_ids(step, "cc:pl:")[:-1], "an abbey has no rotation buttons"
-    step = await choose_figure(alice, opened, "monk")
-    assert "Chosen: monk on spot 1." in step.content
-    await confirm(alice, opened)
-    assert step_of(opened).content == "Played."
+    assert spot_labels_of(step) == ["1 · monk · cloister", "2 · wagon · cloister"]
+    assert not custom_ids(step, "cc:pl:"), "an abbey has no rotation buttons"
+    played = await choose_figure(alice, step, "monk")
+    assert said(played) == ["Played: your abbey in hole F, monk."], said(played)
     turn = table.last()
     assert "alice placed their abbey at (0, 1) and put a monk on it." in turn.content
     assert "bob scored 2 for the road (2 tiles)." in turn.content
-    assert f"<@{bob.id}>, your turn!" in turn.content and "Tile **E**" in turn.content
-    assert not custom_ids(turn, "cc:abbey:"), "the hole is filled"
+    assert f"<@{bob.id}>, your turn!" in turn.content and "Tile to place" in turn.content
+    assert not any(o["value"].endswith(",a") for _, o in put_options(turn)), "hole filled"
     record = await table.bot.manager.export_record(game_id)
     assert record["actions"][-2:] == [
         PlaceAbbey(0, 1).to_json(),
@@ -108,32 +122,24 @@ async def test_mayor_and_wagon_are_offered_on_a_city_and_the_barn_on_a_field_cor
     table = Table(simcord_env)
     alice = table.players[0]
     game_id = await forced_game(table, "D E B B B B E")
-    opened = await pick_cell(alice, table.last(), 0, -1)
-    step = step_of(opened)
+    step = await pick_cell(table, game_id, alice, table.last(), 0, -1)
     assert_png(simcord_env, step)
-    rotations = [b for b in button_labels(step) if b.endswith("°")]
-    assert rotations == ["180°"], "only the rotation that fits is offered"
-    labels = option_labels(step, "cc:fs:")
-    assert "1 · knight" in labels
-    assert "1 · mayor on the city" in labels and "1 · wagon on the city" in labels
-    step = await choose_figure(alice, opened, "mayor")
-    assert "Chosen: mayor on spot 1." in step.content
-    await confirm(alice, opened)
+    assert not custom_ids(step, "cc:pl:"), "only one rotation fits: none is asked about"
+    labels = spot_labels_of(step)
+    assert "1 · knight · city, south" in labels, labels
+    assert any("mayor · city" in label for label in labels)
+    assert any("wagon · city" in label for label in labels)
+    await choose_figure(alice, step, "mayor")
     assert "alice placed tile E at (0, -1) and put the mayor on it." in table.last().content
     # Three cloisters south of D; the fourth lets alice build a barn where all four meet.
     await put(table, game_id, 0, 1, 0)
     await put(table, game_id, 1, 1, 0)
     await put(table, game_id, 0, 2, 0)
     prompt = await repost(table, game_id)
-    opened = await pick_cell(alice, prompt, 1, 2)
-    step = step_of(opened)
-    assert [b for b in button_labels(step) if b.endswith("°")] == ["0°"], "a cloister: one look"
-    assert any(
-        label.endswith("barn on the field corner") for label in option_labels(step, "cc:fs:")
-    )
-    step = await choose_figure(alice, opened, "barn")
-    assert "Chosen: barn on spot" in step.content
-    await confirm(alice, opened)
+    step = await pick_cell(table, game_id, alice, prompt, 1, 2)
+    assert not custom_ids(step, "cc:pl:"), "a cloister: one look"
+    assert any("barn" in label for label in spot_labels_of(step))
+    await choose_figure(alice, step, "barn")
     assert "alice placed tile B at (1, 2) and built the barn on its NW corner." in (
         table.last().content
     )
@@ -150,10 +156,8 @@ async def test_freed_wagons_move_one_after_the_other_in_turn_order(
     await put(table, game_id, -1, 0, 270, "wagon", 4)  # carol's wagon on the road A -> D
     await put(table, game_id, 1, -1, 0, "wagon", 7)  # alice's wagon on A's road south
     prompt = await repost(table, game_id)
-    opened = await pick_cell(bob, prompt, 1, 0)  # X ends both roads
-    if custom_ids(step_of(opened), "cc:fs:"):
-        await bob.click(step_of(opened), custom_id=custom_ids(step_of(opened), "cc:pl:")[-1])
-    await confirm(bob, opened)
+    step = await pick_cell(table, game_id, bob, prompt, 1, 0)  # X ends both roads
+    await commit(bob, step)
     first = table.last()
     assert "carol scored 3 for the road (3 tiles)." in first.content
     assert "alice scored 2 for the road (2 tiles)." in first.content
@@ -198,13 +202,16 @@ async def test_the_end_game_abbey_is_offered_to_the_next_players_in_turn(
     prompt = await repost(table, game_id)
     assert f"<@{bob.id}>, the last tile is down" in prompt.content
     assert option_values(prompt, "cc:hole:") == ["0,1"]
-    await bob.click(prompt, custom_id=button_id(prompt, "No abbey"))
+    declined = await bob.click(prompt, custom_id=button_id(prompt, "No abbey"))
+    assert declined.acknowledged
+    kept = table.thread().history()[-2]
+    assert kept.id == prompt.id and kept.attachments, "the public prompt keeps its board"
     prompt = table.last()
     assert f"<@{carol.id}>, the last tile is down" in prompt.content
-    opened = await carol.select(prompt, ["0,1"], custom_id=menu(prompt, "cc:hole:")["custom_id"])
-    assert_png(simcord_env, step_of(opened))
-    await choose_figure(carol, opened, "monk")
-    await confirm(carol, opened)
+    await carol.select(prompt, ["0,1"], custom_id=menu(prompt, "cc:hole:")["custom_id"])
+    step = await live_step(table, game_id, carol)
+    assert_png(simcord_env, step)
+    await choose_figure(carol, step, "monk")
     final = table.last()
     assert "carol placed their abbey at (0, 1) and put a monk on it." in final.content
     assert "Final scores" in final.content and not custom_ids(final)
@@ -220,32 +227,24 @@ async def test_the_tactical_hand_is_shown_only_to_its_owner(simcord_env: simcord
     alice, bob = table.players
     game_id = await table.new(seed=3, hand=True)
     prompt = table.last()
-    assert not custom_ids(prompt, "cc:cell:"), "the squares depend on the tile chosen"
+    assert not put_options(prompt), "the squares depend on the tile chosen"
     mine = button_id(prompt, "My tiles")
     seen = await bob.click(prompt, custom_id=mine)
     assert seen.ephemeral
-    bob_hand = (await table.bot.manager.export_record(game_id), seen)[1]
-    text = said(bob_hand)[-1]
-    assert text.startswith("Your tiles: ") and "alice's turn" in text
-    assert not custom_ids(step_of(seen), "cc:tile:"), "bob cannot play on alice's turn"
+    text = said(seen)[-1]
+    assert text.startswith("Your tiles: 1. ") and "alice's turn" in text
+    assert not put_options(step_of(seen)), "bob cannot play on alice's turn"
     assert_png(simcord_env, step_of(seen))
     opened = await alice.click(prompt, custom_id=mine)
     hand = step_of(opened)
-    assert hand.ephemeral and hand.content.startswith("Your tiles: ")
-    tiles = custom_ids(hand, "cc:tile:")
-    assert 1 <= len(tiles) <= 3
-    assert said(bob_hand)[-1] != hand.content or len(tiles) == 1
-    chosen = tiles[-1].rsplit(":", 1)[1]
-    await alice.click(hand, custom_id=tiles[-1])
-    cells = step_of(opened)
-    assert f"Tile **{chosen}**" in cells.content
-    menu_id = custom_ids(cells, "cc:cell:")[0]
-    placed = await alice.select(cells, [option_values(cells, "cc:cell:")[0]], custom_id=menu_id)
-    step = step_of(placed)
-    nofig = [i for i in custom_ids(step, "cc:pl:") if i.endswith(":none")]
-    if nofig:
-        await alice.click(step, custom_id=nofig[0])
-    await confirm(alice, placed)
+    assert hand.ephemeral and hand.content.startswith("Your tiles: 1. ")
+    assert len(hand.attachments) == 2, "the hand and the board"
+    options = put_options(hand)
+    assert options and all(o["label"].startswith("Tile ") for _, o in options)
+    value = options[-1][1]["value"]
+    chosen = value.split(",")[3]
+    step = await pick(table, game_id, alice, hand, value=value)
+    await commit(alice, step)
     record = await table.bot.manager.export_record(game_id)
     assert record["actions"][0]["type"] == "place_tile" and record["actions"][0]["tile"] == chosen
     assert f"alice placed tile {chosen}" in table.last().content
@@ -265,19 +264,17 @@ async def test_the_rotation_step_offers_each_fitting_look_with_its_picture(
         fits.setdefault((p.x, p.y), set()).add(p.rotation)
     (x, y), legal = max(fits.items(), key=lambda item: len(item[1]))
     assert len(legal) >= 2
-    opened = await pick_cell(alice, table.last(), x, y)
-    step = step_of(opened)
+    step = await pick_cell(table, game_id, alice, table.last(), x, y, str(max(legal)))
     buttons = [b for b in button_labels(step) if b.endswith("°")]
-    assert buttons == [f"{r}°" for r in sorted(legal)], "L has no symmetry: every fit is a look"
+    assert buttons == [f"↻ {r}°" for r in sorted(legal)], "L has no symmetry: every fit is a look"
     picture = Image.open(io.BytesIO(assert_png(simcord_env, step)))
     assert picture.height > picture.width, "the close-up stands above the row of rotations"
     for rotation in sorted(legal, reverse=True):
-        await alice.click(step_of(opened), custom_id=button_id(step_of(opened), f"{rotation}°"))
-        step = step_of(opened)
+        await alice.click(step, custom_id=button_id(step, f"↻ {rotation}°"))
+        step = await live_step(table, game_id, alice)
         assert f"turned {rotation}°" in step.content
-        chosen = [c for c in components(step) if c.get("label") == f"{rotation}°"]
+        chosen = [c for c in components(step) if c.get("label") == f"↻ {rotation}°"]
         assert chosen[0]["style"] == discord.ButtonStyle.primary.value
-    await alice.click(step, custom_id=button_id(step, "No figure"))
-    await confirm(alice, opened)
+    await commit(alice, step)
     record = await table.bot.manager.export_record(game_id)
     assert record["actions"][0] == PlaceTile(x, y, min(legal)).to_json()

@@ -13,7 +13,19 @@ from typing import Any
 
 import discord
 import simcord
-from conftest_ui import Table, assert_png, components, custom_ids, said, simcord_bot, step_of
+from conftest_ui import (
+    Table,
+    assert_png,
+    commit,
+    components,
+    custom_ids,
+    pick,
+    put_options,
+    said,
+    simcord_bot,
+    spot_ids,
+    step_of,
+)
 
 from engine import CastleGame, Game, Pass, PlaceTile, Setup, UseWallTile
 from engine.actions import Action
@@ -170,18 +182,12 @@ async def take_turn(table: Table, game_id: int) -> None:
         rotation = offered[0]["value"]
         await player.slash(table.thread(), "carcassonne place", cell="A", rotation=rotation)
         return
-    menu = next(c for c in components(prompt) if c.get("custom_id", "").startswith("cc:cell:"))
-    opened = await player.select(prompt, [menu["options"][0]["value"]], custom_id=menu["custom_id"])
-    step = step_of(opened)
+    step = await pick(table, game_id, player, prompt)
     assert_png(table.env, step)
-    subjects = [c for c in components(step) if c.get("custom_id", "").startswith("cc:fs:")]
-    if subjects and view.turn % 2 == 0:
-        first = subjects[0]
-        await player.select(step, [first["options"][0]["value"]], custom_id=first["custom_id"])
-    elif subjects:
-        await player.click(step, custom_id=custom_ids(step, "cc:pl:")[-1])
-    step = step_of(opened)
-    await player.click(step, custom_id=next(i for i in custom_ids(step, "cc:ok:")))
+    if spot_ids(step) and view.turn % 2 == 0:
+        await commit(player, step, 1)
+    else:
+        await commit(player, step)
 
 
 async def test_a_castle_game_with_a_wall_tile_played_to_the_final_scores(
@@ -256,17 +262,12 @@ async def test_wall_tile_2_after_a_knight_doubles_that_tower(simcord_env: simcor
     game_id = await forced_castle(table, walls=(2, 1, 3, 4, 5, 6, 7, 8, 9, 1, 3, 4, 5), more=more)
     prompt = table.last()
     assert not custom_ids(prompt, "cc:wall:"), "no tower of Alice's to double yet"
-    menu = next(c for c in components(prompt) if c.get("custom_id", "").startswith("cc:cell:"))
-    opened = await alice.select(prompt, ["6,0"], custom_id=menu["custom_id"])
-    step = step_of(opened)
-    assert "Confirm keeps your turn open" not in step.content  # no target before the knight
-    spots = next(c for c in components(step) if c.get("custom_id", "").startswith("cc:fs:"))
-    knight = next(o for o in spots["options"] if o["value"] == "subject.6")
+    value = next(o["value"] for _, o in put_options(prompt) if o["value"].startswith("6,0,"))
+    step = await pick(table, game_id, alice, prompt, value=value)
+    assert "keeps your turn open" not in step.content  # no target before the knight
+    knight = next(c for c in components(step) if c.get("custom_id", "").endswith(":subject.6"))
     assert "knight" in knight["label"]
-    await alice.select(step, [knight["value"]], custom_id=spots["custom_id"])
-    await alice.click(
-        step_of(opened), custom_id=next(i for i in custom_ids(step_of(opened), "cc:ok:"))
-    )
+    await alice.click(step, custom_id=knight["custom_id"])
     view = await table.bot.manager.decision(game_id)
     assert (view.turn, view.phase) == (6, "figure")
     wall_step = table.last()

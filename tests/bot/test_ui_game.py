@@ -3,41 +3,27 @@
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import simcord
-from conftest_ui import Table, assert_png, components, custom_ids, simcord_bot
+from conftest_ui import Table, assert_png, commit, custom_ids, pick, simcord_bot, spot_ids
 
 __all__ = ["simcord_bot"]
 
 
-def first_option(message: Any, prefix: str) -> tuple[str, str]:
-    menu = next(c for c in components(message) if c.get("custom_id", "").startswith(prefix))
-    return menu["custom_id"], menu["options"][0]["value"]
-
-
 async def play_by_clicks(table: Table, game_id: int, *, figure: bool) -> None:
-    """The active player picks the first square, keeps the rotation, places a figure or not."""
+    """The active player picks the first square and rotation, then a spot or No figure:
+    exactly two interactions, and the second plays the move."""
     view = await table.bot.manager.decision(game_id)
     player = table.actor(view.user_id)
     prompt = table.last()
-    menu, cell = first_option(prompt, "cc:cell:")
-    opened = await player.select(prompt, [cell], custom_id=menu)
-    step = opened.followups[-1] if opened.followups else opened.response
-    assert step is not None and step.ephemeral
-    assert_png(table.env, step)
-    figures = [c for c in components(step) if c.get("custom_id", "").startswith("cc:fs:")]
-    if figure and figures:
-        chosen = await player.select(
-            step, [figures[0]["options"][0]["value"]], custom_id=figures[0]["custom_id"]
-        )
-        assert chosen.acknowledged
-    elif figures:
-        await player.click(step, custom_id=custom_ids(step, "cc:pl:")[-1])
-    step = opened.followups[-1] if opened.followups else opened.response  # as edited
-    assert step is not None
-    confirm = next(i for i in custom_ids(step, "cc:ok:"))
-    await player.click(step, custom_id=confirm)
+    assert_png(table.env, prompt)
+    step = await pick(table, game_id, player, prompt)
+    assert step.flags.ephemeral
+    assert step.attachments, "the step shows the tile in place"
+    if figure and spot_ids(step):
+        await commit(player, step, 1)
+    else:
+        await commit(player, step)
 
 
 async def test_a_two_player_game_from_new_to_the_final_board(simcord_env: simcord.Env) -> None:

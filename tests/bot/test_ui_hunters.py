@@ -14,7 +14,17 @@ from typing import Any
 import discord
 import pytest
 import simcord
-from conftest_ui import Table, assert_png, components, custom_ids, said, simcord_bot, step_of
+from conftest_ui import (
+    Table,
+    assert_png,
+    commit,
+    components,
+    custom_ids,
+    live_step,
+    put_options,
+    said,
+    simcord_bot,
+)
 
 from bot.errors import WrongPlayerCount
 from bot.manager import GameManager
@@ -62,32 +72,28 @@ async def play_step(
     view = await table.bot.manager.decision(game_id)
     player = table.actor(view.user_id)
     prompt = table.last()
-    cells = menu(prompt, "cc:cell:")
-    value = f"{cell[0]},{cell[1]}"
-    assert value in [o["value"] for o in cells["options"]], cells["options"]
-    opened = await player.select(prompt, [value], custom_id=cells["custom_id"])
-    step = step_of(opened)
-    assert step.ephemeral
-    assert_png(table.env, step)
+    options = put_options(prompt)
+    wanted = f"{cell[0]},{cell[1]},"
+    mine = [(m, o) for m, o in options if o["value"].startswith(wanted)]
+    assert mine, options
+    exact = [(m, o) for m, o in mine if o["value"] == f"{wanted}{rotation}"]
+    menu_id, option = (exact or mine)[0]
+    await player.select(prompt, [option["value"]], custom_id=menu_id)
+    step = await live_step(table, game_id, player)
+    assert step.flags.ephemeral
     turn_to = [i for i in custom_ids(step, "cc:pl:") if i.split(":")[6] == str(rotation)]
-    if turn_to:
+    if turn_to and not exact:
         await player.click(step, custom_id=turn_to[0])
-        step = step_of(opened)
-    if role is None:
-        if custom_ids(step, "cc:fs:"):
-            await player.click(step, custom_id=custom_ids(step, "cc:pl:")[-1])
-    else:
-        figures = menu(step, "cc:fs:")
-        chosen = next(o for o in figures["options"] if role in o["label"])
-        await player.select(step, [chosen["value"]], custom_id=figures["custom_id"])
-        step = step_of(opened)
-        assert role in step.content
     if role is not None:
-        # The step reminds where each role goes.
+        # The step reminds where each role goes, and names each spot by its role.
         assert "hunter on a meadow" in step.content
-    confirm = custom_ids(step_of(opened), "cc:ok:")[0]
-    assert confirm.endswith("none") == (role is None)
-    await player.click(step_of(opened), custom_id=confirm)
+        labels = {
+            c.get("label", ""): c["custom_id"] for c in components(step) if c.get("type") == 2
+        }
+        target = next(i for label, i in labels.items() if role in label)
+        await player.click(step, custom_id=target)
+    else:
+        await commit(player, step)
     return table.last()
 
 
@@ -98,7 +104,7 @@ async def test_a_two_player_game_with_a_bonus_tile_to_the_final_scores(
     game_id = await forced_game(table)
     manager = table.bot.manager
     first = table.last()
-    assert "Tile **L34** to place (2 bonus tiles left)" in first.content
+    assert "Tile to place: **" in first.content
     assert_png(simcord_env, first)
 
     # Turn 0: Alice puts a gatherer in the forest beside the start tile's gold.
@@ -110,7 +116,7 @@ async def test_a_two_player_game_with_a_bonus_tile_to_the_final_scores(
     text = message.content
     assert "alice scored 6 for the forest (3 tiles, gold)." in text
     assert "Gold! bob draws bonus tile B01 and plays it now." in text
-    assert "Bonus tile **B01**: place it now, it is still your turn." in text
+    assert "Bonus tile: **" in text and "Place it now, it is still your turn." in text
     bob = table.players[1]
     assert text.count(f"<@{bob.id}>") == 1
     view = await manager.decision(game_id)
@@ -118,7 +124,7 @@ async def test_a_two_player_game_with_a_bonus_tile_to_the_final_scores(
     assert_png(simcord_env, message)
 
     # Still turn 1: Bob plays the bonus tile with one line, a hunter on the shrine's meadow.
-    cell = menu(message, "cc:cell:")["options"][0]["label"].split(" ")[0]
+    cell = put_options(message)[0][1]["label"].split(" ")[0]
     turns = await bob.autocomplete(table.thread(), "carcassonne place", "rotation", "", cell=cell)
     rotation = turns[0]["value"]
     figures = await bob.autocomplete(
@@ -185,7 +191,7 @@ async def test_the_rules_say_the_deck_is_reconstructed_in_both_languages(
     assert "Chasseurs et Cueilleurs" in (lobby.embeds[0].fields[0].value or "")
     await french.players[1].click(lobby, custom_id=f"cc:lobby:{game_id}:join")
     await french.players[0].click(lobby, custom_id=f"cc:lobby:{game_id}:start")
-    assert "bonus restantes" in french.last().content
+    assert "Tuile à poser : **" in french.last().content
     rules = "\n".join(said(await french.players[0].slash(french.thread(), "carcassonne rules")))
     assert "**Chasseurs et Cueilleurs.**" in rules and "La pioche est reconstituée" in rules
 

@@ -16,8 +16,17 @@ from typing import Any
 import discord
 import pytest
 import simcord
-from conftest_ui import UPLOAD_LIMIT, Table, assert_png, custom_ids, said, simcord_bot, step_of
-from ui_scenes import option_values
+from conftest_ui import (
+    UPLOAD_LIMIT,
+    Table,
+    assert_png,
+    commit,
+    custom_ids,
+    put_options,
+    said,
+    simcord_bot,
+    step_of,
+)
 
 from bot.ui import images
 from engine import Pass
@@ -88,18 +97,16 @@ async def test_every_click_on_a_full_board_is_acknowledged_before_rendering(
     assert_png(simcord_env, prompt)
     if view.phase != "tile":  # a wagon or figure step is pending: answer it by command
         pytest.skip("the replay stopped outside a tile step")
-    menu = custom_ids(prompt, "cc:cell:")[0]
-    opened = await player.select(prompt, [option_values(prompt, menu)[-1]], custom_id=menu)
+    options = put_options(prompt)
+    menu, option = options[-1]
+    opened = await player.select(prompt, [option["value"]], custom_id=menu)
     results.append(opened)
     step = step_of(opened)
     assert_png(simcord_env, step)
-    rotations = [i for i in custom_ids(step, "cc:pl:") if not i.endswith(":none")]
-    results.append(await player.click(step, custom_id=rotations[-1]))
-    step = step_of(opened)
-    nofig = [i for i in custom_ids(step, "cc:pl:") if i.endswith(":none")]
-    if nofig:
-        results.append(await player.click(step, custom_id=nofig[0]))
-    results.append(await player.click(step_of(opened), custom_id=custom_ids(step_of(opened))[-1]))
+    rotations = custom_ids(step, "cc:pl:")
+    if rotations:
+        results.append(await player.click(step, custom_id=rotations[-1]))
+    results.append(await commit(player, step))
     assert (await table.bot.manager.decision(game_id)).turn == view.turn + 1
     assert_png(simcord_env, table.last())
     # The next player uses the one-line command; then everyone's read-only commands.
@@ -121,5 +128,5 @@ async def test_every_click_on_a_full_board_is_acknowledged_before_rendering(
         assert result.acknowledged, result
         assert not any("went wrong" in text for text in said(result)), said(result)
     assert not simcord_env.errors
-    assert {"board.png", "step.png"} <= set(drawn)
+    assert {"turn.png", "step.png"} <= set(drawn)
     assert sizes and max(sizes) < UPLOAD_LIMIT, f"largest upload {max(sizes)} bytes"

@@ -12,12 +12,13 @@ from conftest_ui import (
     Table,
     assert_png,
     attachment_bytes,
-    components,
+    commit,
     custom_ids,
     make_bot,
+    pick,
+    put_options,
     said,
     simcord_bot,
-    step_of,
 )
 from discord import app_commands
 
@@ -26,9 +27,10 @@ from bot.ui.translator import Translator
 __all__ = ["simcord_bot"]
 
 
-def cell_menu(message: object) -> tuple[str, str]:
-    menu = next(c for c in components(message) if c.get("custom_id", "").startswith("cc:cell:"))
-    return menu["custom_id"], menu["options"][0]["value"]
+def first_put(message: object) -> str:
+    """The first placement of a turn that fits in more than one rotation."""
+    options = put_options(message)
+    return str(next((o["value"] for _, o in options if "°" in o["label"]), options[0][1]["value"]))
 
 
 async def test_a_turn_half_chosen_before_a_restart_is_confirmed_after_it(
@@ -38,17 +40,13 @@ async def test_a_turn_half_chosen_before_a_restart_is_confirmed_after_it(
     alice = table.players[0]
     game_id = await table.new()
     prompt = table.last()
-    menu, cell = cell_menu(prompt)
-    opened = await alice.select(prompt, [cell], custom_id=menu)
-    rotations = custom_ids(step_of(opened), "cc:pl:")
+    step = await pick(table, game_id, alice, prompt, value=first_put(prompt))
+    rotations = custom_ids(step, "cc:pl:")
     await simcord_env.restart_bot(make_bot(tmp_path / "games.sqlite3"))
-    # The ephemeral step still works: turn the tile, choose no figure, confirm.
-    await alice.click(step_of(opened), custom_id=rotations[-1])
-    step = step_of(opened)
-    nofig = [i for i in custom_ids(step, "cc:pl:") if i.endswith(":none")]
-    if nofig:
-        await alice.click(step, custom_id=nofig[0])
-    await alice.click(step_of(opened), custom_id=custom_ids(step_of(opened), "cc:ok:")[0])
+    # The private step still works after the restart: turn the tile, then No figure.
+    if rotations:
+        await alice.click(step, custom_id=rotations[-1])
+    await commit(alice, step)
     assert (await table.bot.manager.decision(game_id)).turn == 1
     assert "alice placed tile" in table.last().content
 
@@ -61,7 +59,7 @@ async def test_a_private_game_is_played_in_a_private_thread_with_its_players(
     thread = table.bot.get_channel(table.thread().id)
     assert isinstance(thread, discord.Thread)
     assert thread.type is discord.ChannelType.private_thread
-    assert custom_ids(table.last(), "cc:cell:")
+    assert put_options(table.last())
 
 
 async def test_an_exported_record_imports_as_a_new_game_at_the_same_turn(
@@ -89,7 +87,7 @@ async def test_an_exported_record_imports_as_a_new_game_at_the_same_turn(
     view = await table.bot.manager.decision(new_id)
     assert view.turn == (await table.bot.manager.decision(game_id)).turn
     posted = table.channel.last_message
-    assert posted is not None and custom_ids(posted, f"cc:cell:{new_id}:")
+    assert posted is not None and custom_ids(posted, f"cc:put:{new_id}:")
     assert_png(simcord_env, posted)
     # A file that is not a record is refused with a reason, nothing created.
     bad = await alice.slash(table.channel, "carcassonne import", file=("x.json", b"{oops"))
@@ -166,8 +164,8 @@ async def test_a_player_with_a_french_client_is_answered_in_french(
 
     monkeypatch.setattr(interactions, "base_payload", french)
     prompt = table.last()
-    menu, cell = cell_menu(prompt)
-    refused = await bob.select(prompt, [cell], custom_id=menu)
+    menu, option = put_options(prompt)[0]
+    refused = await bob.select(prompt, [option["value"]], custom_id=menu)
     assert said(refused) == ["C'est au tour de alice ; seul ce joueur peut utiliser ces boutons."]
     rules = await bob.slash(table.thread(), "carcassonne rules")
     assert any("Jouer ici" in t for t in said(rules))

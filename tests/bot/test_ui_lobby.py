@@ -38,7 +38,7 @@ async def test_a_lobby_fills_and_starts_in_its_own_thread(simcord_env: simcord.E
     await alice.click(lobby, custom_id=f"cc:lobby:{game_id}:start")
     turn = table.last()
     assert f"<@{alice.id}>" in turn.content
-    assert custom_ids(turn, "cc:cell:")
+    assert custom_ids(turn, "cc:put:")
     assert_png(simcord_env, turn)
 
 

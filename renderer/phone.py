@@ -1,0 +1,350 @@
+"""The turn picture, made for a phone: the drawn tile, the board near the action, the scores.
+
+Discord shows a picture about 400 pixels wide in a phone's chat, and opens it full size on a
+tap. Every turn picture is therefore :data:`WIDTH` pixels wide whatever the board's size, and
+everything a player must read is sized for that width shrunk to 400: square letters, score
+digits (at least 11 px tall there) and figures (at least 10 px). A board wider or taller than
+:data:`WINDOW` squares shows the part around the action (the last tile and most of the lettered
+squares); the whole board is one command away (``/carcassonne board``).
+
+From top to bottom: the drawn tile, large, with each rotation that fits somewhere captioned as
+the menus name it ("90°"); the board; one row per player with the score and every figure count
+labelled (followers, mayor, wagon, barn, abbey; men and huts), and the turn and tiles left.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from PIL import Image, ImageDraw
+
+from renderer import palette as pal
+from renderer.board import Measures, Pos, Window, draw_board, glyph_height
+from renderer.figures import figure_icon
+from renderer.options import RenderOptions
+from renderer.tileart import tile_image
+
+if TYPE_CHECKING:
+    from engine import Game
+
+#: Width of every phone picture, in pixels (Discord shows it about 400 px wide on a phone).
+WIDTH = 960
+#: The most squares a board picture shows across and down before it shows a part only.
+WINDOW = 11
+#: The largest tile a small board is drawn with.
+MAX_TILE = 160
+#: Square letters and figures, relative to their size on the whole-board picture.
+LABEL_SCALE = 1.75
+FIGURE_SCALE = 1.3
+#: Font sizes (pixels at full size) of the names and scores, and of the column titles.
+TEXT = 40
+SMALL = 26
+#: The tile card: the drawn tile, and each rotation that fits.
+CARD_TILE = 176
+ROTATION_TILE = 120
+
+#: Figure columns of the players' table, in order, when anyone has that figure.
+COLUMNS = ("follower", "mayor", "wagon", "barn", "abbey", "man", "hut")
+
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "follower": "Followers",
+        "mayor": "Mayor",
+        "wagon": "Wagon",
+        "barn": "Barn",
+        "abbey": "Abbey",
+        "man": "Men",
+        "hut": "Huts",
+        "score": "Score",
+        "to_place": "Tile to place",
+        "fits": "Fits turned:",
+        "fits_nowhere": "Fits nowhere: it will be set aside",
+        "footer": "Turn {turn}  ·  {left} tiles left",
+        "footer_over": "Game over  ·  {left} tiles left",
+        "part": "Part of the board: /carcassonne board shows it all",
+    },
+    "fr": {
+        "follower": "Partisans",
+        "mayor": "Maire",
+        "wagon": "Chariot",
+        "barn": "Ferme",
+        "abbey": "Abbaye",
+        "man": "Hommes",
+        "hut": "Huttes",
+        "score": "Score",
+        "to_place": "Tuile à poser",
+        "fits": "Se pose tournée :",
+        "fits_nowhere": "Ne se pose nulle part : elle sera écartée",
+        "footer": "Tour {turn}  ·  {left} tuiles restantes",
+        "footer_over": "Partie finie  ·  {left} tuiles restantes",
+        "part": "Une partie du plateau : /carcassonne plateau le montre en entier",
+    },
+}
+
+
+def word(options: RenderOptions, key: str, **values: object) -> str:
+    table = WORDS.get(options.lang, WORDS["en"])
+    return (table.get(key) or WORDS["en"][key]).format(**values)
+
+
+@dataclass(frozen=True, slots=True)
+class TileCard:
+    """The tile to show above the board: its kind, and the rotations offered (rotation ->
+    caption, e.g. {0: "0°", 90: "90°"}); no rotations: it fits nowhere."""
+
+    kind: str
+    rotations: Mapping[int, str]
+    title: str = ""
+
+
+@dataclass(slots=True)
+class PhonePicture:
+    image: Image.Image
+    measures: Measures
+    #: The part of the board shown, or None for all of it.
+    window: Window | None
+    #: Lettered squares outside the part shown.
+    hidden: tuple[str, ...]
+
+
+# -- the part of the board ---------------------------------------------------------------------
+
+
+def extent(game: Game, extra: Sequence[Pos]) -> Window:
+    """The whole board: placed tiles and one ring of empty squares, and the ``extra`` squares."""
+    cells = list(game.board.tiles) or [(0, 0)]
+    xs = [x + d for x, _ in cells for d in (-1, 1)] + [x for x, _ in extra]
+    ys = [y + d for _, y in cells for d in (-1, 1)] + [y for _, y in extra]
+    return (min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+
+
+def choose_window(
+    whole: Window, candidates: Sequence[Pos], focus: Pos | None, size: int = WINDOW
+) -> Window | None:
+    """The part of the board to show (None: all of it fits): at most ``size`` squares each way,
+    holding the last tile and as many lettered squares as can be, then the most tiles."""
+    x0, y0, cols, rows = whole
+    if cols <= size and rows <= size:
+        return None
+    wc, wr = min(cols, size), min(rows, size)
+    best: tuple[float, int, int] | None = None
+    for ox in range(x0, x0 + cols - wc + 1):
+        for oy in range(y0, y0 + rows - wr + 1):
+            inside = sum(1 for x, y in candidates if ox <= x < ox + wc and oy <= y < oy + wr)
+            score = float(inside)
+            if focus is not None and ox <= focus[0] < ox + wc and oy <= focus[1] < oy + wr:
+                score += 3
+                # Keep the last tile away from the edges when possible.
+                score -= 0.01 * (abs(focus[0] - (ox + wc / 2)) + abs(focus[1] - (oy + wr / 2)))
+            if best is None or score > best[0]:
+                best = (score, ox, oy)
+    assert best is not None
+    return (best[1], best[2], wc, wr)
+
+
+# -- the picture -------------------------------------------------------------------------------
+
+
+def turn_picture(
+    game: Game,
+    options: RenderOptions | None = None,
+    *,
+    candidates: Mapping[Pos, str] | None = None,
+    card: TileCard | None = None,
+    whole: bool = False,
+) -> PhonePicture:
+    """The phone picture of the board now (see the module's text). ``whole`` draws every square
+    however large the board (``/carcassonne board``)."""
+    options = options or RenderOptions()
+    if game.setup.game == "castle":
+        from renderer.castle_render import castle_phone_picture
+
+        return castle_phone_picture(game, options, candidates=candidates, card=card)
+    candidates = candidates or {}
+    measures = Measures([], [], [])
+    area = extent(game, list(candidates))
+    window = None if whole else choose_window(area, list(candidates), game.last_pos)
+    shown = window or area
+    cols, rows = shown[2], shown[3]
+    tile = max(24, min(MAX_TILE, (WIDTH - 8) // cols))
+    opts = dataclasses.replace(
+        options,
+        tile_size=tile,
+        min_tile=tile,
+        max_side=tile * (max(cols, rows) + 2),
+        coordinates=False,
+        label_scale=LABEL_SCALE,
+        figure_scale=FIGURE_SCALE,
+    )
+    board, _ = draw_board(
+        game.board.tiles,
+        game.figures(),
+        opts,
+        last=game.last_pos,
+        candidates=candidates,
+        window=shown,
+        measures=measures,
+    )
+    parts: list[Image.Image] = []
+    if card is not None:
+        parts.append(card_picture(game, card, options, measures))
+    parts.append(board)
+    hidden: tuple[str, ...] = ()
+    if window is not None:
+        wx, wy, wc, wr = window
+        hidden = tuple(
+            label
+            for (x, y), label in candidates.items()
+            if not (wx <= x < wx + wc and wy <= y < wy + wr)
+        )
+    parts.append(players_table(game, options, measures, part=window is not None))
+    return PhonePicture(stack(parts), measures, window, hidden)
+
+
+def stack(parts: Sequence[Image.Image]) -> Image.Image:
+    """The parts one under the other, centred on a :data:`WIDTH`-wide picture."""
+    height = sum(p.height for p in parts)
+    image = Image.new("RGB", (WIDTH, height), pal.BACKGROUND)
+    y = 0
+    for part in parts:
+        image.paste(part, ((WIDTH - part.width) // 2, y))
+        y += part.height
+    return image
+
+
+def card_picture(
+    game: Game, card: TileCard, options: RenderOptions, measures: Measures
+) -> Image.Image:
+    """The drawn tile large at the left, its fitting rotations captioned at the right."""
+    pad = 16
+    height = CARD_TILE + 2 * pad + SMALL + 8
+    image = Image.new("RGB", (WIDTH, height), pal.BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    kind = game.kinds[card.kind]
+    small = pal.font(SMALL)
+    title = card.title or word(options, "to_place")
+    draw.text((pad, pad), title, font=small, fill=pal.INK, anchor="lt")
+    top = pad + SMALL + 8
+    image.paste(tile_image(kind.oriented(0), CARD_TILE), (pad, top))
+    draw.rectangle(
+        (pad - 2, top - 2, pad + CARD_TILE + 1, top + CARD_TILE + 1), outline=pal.INK, width=3
+    )
+    left = pad * 3 + CARD_TILE
+    if not card.rotations:
+        draw.text(
+            (left, top + CARD_TILE // 2),
+            word(options, "fits_nowhere"),
+            font=small,
+            fill=pal.INK,
+            anchor="lm",
+        )
+    else:
+        draw.text((left, pad), word(options, "fits"), font=small, fill=pal.INK, anchor="lt")
+        caption = pal.font(TEXT)
+        step = ROTATION_TILE + 24
+        for i, (rotation, text) in enumerate(card.rotations.items()):
+            x = left + i * step
+            image.paste(tile_image(kind.oriented(rotation), ROTATION_TILE), (x, top))
+            draw.rectangle(
+                (x - 1, top - 1, x + ROTATION_TILE, top + ROTATION_TILE), outline=pal.MUTED
+            )
+            cx = x + ROTATION_TILE / 2
+            cy = top + ROTATION_TILE + (CARD_TILE - ROTATION_TILE) / 2 + 4
+            draw.text((cx, cy), text, font=caption, fill=pal.INK, anchor="mm")
+            measures.letters.append(glyph_height(text, caption))
+    draw.line((0, height - 2, WIDTH, height - 2), fill=pal.EMPTY_LINE, width=2)
+    return image
+
+
+def figure_counts(game: Game, player: int) -> dict[str, int]:
+    counts = {k: v for k, v in game.supply[player].items() if k in COLUMNS}
+    if getattr(game, "abbey_mayor", False):
+        counts["abbey"] = game.abbeys[player]
+    return counts
+
+
+def players_table(
+    game: Game, options: RenderOptions, measures: Measures, *, part: bool = False
+) -> Image.Image:
+    """One row per player (mark, name, score, a count per figure) under labelled columns; the
+    player to move highlighted; then the turn and the tiles left."""
+    counts = [figure_counts(game, p) for p in range(game.players)]
+    columns = [c for c in COLUMNS if any(c in row for row in counts)]
+    row_h = TEXT + 22
+    head_h = SMALL + 56
+    pad = 14
+    height = head_h + row_h * game.players + SMALL * 2 + 3 * pad + (SMALL + 8 if part else 0)
+    image = Image.new("RGB", (WIDTH, height), pal.BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    big, small = pal.font(TEXT), pal.font(SMALL)
+    col_w = 112
+    first = WIDTH - pad - col_w * len(columns)
+    score_x = first - 24  # right edge of the scores
+    current = None if game.finished else game.decision.player
+    # Column titles: the figure (in the first player's colour is misleading: neutral grey).
+    for i, kind in enumerate(columns):
+        cx = first + i * col_w + col_w // 2
+        if kind == "abbey":
+            _abbey_icon(draw, (cx, pad + 20), 18)
+        else:
+            icon = figure_icon(5, kind, 96)
+            image.paste(icon, (cx - icon.width // 2, pad + 20 - icon.height // 2), icon)
+        draw.text((cx, pad + 44), word(options, kind), font=pal.font(20), fill=pal.INK, anchor="mt")
+    draw.text(
+        (score_x, pad + 44), word(options, "score"), font=pal.font(20), fill=pal.INK, anchor="rt"
+    )
+    for player in range(game.players):
+        y0 = head_h + player * row_h
+        cy = y0 + row_h // 2
+        if player == current:
+            draw.rounded_rectangle((4, y0 + 2, WIDTH - 4, y0 + row_h - 2), 14, fill=(255, 236, 170))
+        icon = figure_icon(player, "follower", 120)
+        image.paste(icon, (pad, cy - icon.height // 2), icon)
+        name = game.setup.players[player]
+        x = pad + icon.width + 10
+        room = score_x - 130 - x
+        shown = name
+        while shown and draw.textlength(shown, font=big) > room:
+            shown = shown[:-1]
+        if shown != name:
+            shown = shown[:-1] + "…"
+        draw.text((x, cy), shown, font=big, fill=pal.INK, anchor="lm")
+        score = str(game.scores[player])
+        draw.text((score_x, cy), score, font=big, fill=pal.INK, anchor="rm")
+        measures.digits.append(glyph_height(score, big))
+        for i, kind in enumerate(columns):
+            if kind not in counts[player]:
+                continue
+            cx = first + i * col_w + col_w // 2
+            value = str(counts[player][kind])
+            draw.text((cx, cy), value, font=big, fill=pal.INK, anchor="mm")
+    y = head_h + row_h * game.players + pad
+    if game.finished:
+        footer = word(options, "footer_over", left=game.tiles_left)
+    else:
+        footer = word(options, "footer", turn=game.turn + 1, left=game.tiles_left)
+    bonus = getattr(game, "bonus_stack", None)
+    if bonus is not None and not game.finished:
+        footer += "  ·  " + options.text("bonus_left", n=len(bonus))
+    draw.text((pad, y), footer, font=small, fill=pal.MUTED, anchor="lt")
+    if part:
+        draw.text(
+            (pad, y + SMALL + 8), word(options, "part"), font=small, fill=pal.MUTED, anchor="lt"
+        )
+    return image
+
+
+def _abbey_icon(draw: ImageDraw.ImageDraw, centre: tuple[int, int], r: int) -> None:
+    """A small abbey: a grey square with a red roof and a cross (the abbey tile's look)."""
+    x, y = centre
+    draw.rectangle((x - r, y - r * 0.4, x + r, y + r), fill=pal.STONE, outline=pal.INK, width=2)
+    draw.polygon(
+        [(x - r - 3, y - r * 0.4), (x, y - r * 1.3), (x + r + 3, y - r * 0.4)],
+        fill=pal.ROOF,
+        outline=pal.INK,
+    )
+    draw.line((x, y - r * 0.1, x, y + r * 0.7), fill=pal.INK, width=3)
+    draw.line((x - r * 0.35, y + r * 0.15, x + r * 0.35, y + r * 0.15), fill=pal.INK, width=3)
