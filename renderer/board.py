@@ -109,6 +109,10 @@ def spots_of(oriented: Oriented) -> Mapping[int, Point]:
     """Figure spot per local feature of a tile (Hunters & Gatherers tiles have their own)."""
     if is_hunters_tile(oriented):
         return hunters_spots(oriented)
+    from renderer.castle_layout import castle_layout, is_castle_tile
+
+    if is_castle_tile(oriented):
+        return castle_layout(oriented).spots
     return layout(oriented).spots
 
 

@@ -5,7 +5,17 @@ from __future__ import annotations
 import time
 
 import simcord
-from conftest_ui import Table, assert_png, commit, custom_ids, pick, simcord_bot, spot_ids
+from conftest_ui import (
+    Table,
+    assert_png,
+    commit,
+    custom_ids,
+    live_step,
+    pick,
+    put_options,
+    simcord_bot,
+    spot_ids,
+)
 
 __all__ = ["simcord_bot"]
 
@@ -61,3 +71,31 @@ async def test_a_two_player_game_from_new_to_the_final_board(simcord_env: simcor
     assert not custom_ids(final)
     assert_png(simcord_env, final)
     assert time.perf_counter() - started < 300
+
+
+async def test_each_turn_shows_its_tile_and_a_player_keeps_one_live_step(
+    simcord_env: simcord.Env,
+) -> None:
+    """The turn message shows the drawn tile in words and in its picture; a second square
+    picked edits the same private step (no second message) while Discord allows it; past
+    that, a new step replaces the old one, which is deleted."""
+    table = Table(simcord_env)
+    alice = table.players[0]
+    game_id = await table.new(seed=11)
+    prompt = table.last()
+    assert "Tile to place: **" in prompt.content
+    assert prompt.attachments[0].filename == "turn.png"
+    options = put_options(prompt)
+    assert len(options) >= 2
+    first = await pick(table, game_id, alice, prompt, index=0)
+    before = (first.id, first.content)
+    again = await alice.select(prompt, [options[1][1]["value"]], custom_id=options[1][0])
+    assert again.acknowledged and not again.followups, "no second private message"
+    second = await live_step(table, game_id, alice)
+    assert second.id == before[0] and second.content != before[1], "the same step, edited"
+    await simcord_env.advance_time(15 * 60)
+    third = await pick(table, game_id, alice, prompt, index=0)
+    assert third.id != second.id, "an old step is replaced, not edited"
+    # Two interactions played the turn.
+    await commit(alice, third)
+    assert (await table.bot.manager.decision(game_id)).turn == 1

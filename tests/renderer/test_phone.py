@@ -1,0 +1,87 @@
+"""The turn picture read on a phone: Discord shows it about 400 px wide in a chat.
+
+Full games of each family are played at random; at regular turns the turn picture is drawn
+as the bot sends it (lettered squares, the drawn tile and its rotations, the players) and what
+a player must read is measured on it, scaled to 400 px wide: square letters and score digits at
+least 11 px tall, figures at least 10 px tall. Everything stays within Discord's upload limit.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from bot.ui.post import tile_card
+from bot.ui.state import turn_labels
+from engine import Game, Setup
+from engine.cli import random_action
+from renderer.encode import encode_png
+from renderer.options import RenderOptions
+from renderer.phone import WIDTH, PhonePicture, turn_picture
+
+PHONE = 400
+FAMILIES = [
+    ("carcassonne", (), 2),
+    ("carcassonne", ("abbey_mayor",), 6),
+    ("hunters", (), 5),
+    ("castle", (), 2),
+]
+
+
+def pictures(
+    game_kind: str, expansions: tuple[str, ...], players: int, seed: int
+) -> Iterator[PhonePicture]:
+    names = tuple(f"player {i + 1}" for i in range(players))
+    game = Game(Setup(players=names, seed=seed, game=game_kind, expansions=expansions))
+    rng = random.Random(seed)
+    tile_turns = 0
+    while not game.finished:
+        if game.decision.phase.value == "tile" and game.decision.tile:
+            tile_turns += 1
+            if tile_turns % 9 == 1:
+                card = tile_card(game, game.decision.tile, "en")
+                yield turn_picture(game, RenderOptions(), candidates=turn_labels(game), card=card)
+        game.play(random_action(game, rng))
+    yield turn_picture(game, RenderOptions())
+
+
+@pytest.mark.parametrize(("kind", "expansions", "players"), FAMILIES)
+def test_turn_pictures_read_at_phone_width(
+    kind: str, expansions: tuple[str, ...], players: int
+) -> None:
+    seen = 0
+    for picture in pictures(kind, expansions, players, seed=5):
+        image, measures = picture.image, picture.measures
+        assert image.width == WIDTH
+        scale = PHONE / image.width
+        assert measures.digits, "every picture shows the scores"
+        assert min(measures.digits) * scale >= 11, measures.digits
+        if measures.letters:
+            assert min(measures.letters) * scale >= 11, measures.letters
+        if measures.figures:
+            assert min(measures.figures) * scale >= 10, measures.figures
+        assert len(encode_png(image, family=kind)) < 2 * 1024 * 1024
+        seen += 1
+    assert seen >= 5
+
+
+def test_a_wide_board_shows_the_part_around_the_action() -> None:
+    """Past 11 squares across, the picture shows 11 and names the letters left out."""
+    game = Game(Setup(players=("a", "b"), seed=3))
+    rng = random.Random(3)
+    while not game.finished and game.tiles_left > 8:
+        game.play(random_action(game, rng))
+    labels = turn_labels(game)
+    picture = turn_picture(game, RenderOptions(), candidates=labels)
+    if picture.window is None:
+        pytest.skip("this board stayed narrow")
+    assert picture.window[2] <= 11 and picture.window[3] <= 11
+    wx, wy, wc, wr = picture.window
+    outside = {
+        lab for (x, y), lab in labels.items() if not (wx <= x < wx + wc and wy <= y < wy + wr)
+    }
+    assert set(picture.hidden) == outside
+    whole = turn_picture(game, RenderOptions(), candidates=labels, whole=True)
+    assert whole.window is None and not whole.hidden
