@@ -16,8 +16,8 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.app_commands import locale_str as _
 
-from bot.storage import GameRow
-from bot.ui import clocks, lobby_ui, pbp_commands, place_cmd, post
+from bot.storage import GameRow, Status
+from bot.ui import clocks, images, lobby_ui, pbp_commands, place_cmd, post
 from bot.ui.errors import UIError
 from bot.ui.state import snapshot
 from bot.ui.texts import RULES, player_locale, rules_text, tr
@@ -51,7 +51,13 @@ INCOMPLETE = [
     Choice(name=_("half points"), value="half"),
 ]
 LANGUAGES = [Choice(name=_("English"), value="en"), Choice(name=_("French"), value="fr")]
-WHICH = [Choice(name=_("mine"), value="mine"), Choice(name=_("this channel"), value="channel")]
+WHICH = [
+    Choice(name=_("mine"), value="mine"),
+    Choice(name=_("playing"), value="playing"),
+    Choice(name=_("finished"), value="finished"),
+    Choice(name=_("this channel"), value="channel"),
+]
+ALL: tuple[Status, ...] = ("lobby", "active", "finished", "abandoned")
 
 
 def bot_of(interaction: discord.Interaction) -> CarcassonneBot:
@@ -83,6 +89,9 @@ async def resolve(interaction: discord.Interaction, game: int | None) -> GameRow
         rows = await manager.games_in_channel(channel_id)
         in_thread = [r for r in rows if r.thread_id == channel_id]
         rows = in_thread or rows
+        if not rows:  # a finished game's own thread still answers for it
+            ended = await manager.games_in_channel(channel_id, ("finished", "abandoned"))
+            rows = [r for r in ended if r.thread_id == channel_id]
         if not rows:
             raise UIError("no_game_here")
         if len(rows) > 1:
@@ -208,7 +217,14 @@ class CarcassonneGroup(app_commands.Group):
         snap = await snapshot(bot_of(interaction).manager, row.id)
         if snap.game is None:
             raise UIError("no_game_here")
-        await post.announce(bot_of(interaction), snap, [])
+        if snap.view.finished or row.status != "active":  # the final board, to the asker
+            locale = here_locale(interaction, row)
+            file = await images.end_file(snap.game, locale, styles=images.seat_styles(row))
+            await interaction.edit_original_response(
+                content=tr("final_board", locale, game_id=row.id), attachments=[file]
+            )
+            return
+        await post.announce(bot_of(interaction), snap, [], whole=True)
         await interaction.delete_original_response()
 
     @app_commands.command(
@@ -359,9 +375,16 @@ class CarcassonneGroup(app_commands.Group):
         manager = bot_of(interaction).manager
         locale = here_locale(interaction)
         if which == "channel":
-            rows = await manager.games_in_channel(interaction.channel_id or 0)
+            rows = await manager.games_in_channel(interaction.channel_id or 0, ALL)
         else:
-            rows = await manager.games_of_user(interaction.user.id, guild_id=interaction.guild_id)
+            filters: dict[str, tuple[Status, ...]] = {
+                "playing": ("lobby", "active"),
+                "finished": ("finished", "abandoned"),
+            }
+            statuses = filters.get(which, ALL)
+            rows = await manager.games_of_user(
+                interaction.user.id, guild_id=interaction.guild_id, statuses=statuses
+            )
         lines = []
         for row in rows[:20]:
             players = ", ".join(f"<@{s.user_id}>" for s in row.seats)

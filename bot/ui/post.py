@@ -147,7 +147,9 @@ def tile_card(game: Game, tile: str | None, locale: str) -> TileCard | None:
     return TileCard(tile, {r: f"{r}°" for r in rotations})
 
 
-async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View | None]:
+async def prompt(
+    snap: Snapshot, *, whole: bool = False
+) -> tuple[str, discord.File, discord.ui.View | None]:
     """The text, board and components of the decision the game waits for."""
     game, view, locale = snap.require_game(), snap.view, snap.locale
     gid, turn = snap.row.id, view.turn
@@ -298,11 +300,16 @@ async def retire_prompt(bot: CarcassonneBot, snap: Snapshot) -> None:
 
 
 async def announce(
-    bot: CarcassonneBot, snap: Snapshot, events: Sequence[Event], extra: Sequence[str] = ()
+    bot: CarcassonneBot,
+    snap: Snapshot,
+    events: Sequence[Event],
+    extra: Sequence[str] = (),
+    *,
+    whole: bool = False,
 ) -> discord.Message:
     """Post the one message of this turn: what happened, the board, the next decision."""
     lines = [*extra, *narrate(events, snap.names, snap.locale)]
-    text, file, components = await prompt(snap)
+    text, file, components = await prompt(snap, whole=whole)
     if snap.view.finished:
         game = snap.require_game()
         lines.extend(final_lines(snap))

@@ -131,6 +131,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "put_menu": ("Square and rotation {first} to {last}…", "Case et orientation {first} à {last}…"),
     "hand_prefix": ("Tile {n} · ", "Tuile {n} · "),
+    "final_board": (
+        "Game #{game_id} is over: its final board.",
+        "La partie n°{game_id} est finie : son plateau final.",
+    ),
     "put_abbey": ("Abbey in hole {label}", "Abbaye dans le trou {label}"),
     "put_abbey_desc": ("Your abbey instead of the tile", "Votre abbaye au lieu de la tuile"),
     "more_squares": ("More squares", "Autres cases"),

@@ -122,6 +122,8 @@ FRENCH: dict[str, str] = {
     "yes": "oui",
     "no": "non",
     "mine": "les miennes",
+    "playing": "en cours",
+    "finished": "finies",
     "this channel": "ce salon",
     "English": "Anglais",
     "French": "Français",

@@ -13,6 +13,7 @@ from conftest_ui import (
     live_step,
     pick,
     put_options,
+    said,
     simcord_bot,
     spot_ids,
 )
@@ -63,13 +64,25 @@ async def test_a_two_player_game_from_new_to_the_final_board(simcord_env: simcor
         result = await player.slash(
             table.thread(), "carcassonne place", cell="A", rotation=rotation
         )
-        said = [m.content for m in result.followups]
-        assert (await table.bot.manager.decision(game_id)).turn > view.turn, said
+        told = [m.content for m in result.followups]
+        assert (await table.bot.manager.decision(game_id)).turn > view.turn, told
     final = table.last()
     assert "Game over!" in final.content or "Final scores" in final.content
     assert "Final scores" in final.content
     assert not custom_ids(final)
     assert_png(simcord_env, final)
+    # The finished game stays reachable from its thread and in the lists.
+    alice = table.players[0]
+    status = await alice.slash(table.thread(), "carcassonne status")
+    assert any(f"Game #{game_id}" in t for t in said(status)), said(status)
+    board = await alice.slash(table.thread(), "carcassonne board")
+    assert any("final board" in t for t in said(board)), said(board)
+    exported = await alice.slash(table.thread(), "carcassonne export")
+    assert exported.response is not None and exported.response.attachments
+    listed = await alice.slash(table.channel, "carcassonne games", which="finished")
+    assert any(f"#{game_id}" in t for t in said(listed)), said(listed)
+    playing = await alice.slash(table.channel, "carcassonne games", which="playing")
+    assert not any(f"#{game_id} " in t for t in said(playing)), said(playing)
     assert time.perf_counter() - started < 300
 
 
