@@ -23,7 +23,6 @@ from bot.ui.errors import UIError
 from bot.ui.state import (
     Snapshot,
     candidate_cells,
-    cell_labels,
     hole_labels,
     offered_rotations,
     snapshot,
@@ -99,8 +98,8 @@ async def on_component(
         await abbey_holes(interaction, game_id, turn)
     elif kind == "hand":
         await show_hand(interaction, game_id, turn)
-    elif kind == "tile":
-        await hand_tile(interaction, game_id, turn, rest[0])
+    elif kind == "tile":  # a hand tile button of an older release: the hand now has menus
+        raise UIError("stale")
     elif kind in ("wall", "wsel", "wok", "wend"):  # The Castle's wall tiles
         from bot.ui import castle_ui
 
@@ -564,20 +563,3 @@ async def more_squares(interaction: discord.Interaction, game_id: int, turn: int
     for menu in post.put_menus(game_id, turn, options, locale, first_page=post.MENUS, pages=5):
         view.add_item(menu)
     await interaction.edit_original_response(content=tr("more_intro", locale), view=view)
-
-
-async def hand_tile(interaction: discord.Interaction, game_id: int, turn: int, tile: str) -> None:
-    snap, locale = await current(interaction, game_id, turn, "tile")
-    if tile not in snap.view.hand:
-        raise UIError("stale")
-    await interaction.response.defer()
-    game = snap.require_game()
-    cells = candidate_cells(game, tile)
-    labels = cell_labels(cells)
-    view = discord.ui.View(timeout=None)
-    for menu in post.cell_menus(game_id, turn, list(cells), labels, locale, tile):
-        view.add_item(menu)
-    file = await images.board_file(game, locale, labels, styles=images.seat_styles(snap.row))
-    await interaction.edit_original_response(
-        content=tr("hand_cells", locale, tile=tile), attachments=[file], view=view
-    )

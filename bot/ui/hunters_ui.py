@@ -27,16 +27,6 @@ if TYPE_CHECKING:
 GAME = "hunters"
 
 TEXTS: dict[str, tuple[str, str]] = {
-    "bonus_tile": (
-        "Bonus tile **{tile}**: place it now, it is still your turn. Pick a lettered square below.",
-        "Tuile bonus **{tile}** : posez-la maintenant, c'est toujours votre tour. Choisissez une "
-        "case lettrée ci-dessous.",
-    ),
-    "tile": (
-        "Tile **{tile}** to place ({bonus} bonus tile{s} left). Pick a lettered square below.",
-        "Tuile **{tile}** à poser ({bonus} tuile{s} bonus restante{s}). Choisissez une case "
-        "lettrée ci-dessous.",
-    ),
     "roles": (
         "Men: hunter on a meadow (scores its game at the end), gatherer on a forest, fisher on a "
         "river. Hut on a river or lake: its river system's fish at the end.",
@@ -68,16 +58,6 @@ def is_hunters(game: Game | None) -> bool:
 def in_bonus(game: Game) -> bool:
     """Whether the tile to place now is a bonus tile (earned by gold in this same turn)."""
     return is_hunters(game) and bool(getattr(game, "in_bonus", False))
-
-
-def tile_line(game: Game, locale: str, tile: str | None) -> str | None:
-    """The turn message's line about the tile to place (None for other games)."""
-    if not is_hunters(game) or tile is None:
-        return None
-    if in_bonus(game):
-        return say("bonus_tile", locale, tile=tile)
-    left = len(getattr(game, "bonus_stack", ()))
-    return say("tile", locale, tile=tile, bonus=left, s="" if left == 1 else "s")
 
 
 def step_lines(game: Game, locale: str) -> list[str]:

@@ -47,31 +47,6 @@ def mention(snap: Snapshot, seat: int | None) -> str:
     return f"<@{snap.row.seats[seat].user_id}>"
 
 
-def cell_menus(
-    game_id: int,
-    turn: int,
-    cells: Sequence[tuple[int, int]],
-    labels: dict[tuple[int, int], str],
-    locale: str,
-    tile: str = "-",
-) -> list[Any]:
-    """Menus of lettered squares, 25 per menu, at most four."""
-    menus: list[Any] = []
-    for page in range(min(MENUS, (len(cells) + MENU - 1) // MENU)):
-        chunk = cells[page * MENU : (page + 1) * MENU]
-        options = [
-            discord.SelectOption(
-                label=f"{labels[pos]} · ({pos[0]}, {pos[1]})", value=f"{pos[0]},{pos[1]}"
-            )
-            for pos in chunk
-        ]
-        placeholder = tr("cells_menu", locale, first=labels[chunk[0]], last=labels[chunk[-1]])
-        menus.append(
-            select(f"cc:cell:{game_id}:{turn}:{page}:{tile}", placeholder, options, row=page)
-        )
-    return menus
-
-
 def placement_options(
     game: Game, locale: str, tile: str | None = None, *, abbeys: bool = True, prefix: str = ""
 ) -> list[discord.SelectOption]:

@@ -95,10 +95,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     # -- turns --------------------------------------------------------------------------------
     "your_turn": ("{player}, your turn!", "{player}, à vous de jouer !"),
-    "turn_tile": (
-        "Tile **{tile}** to place. Pick a lettered square below.",
-        "Tuile **{tile}** à poser. Choisissez une case lettrée ci-dessous.",
-    ),
     "turn_hand": (
         "Press **My tiles** to choose one of your 3 tiles. Everyone may press it to see their "
         "own hand; nobody else sees it.",
@@ -108,12 +104,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "hand_wait": (
         "Your tiles: {hand}. It is {player}'s turn; you will choose one on yours.",
         "Vos tuiles : {hand}. C'est au tour de {player} ; vous choisirez au vôtre.",
-    ),
-    "too_many_cells": (
-        "{count} squares fit; the menus list the first {shown}. Use `/carcassonne place` for "
-        "the others.",
-        "{count} cases conviennent ; les menus montrent les {shown} premières. Utilisez "
-        "`/carcassonne place` pour les autres.",
     ),
     "turn_place": (
         "Tile to place: **{words}**. Pick a square and a rotation in the menu (the picture "
@@ -170,7 +160,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "played_none": ("no figure", "aucun pion"),
     "spot_option": ("{label} · {role} · {spot}", "{label} · {role} · {spot}"),
     "spot_menu": ("Put a figure on spot…", "Poser un pion sur l'endroit…"),
-    "cells_menu": ("Squares {first} to {last}", "Cases {first} à {last}"),
     "cell_option": ("Square {label}", "Case {label}"),
     "my_tiles": ("My tiles", "Mes tuiles"),
     "hand_intro": (
