@@ -790,6 +790,16 @@ class Game:
         self.winners = tuple(p for p in staying if self.scores[p] == best)
         self.emit(GameEnded(tuple(self.scores), self.winners))
 
+    @property
+    def leaders(self) -> tuple[int, ...]:
+        """The winners once the game is over; before, the best scores among the seats still
+        playing (a seat that left never leads unless everyone left)."""
+        if self.winners:
+            return self.winners
+        staying = [p for p in range(self.players) if not self.out[p]] or list(range(self.players))
+        best = max(self.scores[p] for p in staying)
+        return tuple(p for p in staying if self.scores[p] == best)
+
     def final_scoring(self) -> None:
         """Rule point: the end-of-game scoring (Carcassonne: features, farmers, barns)."""
         roots = scoring.score_final(self)

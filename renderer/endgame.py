@@ -55,7 +55,7 @@ def chart_picture(
     image = Image.new("RGB", (width, height), pal.BACKGROUND)
     draw = ImageDraw.Draw(image)
     best = max(game.scores) if game.scores else 0
-    winners = [names[p] for p, s in enumerate(game.scores) if s == best]
+    winners = [names[p] for p in game.leaders]
     title = options.text("winner" if len(winners) == 1 else "winners", names=", ".join(winners))
     draw.text(
         (pad, pad + bar_h / 2),

@@ -35,7 +35,7 @@ def panel_data(game: Game) -> PanelData:
         supply=[dict(s) for s in game.supply],
         tiles_left=game.tiles_left,
         current=None if over else game.decision.player,
-        turn=None if over else game.turn,
+        turn=None if over else game.turn + 1,
         bonus_left=None if over else _bonus_left(game),
     )
 

@@ -22,7 +22,7 @@ from bot.i18n import language
 from engine import Game
 
 if TYPE_CHECKING:
-    from bot.ui.state import Snapshot
+    pass
 
 GAME = "hunters"
 
@@ -34,15 +34,6 @@ TEXTS: dict[str, tuple[str, str]] = {
         "pêcheur sur une rivière. Hutte sur une rivière ou un lac : les poissons de son réseau "
         "à la fin.",
     ),
-    "breakdown": (
-        "{name}: **{score}** (rivers {river}, forests {forest}, huts {hut}, hunting {meadow}; "
-        "{gold})",
-        "{name} : **{score}** (rivières {river}, forêts {forest}, huttes {hut}, chasse {meadow} ; "
-        "{gold})",
-    ),
-    "gold": ("gold: {n} bonus tile{s}", "or : {n} tuile{s} bonus"),
-    "no_gold": ("no gold", "pas d'or"),
-    "title": ("Final scores", "Scores finaux"),
 }
 
 
@@ -65,36 +56,3 @@ def step_lines(game: Game, locale: str) -> list[str]:
     if not is_hunters(game) or not game.legal_figures():
         return []
     return [say("roles", locale)]
-
-
-def bonus_tiles_won(game: Game) -> list[int]:
-    """Per player, the bonus tiles they placed (each came from a forest with gold)."""
-    from renderer.hunters_end import bonus_tiles_by_player
-
-    return bonus_tiles_by_player(game)
-
-
-def final_lines(snap: Snapshot) -> list[str] | None:
-    """The score of each player, best first, by category (None for other games)."""
-    game, locale = snap.game, snap.locale
-    if game is None or not is_hunters(game):
-        return None
-    gold = bonus_tiles_won(game)
-    lines = [f"**{say('title', locale)}**"]
-    for p in sorted(range(game.players), key=lambda p: -game.scores[p]):
-        parts = {c: game.breakdown[p].get(c, 0) for c in ("river", "forest", "hut", "meadow")}
-        won = gold[p]
-        gold_text = (
-            say("gold", locale, n=won, s="" if won == 1 else "s") if won else say("no_gold", locale)
-        )
-        lines.append(
-            say(
-                "breakdown",
-                locale,
-                name=snap.names[p],
-                score=game.scores[p],
-                gold=gold_text,
-                **parts,
-            )
-        )
-    return lines

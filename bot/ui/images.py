@@ -46,7 +46,7 @@ SMALLER = (64, 48)
 #: Lobby colour name -> the renderer's style (colour and mark; see :mod:`renderer.palette`).
 STYLES = {"red": 0, "blue": 1, "yellow": 2, "green": 3, "purple": 4, "black": 5}
 #: Style -> a round emoji of that colour, for lobby lists and menus.
-EMOJI = ("🔴", "🔵", "🟡", "🟢", "🟣", "⚫")
+EMOJI = ("🟠", "🔵", "🟡", "🟢", "🩷", "⚫")
 #: Games whose pictures follow the chosen colours (The Castle draws seat colours).
 STYLED_GAMES = ("carcassonne", "hunters")
 

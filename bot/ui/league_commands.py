@@ -42,7 +42,7 @@ from bot.ui.commands import (
 )
 from bot.ui.errors import guarded
 from bot.ui.state import snapshot
-from bot.ui.texts import player_locale
+from bot.ui.texts import GAME_TITLES, player_locale
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
@@ -208,11 +208,6 @@ TEXTS: dict[str, tuple[str, str]] = {
     "tb_average_score": ("average score", "score moyen"),
 }
 
-GAME_TITLES = {
-    "carcassonne": ("Carcassonne", "Carcassonne"),
-    "hunters": ("Hunters & Gatherers", "Chasseurs et Cueilleurs"),
-    "castle": ("The Castle", "Le Château"),
-}
 FEATURE_NAMES = {
     "palace": ("palace", "palais"),
     "courtyard": ("courtyards", "cours"),

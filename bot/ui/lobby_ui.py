@@ -16,7 +16,7 @@ from bot.ui import images, lobby_seats, post
 from bot.ui.clocks import timing_summary
 from bot.ui.errors import UIError
 from bot.ui.state import snapshot
-from bot.ui.texts import player_locale, tr
+from bot.ui.texts import game_title, player_locale, tr
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
@@ -81,7 +81,7 @@ def lobby_embed(row: GameRow) -> discord.Embed:
     locale = row.locale or "en"
     owner = f"<@{row.owner_id}>"
     embed = discord.Embed(
-        title=tr("lobby_title", locale, game_id=row.id),
+        title=tr("lobby_title", locale, title=game_title(row, locale), game_id=row.id),
         description=tr("lobby_body", locale, owner=owner),
         colour=discord.Colour.dark_green(),
     )
@@ -295,7 +295,7 @@ async def refresh_lobby(bot: CarcassonneBot, row: GameRow) -> None:
 async def begin(bot: CarcassonneBot, interaction: discord.Interaction, row: GameRow) -> None:
     """Open the game's thread (private for private games), then post the first turn."""
     locale = row.locale or "en"
-    name = tr("thread_name", locale, game_id=row.id)
+    name = tr("thread_name", locale, title=game_title(row, locale), game_id=row.id)
     channel = interaction.channel
     thread: discord.Thread
     if isinstance(channel, discord.Thread):

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.narrate import FEATURES, join_names, narrate, where
+from bot.narrate import FEATURES, narrate, where
 from bot.storage import GameRow
-from bot.ui import clocks, hunters_ui, images
+from bot.ui import clocks, final, hunters_ui, images
 from bot.ui.components import button, select
 from bot.ui.state import (
     Snapshot,
@@ -219,33 +219,6 @@ def feature_name(game: Game, x: int, y: int, at: int | str, locale: str) -> str:
     return FEATURES.get(kind, (kind, kind))[1 if locale == "fr" else 0]
 
 
-def final_lines(snap: Snapshot) -> list[str]:
-    """The score breakdown per player, best first, in words."""
-    hunters = hunters_ui.final_lines(snap)
-    if hunters is not None:
-        return hunters
-    game, locale = snap.require_game(), snap.locale
-    fr = locale == "fr"
-    lines = [f"**{tr('final_title', locale)}**"]
-    order = sorted(range(game.players), key=lambda p: -game.scores[p])
-    for p in order:
-        parts = [
-            f"{FEATURES.get(k, (k, k))[1 if fr else 0].split(' ', 1)[-1]} {v}"
-            for k, v in sorted(game.breakdown[p].items())
-            if v
-        ]
-        lines.append(
-            tr(
-                "breakdown_line",
-                locale,
-                name=snap.names[p],
-                score=game.scores[p],
-                details=", ".join(parts) or "0",
-            )
-        )
-    return lines
-
-
 async def channel_of(bot: CarcassonneBot, snap: Snapshot) -> discord.abc.Messageable:
     return await game_channel(bot, snap.row)
 
@@ -283,24 +256,40 @@ async def announce(
     whole: bool = False,
 ) -> discord.Message:
     """Post the one message of this turn: what happened, the board, the next decision."""
-    lines = [*extra, *narrate(events, snap.names, snap.locale)]
     text, file, components = await prompt(snap, whole=whole)
-    if snap.view.finished:
-        game = snap.require_game()
-        lines.extend(final_lines(snap))
-        if not any("Game over" in line or "Fin !" in line for line in lines):
-            winners = [snap.names[p] for p in game.winners]
-            lines.append(f"🏆 {join_names(winners, snap.locale)}")
-    elif text:
-        lines.append(text)
-        lines.extend(await clocks.clock_lines(bot.manager, snap.row, snap.locale))
     channel = await channel_of(bot, snap)
     await retire_prompt(bot, snap)
-    content = "\n".join(lines)[:2000]
     mentions = discord.AllowedMentions(users=True)
-    if components is not None:
-        message = await channel.send(content, file=file, view=components, allowed_mentions=mentions)
+    if snap.view.finished:
+        parts = final.messages(snap, events, extra)
+        message = None
+        for index, (content, embeds) in enumerate(parts):
+            with_file = bool(embeds) and message is None
+            sent = await channel.send(
+                content or None,
+                embeds=embeds,
+                file=file if with_file else discord.utils.MISSING,
+                allowed_mentions=mentions,
+            )
+            message = sent if with_file else message
+            if index == len(parts) - 1 and message is None:
+                message = sent
+        assert message is not None
     else:
-        message = await channel.send(content, file=file, allowed_mentions=mentions)
+        lines = [*extra, *narrate(events, snap.names, snap.locale)]
+        if text:
+            lines.append(text)
+            lines.extend(await clocks.clock_lines(bot.manager, snap.row, snap.locale))
+        # A turn's text is short; a very long one (many scorings) goes over several messages.
+        pieces = final.chunks(lines, final.CONTENT)
+        for piece in pieces[:-1]:
+            await channel.send(piece, allowed_mentions=mentions)
+        last = pieces[-1] if pieces else ""
+        if components is not None:
+            message = await channel.send(
+                last, file=file, view=components, allowed_mentions=mentions
+            )
+        else:
+            message = await channel.send(last, file=file, allowed_mentions=mentions)
     await bot.manager.set_messages(snap.row.id, thread_id=snap.row.thread_id, message_id=message.id)
     return message

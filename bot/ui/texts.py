@@ -17,7 +17,7 @@ from bot.i18n import language
 
 TEXTS: dict[str, tuple[str, str]] = {
     # -- lobby --------------------------------------------------------------------------------
-    "lobby_title": ("Carcassonne #{game_id}", "Carcassonne n°{game_id}"),
+    "lobby_title": ("{title} #{game_id}", "{title} n°{game_id}"),
     "lobby_body": (
         "{owner} opens a game. Press **Join** to play; {owner} presses **Start** when everyone "
         "is in.",
@@ -82,13 +82,13 @@ TEXTS: dict[str, tuple[str, str]] = {
         "In this game each seat has a fixed colour.",
         "Dans ce jeu, chaque place a une couleur fixe.",
     ),
-    "colour_red": ("red", "rouge"),
+    "colour_red": ("orange", "orange"),
     "colour_blue": ("blue", "bleu"),
     "colour_yellow": ("yellow", "jaune"),
     "colour_green": ("green", "vert"),
-    "colour_purple": ("purple", "violet"),
+    "colour_purple": ("pink", "rose"),
     "colour_black": ("black", "noir"),
-    "thread_name": ("Carcassonne #{game_id}", "Carcassonne n°{game_id}"),
+    "thread_name": ("{title} #{game_id}", "{title} n°{game_id}"),
     "welcome": (
         "Game #{game_id} begins: {players}. Turn order is as listed.",
         "La partie n°{game_id} commence : {players}. L'ordre de jeu est celui de la liste.",
@@ -240,9 +240,17 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "score_line": ("{name}: {score}", "{name} : {score}"),
     "final_title": ("Final scores", "Scores finaux"),
-    "breakdown_line": (
-        "{name}: **{score}** ({details})",
-        "{name} : **{score}** ({details})",
+    "final_left": ("left the game", "a quitté la partie"),
+    "final_gold": ("Gold {n}", "Or {n}"),
+    "final_nothing": ("no points", "aucun point"),
+    "final_end_scoring": ("Scored at the end", "Marqué en fin de partie"),
+    "end_winner": (
+        "Game over! 🏆 {players} wins with {score} points.",
+        "Fin ! 🏆 {players} gagne avec {score} points.",
+    ),
+    "end_winners": (
+        "Game over! 🏆 {players} share the win with {score} points.",
+        "Fin ! 🏆 {players} gagnent ex æquo avec {score} points.",
     ),
     "resigned": (
         "{player} resigned: their figures stay on the board but score nothing, and they can no "
@@ -690,3 +698,24 @@ def player_locale(interaction: discord.Interaction, fallback: str | None) -> str
     if client == "fr" or not fallback:
         return client
     return language(fallback)
+
+
+#: The game families by their names on the box, as lobbies, threads and lists name them.
+GAME_TITLES = {
+    "carcassonne": ("Carcassonne", "Carcassonne"),
+    "hunters": ("Hunters & Gatherers", "Chasseurs et Cueilleurs"),
+    "castle": ("The Castle", "Le Château"),
+}
+EXPANSION_TITLES = {"abbey_mayor": ("Abbey & Mayor", "Abbaye & Maire")}
+
+
+def game_title(row: Any, locale: str | None) -> str:
+    """The game family of ``row`` (a stored game), with its expansions: "Carcassonne + Abbey &
+    Mayor", "Hunters & Gatherers"."""
+    fr = language(locale) == "fr"
+    en, french = GAME_TITLES.get(row.kind, (row.kind, row.kind))
+    parts = [french if fr else en]
+    for name in row.expansions:
+        en, french = EXPANSION_TITLES.get(name, (name, name))
+        parts.append(french if fr else en)
+    return " + ".join(parts)

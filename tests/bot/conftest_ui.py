@@ -108,6 +108,16 @@ def assert_png(env: simcord.Env, message: Any) -> bytes:
     return data
 
 
+def shown(message: Any) -> str:
+    """A message's text as a player reads it: its content, then every embed (title,
+    description, fields as "name: value")."""
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        parts += [embed.title or "", embed.description or ""]
+        parts += [f"{f.name}: {f.value}" for f in embed.fields]
+    return "\n".join(p for p in parts if p)
+
+
 def step_of(result: Any) -> Any:
     """The ephemeral step message a click opened (a deferred reply edited, or a follow-up)."""
     message = result.followups[-1] if result.followups else result.response

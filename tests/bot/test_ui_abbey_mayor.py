@@ -20,6 +20,7 @@ from conftest_ui import (
     pick,
     put_options,
     said,
+    shown,
     simcord_bot,
     spot_ids,
     step_of,
@@ -214,7 +215,7 @@ async def test_the_end_game_abbey_is_offered_to_the_next_players_in_turn(
     await choose_figure(carol, step, "monk")
     final = table.last()
     assert "carol placed their abbey at (0, 1) and put a monk on it." in final.content
-    assert "Final scores" in final.content and not custom_ids(final)
+    assert "Final scores" in shown(final) and not custom_ids(final)
     assert_png(simcord_env, final)
     view = await table.bot.manager.decision(game_id)
     assert view.finished

@@ -22,6 +22,7 @@ from conftest_ui import (
     pick,
     put_options,
     said,
+    shown,
     simcord_bot,
     spot_ids,
     step_of,
@@ -217,7 +218,7 @@ async def test_a_castle_game_with_a_wall_tile_played_to_the_final_scores(
         after = await manager.decision(game_id)
         assert (after.turn, after.phase) != (view.turn, view.phase), table.last().content
     final = table.last()
-    assert "Final scores" in final.content, final.content
+    assert "Final scores" in shown(final), shown(final)
     assert "Game over!" in final.content
     assert not custom_ids(final)
     image = assert_png(simcord_env, final)

@@ -14,6 +14,7 @@ from conftest_ui import (
     pick,
     put_options,
     said,
+    shown,
     simcord_bot,
     spot_ids,
 )
@@ -67,8 +68,8 @@ async def test_a_two_player_game_from_new_to_the_final_board(simcord_env: simcor
         told = [m.content for m in result.followups]
         assert (await table.bot.manager.decision(game_id)).turn > view.turn, told
     final = table.last()
-    assert "Game over!" in final.content or "Final scores" in final.content
-    assert "Final scores" in final.content
+    assert "Game over! 🏆" in final.content
+    assert "Final scores" in shown(final)
     assert not custom_ids(final)
     assert_png(simcord_env, final)
     # The finished game stays reachable from its thread and in the lists.

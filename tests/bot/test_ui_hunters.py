@@ -23,6 +23,7 @@ from conftest_ui import (
     live_step,
     put_options,
     said,
+    shown,
     simcord_bot,
 )
 
@@ -161,11 +162,10 @@ async def test_a_two_player_game_with_a_bonus_tile_to_the_final_scores(
         assert (await manager.decision(game_id)).turn > view.turn, said(result)
     final = table.last()
     assert (await manager.decision(game_id)).finished
-    assert "Final scores" in final.content
-    assert re.search(
-        r"alice: \*\*\d+\*\* \(rivers \d+, forests 6, huts \d+, hunting \d+", final.content
-    )
-    assert "bob: **" in final.content and "gold: 1 bonus tile)" in final.content
+    scores = shown(final)
+    assert "Final scores" in scores
+    assert re.search(r"alice( 🏆)? · \d+: .*Forests \(gatherers\) 6 · .*Gold 0", scores), scores
+    assert re.search(r"bob( 🏆)? · \d+: .* · Gold 1", scores), scores
     assert not custom_ids(final)
     assert_png(simcord_env, final)
 

@@ -117,14 +117,14 @@ async def test_the_creator_sets_options_and_seats_and_players_pick_their_colours
     colours = picker.response
     assert colours is not None and colours.ephemeral
     labels = option_labels(colours, f"cc:lopt:{game_id}:colour")
-    assert labels == ["🔵 blue", "🔴 red", "🟢 green", "🟡 yellow", "⚫ black", "🟣 purple"]
+    assert labels == ["🔵 blue", "🟠 orange", "🟢 green", "🟡 yellow", "⚫ black", "🩷 pink"]
     taken = await bob.select(colours, ["blue"], custom_id=f"cc:lopt:{game_id}:colour")
     assert said(taken) == ["🔵 blue is taken by alice: pick another colour."]
     chosen = await bob.select(colours, ["purple"], custom_id=f"cc:lopt:{game_id}:colour")
     assert chosen.acknowledged
-    assert picker.response is not None and picker.response.content == "Your colour: 🟣 purple."
+    assert picker.response is not None and picker.response.content == "Your colour: 🩷 pink."
     lobby = table.channel.last_message
-    assert lobby is not None and "🟣 purple" in players_field(lobby)
+    assert lobby is not None and "🩷 pink" in players_field(lobby)
     await alice.click(lobby, custom_id=f"cc:lobby:{game_id}:start")
     turn = table.last()
     assert f"<@{carol.id}>, your turn!" in turn.content

@@ -1,0 +1,201 @@
+"""The end of a game in Discord: the winners, the final table by rank, and what the end scored.
+
+The table has one line per player, best first, with the end chart's categories in the chart's
+order and words; a player who resigned or forfeited is listed last and never wins. What the
+final scoring gave is merged into one line per category ("Cities: alice 15 · bob 7") instead of
+one sentence per feature. Nothing is cut: texts go into embeds split at line ends, as many
+messages as Discord's limits need.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import discord
+
+from bot.narrate import join_names, narrate
+from bot.ui.state import Snapshot
+from bot.ui.texts import tr
+from engine import Event, Game
+from engine.events import FeatureScored, GameEnded
+from renderer import endgame
+from renderer.options import RenderOptions
+
+#: Discord's limits: message text, embed description, field value, all embeds of one message.
+CONTENT = 2000
+DESCRIPTION = 4096
+FIELD = 1024
+EMBEDS_TOTAL = 6000
+EMBEDS_PER_MESSAGE = 10
+FIELDS = 25
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    seat: int
+    name: str
+    score: int
+    rank: int | None  # None: the player left the game
+    winner: bool
+    points: dict[str, int]
+
+
+def columns(game: Game, locale: str) -> list[tuple[str, str]]:
+    """The end chart's categories that scored, in its order, with its words."""
+    options = RenderOptions(lang=locale)
+    if game.setup.game == "hunters":
+        from renderer import hunters_end
+
+        table = hunters_end.LABELS.get(locale, hunters_end.LABELS["en"])
+        order: Sequence[str] = hunters_end.CATEGORY_ORDER
+        labels = {c: table[c] for c in order}
+    elif game.setup.game == "castle":
+        from renderer import castle_labels
+
+        order, labels = castle_labels.CATEGORIES, castle_labels.category_names(options)
+    else:
+        order, labels = endgame.CATEGORY_ORDER, {}
+    return [(c, labels.get(c) or options.text(c)) for c in endgame.categories(game, order)]
+
+
+def standings(snap: Snapshot) -> list[Standing]:
+    """Every player, ranked by score among those still playing; those who left come last."""
+    game = snap.require_game()
+    left = {s.seat for s in snap.row.seats if s.status != "playing"}
+    left |= {p for p in range(game.players) if game.out[p]}
+    winners = set(game.leaders)
+    playing = [p for p in range(game.players) if p not in left]
+    staying = sorted(playing, key=lambda p: -game.scores[p])
+    gone = sorted(left, key=lambda p: -game.scores[p])
+    rows: list[Standing] = []
+    for p in staying:
+        rank = 1 + sum(1 for q in staying if game.scores[q] > game.scores[p])
+        rows.append(
+            Standing(p, snap.names[p], game.scores[p], rank, p in winners, game.breakdown[p])
+        )
+    rows += [
+        Standing(p, snap.names[p], game.scores[p], None, False, game.breakdown[p]) for p in gone
+    ]
+    return rows
+
+
+def headline(snap: Snapshot) -> str:
+    """ "Game over! 🏆 alice wins with 87 points." (the winners among the players still in)."""
+    game = snap.require_game()
+    names = [snap.names[p] for p in game.leaders]
+    key = "end_winners" if len(names) > 1 else "end_winner"
+    score = max((game.scores[p] for p in game.leaders), default=0)
+    return tr(key, snap.locale, players=join_names(names, snap.locale), score=score)
+
+
+def table_embed(snap: Snapshot) -> discord.Embed:
+    """The final table: one field per player by rank, the chart's categories in its order."""
+    game, locale = snap.require_game(), snap.locale
+    cols = columns(game, locale)
+    gold: list[int] | None = None
+    if game.setup.game == "hunters":
+        from renderer.hunters_end import bonus_tiles_by_player
+
+        gold = bonus_tiles_by_player(game)
+    embed = discord.Embed(title=tr("final_title", locale), colour=discord.Colour.gold())
+    for row in standings(snap)[:FIELDS]:
+        place = f"{row.rank}." if row.rank is not None else "-"
+        crown = " 🏆" if row.winner else ""
+        status = f" ({tr('final_left', locale)})" if row.rank is None else ""
+        parts = [f"{label} {row.points.get(key, 0)}" for key, label in cols]
+        if gold is not None:
+            parts.append(tr("final_gold", locale, n=gold[row.seat]))
+        embed.add_field(
+            name=f"{place} {row.name}{crown} · {row.score}{status}"[:256],
+            value=(" · ".join(parts) or tr("final_nothing", locale))[:FIELD],
+            inline=False,
+        )
+    return embed
+
+
+def split_events(events: Sequence[Event]) -> tuple[list[Event], list[FeatureScored]]:
+    """The turn's own events, and the final scoring's (merged by category elsewhere)."""
+    turn: list[Event] = []
+    final: list[FeatureScored] = []
+    for event in events:
+        if isinstance(event, FeatureScored) and event.final:
+            final.append(event)
+        elif not isinstance(event, GameEnded):
+            turn.append(event)
+    return turn, final
+
+
+def end_scoring_lines(snap: Snapshot, final: Sequence[FeatureScored]) -> list[str]:
+    """One line per category of what the final scoring gave: "**Cities**: alice 15 · bob 7"."""
+    game = snap.require_game()
+    words = dict(columns(game, snap.locale))
+    totals: dict[str, dict[int, int]] = {}
+    for event in final:
+        share = totals.setdefault(event.feature, {})
+        for player, points in event.points.items():
+            share[player] = share.get(player, 0) + points
+    order = [key for key, _ in columns(game, snap.locale)]
+    lines: list[str] = []
+    for feature in sorted(totals, key=lambda f: order.index(f) if f in order else len(order)):
+        share = totals[feature]
+        if not any(share.values()):
+            continue
+        best = sorted(share.items(), key=lambda item: -item[1])
+        listed = " · ".join(f"{snap.names[p]} {points}" for p, points in best if points)
+        label = words.get(feature) or RenderOptions(lang=snap.locale).text(feature)
+        lines.append(f"**{label}**: {listed}")
+    return lines
+
+
+def chunks(lines: Sequence[str], limit: int) -> list[str]:
+    """``lines`` joined into texts of at most ``limit`` characters, split at line ends (a line
+    longer than ``limit`` is split at a space)."""
+    out: list[str] = []
+    current = ""
+    for line in lines:
+        while len(line) > limit:
+            cut = line.rfind(" ", 0, limit)
+            cut = cut if cut > limit // 2 else limit
+            if current:
+                out.append(current)
+                current = ""
+            out.append(line[:cut])
+            line = line[cut:].lstrip()
+        joined = f"{current}\n{line}" if current else line
+        if len(joined) > limit:
+            out.append(current)
+            joined = line
+        current = joined
+    if current:
+        out.append(current)
+    return out
+
+
+def embed_size(embed: discord.Embed) -> int:
+    return len(embed)
+
+
+def messages(
+    snap: Snapshot, events: Sequence[Event], extra: Sequence[str] = ()
+) -> list[tuple[str, list[discord.Embed]]]:
+    """The end of the game as (text, embeds) per message, each within Discord's limits; the
+    first carries the headline and the final table (the picture goes with it)."""
+    turn, final = split_events(events)
+    lines = [*extra, *narrate(turn, snap.names, snap.locale), f"**{headline(snap)}**"]
+    texts = chunks(lines, CONTENT)
+    embeds = [table_embed(snap)]
+    scored = end_scoring_lines(snap, final)
+    for index, part in enumerate(chunks(scored, DESCRIPTION)):
+        title = tr("final_end_scoring", snap.locale) if index == 0 else None
+        embeds.append(discord.Embed(title=title, description=part))
+    # The texts go first, one message each; the embeds join the last text while they fit.
+    out: list[tuple[str, list[discord.Embed]]] = [(text, []) for text in texts]
+    for embed in embeds:
+        packed = out[-1][1]
+        used = sum(embed_size(e) for e in packed)
+        if len(packed) < EMBEDS_PER_MESSAGE and used + embed_size(embed) <= EMBEDS_TOTAL:
+            packed.append(embed)
+        else:
+            out.append(("", [embed]))
+    return out

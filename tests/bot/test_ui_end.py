@@ -1,0 +1,105 @@
+"""The end of a game: winners after resignations, the final table by rank, nothing ever cut."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import simcord
+from conftest_ui import Table, assert_png, commit, pick, shown, simcord_bot
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.storage import GameRow, SeatRow
+from bot.ui import final
+from bot.ui.state import Snapshot
+from engine import Game
+from engine.cli import random_action
+from engine.game import Phase
+from engine.setup import Setup
+
+
+async def test_players_who_resigned_never_win_and_are_listed_last(
+    simcord_env: simcord.Env,
+) -> None:
+    table = Table(simcord_env, players=3)
+    game_id = await table.new()
+    manager = table.bot.manager
+    for _ in range(3):  # a few turns so that scores may differ
+        view = await manager.decision(game_id)
+        player = table.actor(view.user_id)
+        step = await pick(table, game_id, player, table.last())
+        await commit(player, step)
+    alice, bob = table.players[:2]
+    await alice.slash(table.thread(), "carcassonne resign")
+    said = shown(table.last())
+    assert "alice resigned" in said and "Game over" not in said
+    await bob.slash(table.thread(), "carcassonne resign")
+    end = table.last()
+    text = shown(end)
+    assert (await manager.decision(game_id)).finished
+    assert "Game over! 🏆 carol wins with" in text, text
+    assert "🏆 \n" not in text and not text.rstrip().endswith("🏆")
+    lines = [line for line in text.splitlines() if "·" in line and line[:2] in ("1.", "- ")]
+    assert lines[0].startswith("1. carol 🏆 · "), text
+    assert {line.split(" ")[1] for line in lines[1:]} == {"alice", "bob"}, text
+    assert all("(left the game)" in line and "🏆" not in line for line in lines[1:]), text
+    assert_png(simcord_env, end)
+
+
+__all__ = ["simcord_bot"]  # the fixture simcord_env needs
+
+
+def finished_snapshot(
+    game: str, players: int, seed: int, **setup: Any
+) -> tuple[Snapshot, list[Any]]:
+    names = tuple(f"{'a very long player name '[: 20 + i]}{i}" for i in range(players))
+    engine = Game(Setup(players=names, game=game, seed=seed, **setup))
+    rng = random.Random(seed)
+    events = []
+    while engine.phase is not Phase.OVER:
+        events = engine.play(random_action(engine, rng))
+    seats = tuple(SeatRow(i, 1000 + i, n, "blue") for i, n in enumerate(names))
+    row = GameRow(id=1, owner_id=1000, created_at=0, updated_at=0, kind=game, seats=seats)
+    return Snapshot(row, None, engine), events  # type: ignore[arg-type]
+
+
+def test_the_end_fits_discord_limits_without_cutting_anything() -> None:
+    for game, players, extra in (
+        ("hunters", 5, {}),
+        ("carcassonne", 6, {"expansions": ("abbey_mayor",)}),
+        ("castle", 2, {}),
+    ):
+        snap, events = finished_snapshot(game, players, 3, **extra)
+        parts = final.messages(snap, events)
+        everything = ""
+        for content, embeds in parts:
+            assert len(content) <= final.CONTENT
+            assert len(embeds) <= final.EMBEDS_PER_MESSAGE
+            assert sum(len(e) for e in embeds) <= final.EMBEDS_TOTAL
+            for embed in embeds:
+                assert len(embed.description or "") <= final.DESCRIPTION
+                assert all(len(f.value or "") <= final.FIELD for f in embed.fields)
+            everything += content + "".join(shown_embed(e) for e in embeds)
+        engine = snap.require_game()
+        for name, score in zip(snap.names, engine.scores, strict=True):
+            assert f"{name}" in everything and f"· {score}" in everything
+        # One line per category of the end scoring, in the chart's words and order.
+        labels = [label for _, label in final.columns(engine, "en")]
+        scored = [line for line in everything.splitlines() if line.startswith("**")]
+        heads = [line[2 : line.index("**", 2)] for line in scored if "Game over" not in line]
+        assert heads == [label for label in labels if label in heads], (heads, labels)
+        assert len(heads) == len(set(heads))
+
+
+def shown_embed(embed: Any) -> str:
+    parts = [embed.title or "", embed.description or ""]
+    parts += [f"{f.name}: {f.value}" for f in embed.fields]
+    return "\n" + "\n".join(parts)
+
+
+@given(st.lists(st.text(min_size=0, max_size=300), max_size=40), st.integers(50, 400))
+def test_chunks_keep_every_word_within_the_limit(lines: list[str], limit: int) -> None:
+    parts = final.chunks(lines, limit)
+    assert all(len(part) <= limit for part in parts)
+    assert "".join("".join(parts).split()) == "".join("".join(lines).split())
