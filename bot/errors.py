@@ -120,6 +120,12 @@ class UndoNothing(ManagerError):
     key = "undo_nothing"
 
 
+class UndoStale(ManagerError):
+    """An Agree or Refuse for an undo request whose turn is no longer the last one."""
+
+    key = "undo_stale"
+
+
 class UndoGameOver(ManagerError):
     key = "undo_game_over"
 

@@ -92,6 +92,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "There is nothing to take back yet.",
         "fr": "Il n'y a encore rien à annuler.",
     },
+    "undo_stale": {
+        "en": "This undo request is over: the game has moved on since. Ask again with "
+        "/carcassonne undo if needed.",
+        "fr": "Cette demande d'annulation est dépassée : la partie a avancé depuis. "
+        "Redemandez avec /carcassonne annuler si besoin.",
+    },
     "undo_game_over": {
         "en": "The game is over: moves can no longer be taken back.",
         "fr": "La partie est terminée : les coups ne peuvent plus être annulés.",

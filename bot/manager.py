@@ -9,12 +9,12 @@ decision it answers; :meth:`GameManager.apply` refuses any other stamp with :cla
 Moves on one game are serialised by an asyncio lock, and the storage write checks the action
 count it expects, so of two concurrent submissions exactly one wins, even across processes.
 
-Undo policy: a player may take back their own most recent action at once (repeatedly, so a whole
-turn can be taken back) as long as nobody else has acted since; actions the bot played for a
-resigned seat right after it are taken back with it. Any other action (someone else's, or once
-the next player has acted) is taken back only when every player still playing has asked for it
-(:class:`UndoResult` reports the votes). A finished game cannot be undone. Undoing replays the
-record without the action: the stack is fixed by the seed, so the same tile comes back.
+Undo policy: an undo takes back the whole last turn (tile, figure, wagon moves). A player may
+take back their own last turn at once as long as nobody else has acted since. Any other turn
+(someone else's, or once the next player has acted) is taken back only when every player still
+playing agrees (:class:`UndoResult` reports the votes); one refusal drops the request. A
+finished game cannot be undone. Undoing replays the record without the turn: the stack is fixed
+by the seed, so the same tile comes back.
 
 Leaving: a player who resigns, or whose time runs out under the ``forfeit`` policy, leaves the
 game through the engine's ``Forfeit``: their turns are skipped from then on and their figures stay
@@ -49,6 +49,7 @@ from bot.errors import (
     StaleAction,
     UndoGameOver,
     UndoNothing,
+    UndoStale,
     reason,
 )
 from bot.league_ops import LeagueOps
@@ -311,34 +312,57 @@ class GameManager(LeagueOps, LobbyOps, RecordsOps, TimingOps):
                 live.row = row
             return row
 
-    async def undo(self, game_id: int, user_id: int) -> UndoResult:
-        """Take back the last action, or vote for it (see the module's policy)."""
+    async def undo(self, game_id: int, user_id: int, *, request: int | None = None) -> UndoResult:
+        """Take back the last turn, or vote for it (see the module's policy).
+
+        ``request`` is the first action of the turn a vote was asked for (from an Agree button):
+        a vote for a turn that is no longer the last one is refused as stale.
+        """
         async with self.lock(game_id):
             live = await self._live(game_id)
-            if live.row.status == "finished":
-                raise UndoGameOver()
-            require_active(live.row)
-            if live.row.seat_of(user_id) is None:
-                raise NotAPlayer(game_id=game_id)
-            keep = len(live.log)
-            while keep > 0 and live.log[keep - 1].forced in DEPARTURES:
-                keep -= 1
-            if keep == 0:
-                raise UndoNothing()
-            target = live.log[keep - 1]
-            needed = frozenset(s.user_id for s in live.row.seats if s.status == "playing")
-            if not (target.user_id == user_id and target.forced is None):
+            start, end, needed = self._undo_target(live, user_id, request)
+            by = live.log[start].user_id
+            if not all(r.user_id == user_id and r.forced is None for r in live.log[start:end]):
                 votes = frozenset(
-                    await self.storage.add_undo_vote(game_id, keep - 1, user_id, self._clock())
+                    await self.storage.add_undo_vote(game_id, start, user_id, self._clock())
                 )
                 if not needed <= votes:
-                    return UndoResult(
-                        False, keep - 1, votes, needed, TurnView.of(live.row, live.game)
-                    )
+                    view = TurnView.of(live.row, live.game)
+                    return UndoResult(False, start, votes, needed, view, by=by)
             else:
                 votes = frozenset({user_id})
-            await self._take_back(live, keep - 1)
-            return UndoResult(True, keep - 1, votes, needed, TurnView.of(live.row, live.game))
+            await self._take_back(live, start)
+            return UndoResult(True, start, votes, needed, TurnView.of(live.row, live.game), by=by)
+
+    async def refuse_undo(self, game_id: int, user_id: int, request: int) -> UndoResult:
+        """A player still in the game refuses the undo asked for: the votes are dropped."""
+        async with self.lock(game_id):
+            live = await self._live(game_id)
+            start, _, needed = self._undo_target(live, user_id, request)
+            await self.storage.clear_undo_votes(game_id)
+            by = live.log[start].user_id
+            view = TurnView.of(live.row, live.game)
+            return UndoResult(False, start, frozenset(), needed, view, by=by)
+
+    def _undo_target(
+        self, live: LiveGame, user_id: int, request: int | None
+    ) -> tuple[int, int, frozenset[int]]:
+        """The last turn's actions ``[start, end)`` and who must agree to take them back."""
+        if live.row.status == "finished":
+            raise UndoGameOver()
+        require_active(live.row)
+        seat = live.row.seat_of(user_id)
+        if seat is None:
+            raise NotAPlayer(game_id=live.row.id)
+        start, end = last_turn(live.log)
+        if end == 0:
+            raise UndoNothing()
+        if request is not None and request != start:
+            raise UndoStale()
+        needed = frozenset(s.user_id for s in live.row.seats if s.status == "playing")
+        if request is not None and user_id not in needed:
+            raise NotAPlayer(game_id=live.row.id)
+        return start, end, needed
 
     async def _take_back(self, live: LiveGame, keep: int) -> None:
         row = live.row
@@ -364,6 +388,21 @@ Step = tuple[Played, ActionRow]
 NOT_A_MOVE = "skipping a turn or leaving is not a move; to leave the game, use the resign command"
 #: Forced reasons of the actions that make a player leave: final, never undone.
 DEPARTURES = ("resigned", "forfeit")
+
+
+def last_turn(log: Sequence[ActionRow]) -> tuple[int, int]:
+    """The actions ``[start, end)`` of the last turn played (departures after it left out);
+    ``(0, 0)`` when nothing was played."""
+    end = len(log)
+    while end > 0 and log[end - 1].forced in DEPARTURES:
+        end -= 1
+    if end == 0:
+        return 0, 0
+    start = end - 1
+    turn = log[start].turn
+    while start > 0 and log[start - 1].turn == turn and log[start - 1].forced not in DEPARTURES:
+        start -= 1
+    return start, end
 
 
 def _with_status(seats: tuple[SeatRow, ...], seat: int, status: SeatStatus) -> tuple[SeatRow, ...]:

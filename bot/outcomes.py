@@ -101,3 +101,5 @@ class UndoResult:
     votes: frozenset[int] = field(default_factory=frozenset)
     needed: frozenset[int] = field(default_factory=frozenset)
     view: TurnView | None = None
+    #: Who played the turn being taken back.
+    by: int | None = None

@@ -516,6 +516,10 @@ class SqliteStorage(SqliteLeagues, Storage):
             ) as cursor:
                 return {row[0] for row in await cursor.fetchall()}
 
+    async def clear_undo_votes(self, game_id: int) -> None:
+        async with self._tx() as db:
+            await db.execute("DELETE FROM undo_votes WHERE game_id = ?", (game_id,))
+
     # -- deadlines --------------------------------------------------------------------------
 
     async def _deadlines(self, where: str, args: Sequence[Any]) -> list[Deadline]:

@@ -240,6 +240,10 @@ class Storage(abc.ABC):
     ) -> set[int]:
         """Record a vote; return every voter for that action (raises nothing on a repeat)."""
 
+    @abc.abstractmethod
+    async def clear_undo_votes(self, game_id: int) -> None:
+        """Drop every undo vote of the game (a player refused)."""
+
     # -- deadlines --------------------------------------------------------------------------
 
     @abc.abstractmethod

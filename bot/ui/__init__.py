@@ -22,12 +22,13 @@ async def install(bot: CarcassonneBot) -> None:
     from bot.ui.errors import report
     from bot.ui.league_commands import install as install_leagues
     from bot.ui.translator import Translator
+    from bot.ui.undo import UndoButton
 
     await bot.tree.set_translator(Translator())
     group = CarcassonneGroup()
     pbp_commands.register(group)
     bot.tree.add_command(group)
-    bot.add_dynamic_items(*DYNAMIC_ITEMS)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, UndoButton)
     await install_leagues(bot)
 
     async def on_tree_error(

@@ -17,7 +17,7 @@ from discord.app_commands import Choice
 from discord.app_commands import locale_str as _
 
 from bot.storage import GameRow, Status
-from bot.ui import clocks, images, lobby_ui, pbp_commands, place_cmd, post
+from bot.ui import clocks, images, lobby_ui, pbp_commands, place_cmd, post, undo
 from bot.ui.errors import UIError
 from bot.ui.state import snapshot
 from bot.ui.texts import RULES, player_locale, rules_text, tr
@@ -297,7 +297,8 @@ class CarcassonneGroup(app_commands.Group):
         line = tr("resigned", snap.locale, player=name)
         told = [e for e in result.events if not isinstance(e, PlayerLeft)]  # said by ``line``
         await post.announce(bot_of(interaction), snap, told, extra=[line])
-        await interaction.followup.send(tr("done", here_locale(interaction, row)), ephemeral=True)
+        locale = here_locale(interaction, row)
+        await interaction.followup.send(tr("resign_done", locale, game_id=row.id), ephemeral=True)
 
     @app_commands.command(
         name=_("undo"), description=_("Take back the last move (others may have to agree)")
@@ -307,18 +308,7 @@ class CarcassonneGroup(app_commands.Group):
         row = await resolve(interaction, game)
         require_started(row)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        manager = bot_of(interaction).manager
-        result = await manager.undo(row.id, interaction.user.id)
-        locale = here_locale(interaction, row)
-        if not result.undone:
-            votes = " ".join(f"<@{u}>" for u in sorted(result.votes))
-            missing = " ".join(f"<@{u}>" for u in sorted(result.needed - result.votes))
-            await interaction.followup.send(tr("undo_vote", locale, votes=votes, missing=missing))
-            return
-        snap = await snapshot(manager, row.id)
-        line = tr("undone", snap.locale, player=interaction.user.display_name)
-        await post.announce(bot_of(interaction), snap, [], extra=[line])
-        await interaction.followup.send(tr("done", locale), ephemeral=True)
+        await undo.ask(bot_of(interaction), interaction, row)
 
     @app_commands.command(name=_("export"), description=_("Download the game's record (JSON)"))
     @app_commands.rename(game=_("game"))

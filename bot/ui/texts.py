@@ -263,12 +263,37 @@ TEXTS: dict[str, tuple[str, str]] = {
         "{player} abandonne. {winners} gagne.",
     ),
     "undone": (
-        "{player} took back the last move.",
-        "{player} a repris le dernier coup.",
+        "↩️ The last turn was taken back ({player}).",
+        "↩️ Le dernier tour a été repris ({player}).",
     ),
-    "undo_vote": (
-        "Undo asked by {votes}; still waiting for {missing}.",
-        "Annulation demandée par {votes} ; il manque {missing}.",
+    "undo_request": (
+        "↩️ {asker} asks to take back the last turn ({whose}'s): its tile and figure go back. "
+        "Everyone still playing must agree.\nAgreed: {agreed} · Waiting for: {missing}",
+        "↩️ {asker} demande de reprendre le dernier tour (celui de {whose}) : sa tuile et son pion "
+        "sont retirés. Tous les joueurs encore en jeu doivent accepter.\nD'accord : {agreed} · "
+        "En attente de : {missing}",
+    ),
+    "undo_agree": ("Agree", "D'accord"),
+    "undo_refuse": ("Refuse", "Refuser"),
+    "undo_done": (
+        "Undone: your last turn is back in your hands.",
+        "Annulé : vous rejouez votre dernier tour.",
+    ),
+    "undo_asked": (
+        "Undo asked in the thread; waiting for {missing}.",
+        "Annulation demandée dans le fil ; en attente de {missing}.",
+    ),
+    "undo_refused": (
+        "↩️ {player} refused to take back the last turn: the game goes on.",
+        "↩️ {player} refuse de reprendre le dernier tour : la partie continue.",
+    ),
+    "undo_agreed": (
+        "↩️ Undone: {players} agreed, the last turn is taken back.",
+        "↩️ Annulé : {players} sont d'accord, le dernier tour est repris.",
+    ),
+    "resign_done": (
+        "You resigned from game #{game_id}.",
+        "Vous avez abandonné la partie n°{game_id}.",
     ),
     # -- The Castle ---------------------------------------------------------------------------
     "castle_game": ("The Castle (2 players)", "Le Château (2 joueurs)"),

@@ -17,6 +17,7 @@ from bot.errors import (
     NotOwner,
     UndoGameOver,
     UndoNothing,
+    UndoStale,
 )
 from bot.manager import GameManager
 from engine import Game
@@ -68,10 +69,9 @@ async def test_a_player_takes_back_their_own_moves_until_the_next_player_acts(
         await manager.undo(view.game_id, ALICE)
     while view.user_id == ALICE:
         view = (await play_random(manager, view, rng)).view
-    # Alice's whole turn comes back, one action at a time.
-    while (await manager.storage.get_actions(view.game_id)) != []:
-        result = await manager.undo(view.game_id, ALICE)
-        assert result.undone
+    # Alice's whole turn comes back at once: tile and figure.
+    result = await manager.undo(view.game_id, ALICE)
+    assert result.undone and await manager.storage.get_actions(view.game_id) == []
     assert manager.cache.get(view.game_id).game.snapshot() == start  # type: ignore[union-attr]
     assert (await manager.game(view.game_id)).action_count == 0
 
@@ -92,7 +92,27 @@ async def test_an_older_move_needs_every_player(manager: GameManager) -> None:
     again = await manager.undo(view.game_id, asker)  # a second click changes nothing
     assert not again.undone
     done = await manager.undo(view.game_id, last.user_id)  # type: ignore[arg-type]
-    assert done.undone and await manager.storage.get_actions(view.game_id) == log[:-1]
+    # The whole turn goes back: its tile and its figure (or pass).
+    turn = [r for r in log if r.turn == last.turn]
+    assert len(turn) == 2 and done.action_idx == turn[0].idx
+    assert done.undone and await manager.storage.get_actions(view.game_id) == log[:-2]
+
+
+async def test_one_refusal_drops_an_undo_request(manager: GameManager) -> None:
+    rng = random.Random(4)
+    view = await started_game(manager, seed=4, users=(ALICE, BOB, CAROL))
+    while view.turn < 2:
+        view = (await play_random(manager, view, rng)).view
+    log = await manager.storage.get_actions(view.game_id)
+    asked = await manager.undo(view.game_id, CAROL)
+    assert not asked.undone and asked.votes == {CAROL}
+    with pytest.raises(UndoStale):
+        await manager.undo(view.game_id, ALICE, request=asked.action_idx + 1)
+    refused = await manager.refuse_undo(view.game_id, ALICE, asked.action_idx)
+    assert not refused.undone and refused.votes == frozenset()
+    again = await manager.undo(view.game_id, CAROL, request=asked.action_idx)
+    assert again.votes == {CAROL}, "the refused votes are gone: everyone must agree again"
+    assert await manager.storage.get_actions(view.game_id) == log
 
 
 async def test_resigning_in_a_two_player_game_ends_it(manager: GameManager) -> None:

@@ -217,7 +217,7 @@ async def test_resigning_is_told_as_a_forfeit_not_as_the_bot_playing_on(
     alice, bob, _ = table.players
     game_id = await forced_game(table, None, expansion=None, seed=7)
     done = await bob.slash(table.thread(), "carcassonne resign")
-    assert done.ephemeral and said(done) == ["Played."]
+    assert done.ephemeral and said(done) == [f"You resigned from game #{game_id}."]
     message = table.last().content
     assert "bob resigned: their figures stay on the board but score nothing" in message
     assert "bot" not in message and message.count("bob") == 1, message

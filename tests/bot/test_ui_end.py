@@ -6,7 +6,17 @@ import random
 from typing import Any
 
 import simcord
-from conftest_ui import Table, assert_png, commit, pick, shown, simcord_bot
+from conftest_ui import (
+    Table,
+    assert_png,
+    commit,
+    custom_ids,
+    pick,
+    put_options,
+    shown,
+    simcord_bot,
+    spot_ids,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -103,3 +113,74 @@ def test_chunks_keep_every_word_within_the_limit(lines: list[str], limit: int) -
     parts = final.chunks(lines, limit)
     assert all(len(part) <= limit for part in parts)
     assert "".join("".join(parts).split()) == "".join("".join(lines).split())
+
+
+async def test_undo_is_a_vote_in_the_thread_and_takes_back_the_whole_turn(
+    simcord_env: simcord.Env,
+) -> None:
+    table = Table(simcord_env, players=3)
+    game_id = await table.new()
+    manager = table.bot.manager
+    alice, bob, carol = table.players
+    # Alice takes back her own turn alone while nobody has acted since: tile and figure.
+    step = await pick(table, game_id, alice, table.last())
+    await commit(player=alice, step=step, spot=1 if spot_ids(step) else None)
+    assert (await manager.decision(game_id)).user_id == bob.id
+    mine = await alice.slash(table.thread(), "carcassonne undo")
+    assert said_text(mine) == ["Undone: your last turn is back in your hands."]
+    assert await manager.storage.get_actions(game_id) == []
+    assert "The last turn was taken back" in table.last().content
+    assert (await manager.decision(game_id)).user_id == alice.id
+    # Once Bob has played, Carol asks for Bob's turn back: a public request with buttons.
+    for _ in range(2):
+        view = await manager.decision(game_id)
+        player = table.actor(view.user_id)
+        await commit(player, await pick(table, game_id, player, table.last()))
+    before = await manager.storage.get_actions(game_id)
+    asked = await carol.slash(table.thread(), "carcassonne undo")
+    assert said_text(asked)[0].startswith("Undo asked in the thread; waiting for")
+    request = table.last()
+    assert f"<@{carol.id}> asks to take back the last turn (bob's)" in request.content
+    assert f"<@{alice.id}>" in request.content and f"<@{bob.id}>" in request.content
+    agree = next(i for i in custom_ids(request, "cc:undo:") if i.endswith(":yes"))
+    refuse = next(i for i in custom_ids(request, "cc:undo:") if i.endswith(":no"))
+    await alice.click(request, custom_id=refuse)
+    request = now(table, request)
+    assert "alice refused" in request.content and not custom_ids(request)
+    assert await manager.storage.get_actions(game_id) == before
+    # Asked again, everyone agrees: Bob's whole turn goes back, and Bob plays again.
+    await carol.slash(table.thread(), "carcassonne undo")
+    request = table.last()
+    agree = next(i for i in custom_ids(request, "cc:undo:") if i.endswith(":yes"))
+    await alice.click(request, custom_id=agree)
+    request = now(table, request)
+    assert "Waiting for: " in request.content and f"<@{bob.id}>" in request.content
+    await bob.click(request, custom_id=agree)
+    after = await manager.storage.get_actions(game_id)
+    assert after == [r for r in before if r.turn < before[-1].turn]
+    view = await manager.decision(game_id)
+    assert view.user_id == bob.id
+    assert "The last turn was taken back" in table.last().content
+    assert put_options(table.last()), "Bob's turn message offers his tile again"
+    assert not custom_ids(now(table, request)), "an answered request keeps no buttons"
+    # A request's buttons are stale once the game has moved on.
+    await commit(bob, await pick(table, game_id, bob, table.last()))
+    await alice.slash(table.thread(), "carcassonne undo")
+    request = table.last()
+    agree = next(i for i in custom_ids(request, "cc:undo:") if i.endswith(":yes"))
+    view = await manager.decision(game_id)
+    assert view.user_id == carol.id
+    turn_message = next(m for m in reversed(table.thread().history()) if put_options(m))
+    await commit(carol, await pick(table, game_id, carol, turn_message))
+    stale = await bob.click(request, custom_id=agree)
+    assert any("moved on" in t for t in said_text(stale)), said_text(stale)
+
+
+def said_text(result: Any) -> list[str]:
+    messages = ([result.response] if result.response else []) + list(result.followups)
+    return [m.content for m in messages if m is not None]
+
+
+def now(table: Table, message: Any) -> Any:
+    """A message as it reads now (after edits)."""
+    return next(m for m in table.thread().history() if m.id == message.id)
