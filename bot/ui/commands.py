@@ -7,6 +7,7 @@ descriptions are ``locale_str`` so :mod:`bot.ui.translator` can give them in Fre
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 from typing import TYPE_CHECKING, Any, cast
@@ -17,7 +18,7 @@ from discord.app_commands import Choice
 from discord.app_commands import locale_str as _
 
 from bot.storage import GameRow, Status
-from bot.ui import clocks, images, lobby_ui, pbp_commands, place_cmd, post, undo
+from bot.ui import clocks, help_ui, images, lobby_ui, pbp_commands, place_cmd, post, undo
 from bot.ui.errors import UIError
 from bot.ui.state import snapshot
 from bot.ui.texts import RULES, player_locale, rules_text, tr
@@ -396,6 +397,20 @@ class CarcassonneGroup(app_commands.Group):
         await interaction.response.send_message(
             "\n".join(lines) or tr("games_none", locale), ephemeral=True
         )
+
+    @app_commands.command(
+        name=_("help"), description=_("How a turn works, the commands, and the rules")
+    )
+    @app_commands.rename(game=_("game"))
+    @app_commands.describe(game=_("The game whose rules to show (default: this thread's)"))
+    @app_commands.choices(game=GAMES)
+    async def help(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        row: GameRow | None = None
+        with contextlib.suppress(UIError):
+            row = await resolve(interaction, None)
+        locale = here_locale(interaction, row)
+        tree = bot_of(interaction).tree
+        await help_ui.show(interaction, tree, row, game, locale)
 
     @app_commands.command(name=_("rules"), description=_("Short rules of the game"))
     @app_commands.rename(game=_("game"))

@@ -274,6 +274,9 @@ TEXTS: dict[str, tuple[str, str]] = {
         "En attente de : {missing}",
     ),
     "undo_agree": ("Agree", "D'accord"),
+    "help_turn": ("How a turn works", "Comment se joue un tour"),
+    "help_commands": ("Commands", "Commandes"),
+    "help_rules": ("Rules: {game}", "Règles : {game}"),
     "undo_refuse": ("Refuse", "Refuser"),
     "undo_done": (
         "Undone: your last turn is back in your hands.",
@@ -618,13 +621,15 @@ RULES: dict[str, tuple[str, str]] = {
         "coin de pré où quatre tuiles se touchent et fait marquer les paysans.",
     ),
     "how": (
-        "**How to play here:** pick a lettered square in the menu under the board, turn the "
-        "tile with the buttons, choose a numbered spot for a figure (or none) and confirm. "
-        "`/carcassonne place` does it in one line, e.g. `cell: B rotation: 90 figure: 4`.",
-        "**Jouer ici :** choisissez une case lettrée dans le menu sous le plateau, tournez la "
-        "tuile avec les boutons, choisissez un endroit numéroté pour un pion (ou aucun) et "
-        "confirmez. `/carcassonne place` fait tout en une ligne, par ex. `case: B rotation: 90 "
-        "pion: 4`.",
+        "**How to play here:** in the menu under the picture, pick a lettered square and a "
+        "rotation; your private step then shows the tile with numbered spots: tap one, or **No "
+        "figure**, and the move is played. `/carcassonne place` does it in one line, e.g. "
+        "`cell: B rotation: 90 figure: 4`. `/carcassonne help` explains it with a picture.",
+        "**Jouer ici :** dans le menu sous l'image, choisissez une case lettrée et une "
+        "orientation ; votre étape privée montre alors la tuile avec des endroits numérotés : "
+        "touchez-en un, ou **Aucun pion**, et le coup est joué. `/carcassonne poser` fait tout "
+        "en une ligne, par ex. `case: B rotation: 90 pion: 4`. `/carcassonne aide` l'explique "
+        "avec une image.",
     ),
     "castle": (
         "**The Castle** (2 players). Place your tile inside the walls, along a start square or a "

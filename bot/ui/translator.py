@@ -35,6 +35,11 @@ FRENCH: dict[str, str] = {
     "Continue a game from a record file": "Continuer une partie depuis un fichier d'enregistrement",
     "games": "parties",
     "List games (yours, or this channel's)": "Lister les parties (les vôtres, ou de ce salon)",
+    "help": "aide",
+    "How a turn works, the commands, and the rules": "Comment jouer un tour, les commandes et "
+    "les règles",
+    "The game whose rules to show (default: this thread's)": "Le jeu dont montrer les règles "
+    "(par défaut : celui de ce fil)",
     "rules": "regles",
     "Short rules of the game": "Règles résumées du jeu",
     "settings": "reglages",

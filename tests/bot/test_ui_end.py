@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import discord
 import simcord
 from conftest_ui import (
     Table,
@@ -184,3 +185,41 @@ def said_text(result: Any) -> list[str]:
 def now(table: Table, message: Any) -> Any:
     """A message as it reads now (after edits)."""
     return next(m for m in table.thread().history() if m.id == message.id)
+
+
+async def test_help_shows_a_turn_picture_the_commands_and_the_rules_in_two_languages(
+    simcord_env: simcord.Env,
+) -> None:
+    from bot.ui.texts import TEXTS
+
+    table = Table(simcord_env)
+    result = await table.players[0].slash(table.channel, "carcassonne help")
+    messages = [m for m in [result.response, *result.followups] if m is not None]
+    assert all(m.ephemeral for m in messages)
+    embeds = [e for m in messages for e in m.embeds]
+    titles = [e.title for e in embeds]
+    assert titles == ["How a turn works", "Commands", "Rules: Carcassonne + Abbey & Mayor"]
+    assert all(len(e) <= 6000 for e in embeds)
+    picture = assert_png(simcord_env, messages[0])
+    assert len(picture) < 10 * 1024 * 1024
+    commands = shown_embed(embeds[1])
+    for name in ("new", "place", "undo", "resign", "help", "board", "status", "games"):
+        assert f"`/carcassonne {name}`" in commands, commands
+    assert "`/league " in commands
+    rules = [f.name for f in embeds[2].fields]
+    assert rules == ["Your turn", "Scoring during the game", "End of the game", "Abbey",
+                     "Mayor, wagon, barn"]  # fmt: skip
+    # In a game's thread: that game's rules; in French for a French server.
+    await table.new(game="hunters")
+    here = await table.players[0].slash(table.thread(), "carcassonne help")
+    texts = [e.title for m in [here.response, *here.followups] if m for e in m.embeds]
+    assert "Rules: Hunters & Gatherers" in texts
+    french = Table(simcord_env)
+    admins = french.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    admin = french.guild.add_member(simcord_env.create_user("zoe"), roles=[admins])
+    await admin.slash(french.channel, "carcassonne settings", language="fr")
+    said_fr = await french.players[0].slash(french.channel, "carcassonne help")
+    embeds_fr = [e for m in [said_fr.response, *said_fr.followups] if m for e in m.embeds]
+    assert [e.title for e in embeds_fr][:2] == ["Comment se joue un tour", "Commandes"]
+    assert "`/carcassonne nouvelle`" in shown_embed(embeds_fr[1])
+    assert TEXTS["help_turn"][1] == embeds_fr[0].title
