@@ -103,6 +103,9 @@ class CarcassonneBot(discord.Client):
     def __init__(self, settings: Settings) -> None:
         # Slash commands and components need no privileged intent (no message content).
         intents = discord.Intents.default()
+        # Voice is never used: discord.py's warnings about voice libraries are noise for hosts.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions(users=True))
         self.settings = settings
         self.tree = app_commands.CommandTree(self)
@@ -184,6 +187,8 @@ class CarcassonneBot(discord.Client):
             self.user and self.user.id,
             len(self.guilds),
         )
+        if self.user is not None:
+            log.info("invite the bot to a server with: %s", invite_link(self.user.id))
 
     async def close(self) -> None:
         try:
@@ -193,6 +198,25 @@ class CarcassonneBot(discord.Client):
             if self._storage is not None:
                 await self._storage.close()
                 self._storage = None
+
+
+#: What the bot needs in a server, and nothing more (the README lists them with the reason).
+PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    create_public_threads=True,
+    create_private_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+)
+SCOPES = ("bot", "applications.commands")
+
+
+def invite_link(client_id: int) -> str:
+    """The OAuth2 link that adds the bot to a server with exactly :data:`PERMISSIONS`."""
+    return discord.utils.oauth_url(client_id, permissions=PERMISSIONS, scopes=SCOPES)
 
 
 def configure_logging(level: str) -> None:

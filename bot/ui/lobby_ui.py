@@ -142,7 +142,18 @@ async def on_button(interaction: discord.Interaction, game_id: int, op: str) -> 
     elif op in ("hand", "seats", "shuffle", "back"):
         await creator_button(interaction, row, op, locale)
         return
-    elif op == "start":
+    elif op == "start" and len(row.seats) < 2 and row.owner_id == user.id and row.kind != "castle":
+        # Starting alone is allowed (a solo game), but never by accident.
+        from bot.ui.components import LobbyButton
+
+        confirm = discord.ui.View(timeout=None)
+        label = tr("solo_start", locale)
+        confirm.add_item(LobbyButton(row.id, "solo", label, discord.ButtonStyle.success))
+        await interaction.response.send_message(
+            tr("solo_confirm", locale, game_id=game_id), view=confirm, ephemeral=True
+        )
+        return
+    elif op in ("start", "solo"):
         await interaction.response.defer()
         view = await manager.start(game_id, user.id)
         await begin(bot_of(interaction), interaction, view.game)
@@ -297,6 +308,8 @@ async def begin(bot: CarcassonneBot, interaction: discord.Interaction, row: Game
     locale = row.locale or "en"
     name = tr("thread_name", locale, title=game_title(row, locale), game_id=row.id)
     channel = interaction.channel
+    clicked = interaction.message
+    lobby = clicked if clicked is not None and clicked.id == row.message_id else None
     thread: discord.Thread
     if isinstance(channel, discord.Thread):
         thread = channel
@@ -309,10 +322,8 @@ async def begin(bot: CarcassonneBot, interaction: discord.Interaction, row: Game
         )
         for seat in row.seats:
             await thread.add_user(discord.Object(seat.user_id))
-    elif isinstance(channel, discord.TextChannel) and interaction.message is not None:
-        thread = await interaction.message.create_thread(
-            name=name, auto_archive_duration=ARCHIVE_MINUTES
-        )
+    elif isinstance(channel, discord.TextChannel) and lobby is not None:
+        thread = await lobby.create_thread(name=name, auto_archive_duration=ARCHIVE_MINUTES)
     elif isinstance(channel, discord.TextChannel):
         thread = await channel.create_thread(
             name=name, type=discord.ChannelType.public_thread, auto_archive_duration=ARCHIVE_MINUTES
@@ -321,9 +332,14 @@ async def begin(bot: CarcassonneBot, interaction: discord.Interaction, row: Game
         raise UIError("guild_only")
     lobby_message = row.message_id
     await bot.manager.set_messages(row.id, thread_id=thread.id, message_id=None)
-    if interaction.message is not None and lobby_message == interaction.message.id:
-        started = tr("lobby_started", locale, where=thread.mention)
-        await interaction.message.edit(content=started, embed=lobby_embed(row), view=None)
+    started = tr("lobby_started", locale, where=thread.mention)
+    if lobby is not None:
+        await lobby.edit(content=started, embed=lobby_embed(row), view=None)
+    elif lobby_message is not None and row.channel_id is not None and row.thread_id is None:
+        # Started from the solo confirmation (a private message): the lobby is edited by id.
+        message = bot.get_partial_messageable(row.channel_id).get_partial_message(lobby_message)
+        with contextlib.suppress(discord.HTTPException):
+            await message.edit(content=started, embed=lobby_embed(row), view=None)
     players = ", ".join(f"<@{s.user_id}>" for s in row.seats)
     snap = await snapshot(bot.manager, row.id)
     welcome = tr("welcome", locale, game_id=row.id, players=players)

@@ -32,19 +32,36 @@ def bot_of(interaction: discord.Interaction) -> CarcassonneBot:
     return cast("CarcassonneBot", interaction.client)
 
 
+def quoted(text: str, limit: int = 20) -> str:
+    """A short, harmless quote of what a player typed (no mentions, no markdown)."""
+    short = text.strip()
+    short = short if len(short) <= limit else short[: limit - 1] + "…"
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(short))
+
+
 def parse_cell(game: Game, text: str) -> Pos:
-    """A letter from the board or ``x,y``; raises :class:`UIError` if it is neither."""
+    """A letter from the board or ``x,y``; raises :class:`UIError` naming the real reason."""
     cells = candidate_cells(game)
     labels = {lab: pos for pos, lab in turn_labels(game).items()}
-    key = text.strip().upper().split(" ")[0]
+    key = text.strip().upper().split(" ")[0] if text.strip() else ""
     if key in labels:
         return labels[key]
     try:
         x, y = (int(v) for v in text.replace("(", "").replace(")", "").split(","))
     except ValueError:
-        raise UIError("bad_cell", cell=text) from None
+        if key.isalpha() and len(key) <= 3 and labels:
+            letters = sorted(labels, key=lambda lab: (len(lab), lab))
+            raise UIError(
+                "no_such_letter", cell=quoted(key), first=letters[0], last=letters[-1]
+            ) from None
+        raise UIError("bad_cell", cell=quoted(text)) from None
     if (x, y) not in cells:
-        raise UIError("bad_cell", cell=text)
+        tiles = game.board.tiles
+        if (x, y) in tiles:
+            raise UIError("cell_taken", cell=f"({x}, {y})")
+        if not any((x + dx, y + dy) in tiles for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0))):
+            raise UIError("cell_alone", cell=f"({x}, {y})")
+        raise UIError("cell_no_fit", cell=f"({x}, {y})")
     return x, y
 
 

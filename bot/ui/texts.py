@@ -274,6 +274,13 @@ TEXTS: dict[str, tuple[str, str]] = {
         "En attente de : {missing}",
     ),
     "undo_agree": ("Agree", "D'accord"),
+    "solo_confirm": (
+        "Nobody has joined game #{game_id} yet. Start it alone, as a solo game? (Otherwise "
+        "wait for players to press Join.)",
+        "Personne n'a encore rejoint la partie n°{game_id}. La commencer seul, en solo ? "
+        "(Sinon, attendez que des joueurs appuient sur Rejoindre.)",
+    ),
+    "solo_start": ("Start alone", "Commencer seul"),
     "help_turn": ("How a turn works", "Comment se joue un tour"),
     "help_commands": ("Commands", "Commandes"),
     "help_rules": ("Rules: {game}", "Règles : {game}"),
@@ -388,8 +395,26 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Plusieurs parties sont en cours ici ({ids}) : donnez le numéro de la partie.",
     ),
     "bad_cell": (
-        "Square {cell!r} is not one of the lettered squares. Use a letter from the board, or x,y.",
-        "La case {cell!r} n'est pas une case lettrée. Utilisez une lettre du plateau, ou x,y.",
+        "“{cell}” is not a square. Use a letter from the board (A, B…) or x,y such as 1,-2.",
+        "« {cell} » n'est pas une case. Utilisez une lettre du plateau (A, B…) ou x,y comme 1,-2.",
+    ),
+    "no_such_letter": (
+        "There is no square {cell} this turn: the lettered squares go from {first} to {last}.",
+        "Il n'y a pas de case {cell} à ce tour : les cases lettrées vont de {first} à {last}.",
+    ),
+    "cell_taken": (
+        "Square {cell} is taken: a tile already lies there. Pick a lettered square.",
+        "La case {cell} est prise : une tuile s'y trouve déjà. Choisissez une case lettrée.",
+    ),
+    "cell_alone": (
+        "Square {cell} touches no tile: a tile goes next to one already down.",
+        "La case {cell} ne touche aucune tuile : une tuile se pose à côté d'une autre.",
+    ),
+    "cell_no_fit": (
+        "Your tile does not fit at {cell} whichever way it is turned: its edges don't match the "
+        "neighbours. Pick a lettered square.",
+        "Votre tuile ne va pas en {cell}, quelle que soit son orientation : ses bords ne "
+        "correspondent pas aux voisines. Choisissez une case lettrée.",
     ),
     "bad_rotation": (
         "Rotation must be 0, 90, 180 or 270 (legal here: {legal}).",

@@ -96,9 +96,15 @@ CASES: list[tuple[str, str, str, str, dict[str, Any], str]] = [
     ("place by a non-player", "carol", "thread", "place", {"cell": "A"},
      "You are not playing in game"),
     ("bad cell letter", "alice", "thread", "place", {"cell": "ZZ"},
-     "not one of the lettered squares"),
+     "There is no square ZZ this turn: the lettered squares go from A to"),
     ("bad cell text", "alice", "thread", "place", {"cell": "1,2,3"},
-     "not one of the lettered squares"),
+     "“1,2,3” is not a square. Use a letter from the board"),
+    ("taken cell", "alice", "thread", "place", {"cell": "0,0"},
+     "Square (0, 0) is taken: a tile already lies there"),
+    ("lonely cell", "alice", "thread", "place", {"cell": "5,5"},
+     "Square (5, 5) touches no tile"),
+    ("long cell", "alice", "thread", "place", {"cell": "x" * 5000},
+     "“xxxxxxxxxxxxxxxxxxx…” is not a square"),
     ("bad rotation", "alice", "thread", "place", {"cell": "A", "rotation": 45},
      "Rotation 45 does not fit on square A: use"),
     ("bad figure", "alice", "thread", "place", {"cell": "A", "rotation": "legal",
@@ -207,7 +213,7 @@ async def test_a_non_player_and_a_stale_prompt_are_refused_in_french(
     alice = table.players[0]
     bad = await alice.slash(table.thread(), "carcassonne place", cell="ZZ")
     texts = [m.content for m in [bad.response, *bad.followups] if m]
-    assert any("n'est pas une case lettrée" in t for t in texts), texts
+    assert any("Il n'y a pas de case ZZ à ce tour" in t for t in texts), texts
 
 
 async def test_resigning_is_told_as_a_forfeit_not_as_the_bot_playing_on(

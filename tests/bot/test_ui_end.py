@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -210,7 +211,8 @@ async def test_help_shows_a_turn_picture_the_commands_and_the_rules_in_two_langu
     assert rules == ["Your turn", "Scoring during the game", "End of the game", "Abbey",
                      "Mayor, wagon, barn"]  # fmt: skip
     # In a game's thread: that game's rules; in French for a French server.
-    await table.new(game="hunters")
+    hunters_id = await table.new(game="hunters")
+    assert table.thread().name == f"Hunters & Gatherers #{hunters_id}"
     here = await table.players[0].slash(table.thread(), "carcassonne help")
     texts = [e.title for m in [here.response, *here.followups] if m for e in m.embeds]
     assert "Rules: Hunters & Gatherers" in texts
@@ -223,3 +225,53 @@ async def test_help_shows_a_turn_picture_the_commands_and_the_rules_in_two_langu
     assert [e.title for e in embeds_fr][:2] == ["Comment se joue un tour", "Commandes"]
     assert "`/carcassonne nouvelle`" in shown_embed(embeds_fr[1])
     assert TEXTS["help_turn"][1] == embeds_fr[0].title
+
+
+async def test_a_solo_start_asks_for_confirmation_first(simcord_env: simcord.Env) -> None:
+    table = Table(simcord_env, players=1)
+    alice = table.players[0]
+    await alice.slash(table.channel, "carcassonne new")
+    lobby = table.channel.last_message
+    assert lobby is not None
+    game_id = (await table.bot.manager.games_in_channel(table.channel.id, ("lobby",)))[0].id
+    asked = await alice.click(lobby, custom_id=f"cc:lobby:{game_id}:start")
+    question = asked.response
+    assert question is not None and question.ephemeral
+    assert "Nobody has joined game" in question.content and "solo game" in question.content
+    assert (await table.bot.manager.game(game_id)).status == "lobby", "nothing started yet"
+    await alice.click(question, custom_id=f"cc:lobby:{game_id}:solo")
+    row = await table.bot.manager.game(game_id)
+    assert row.status == "active" and row.thread_id is not None
+    assert table.channel.threads[-1].name == f"Carcassonne #{game_id}"
+    assert "Game #" in table.last().content and put_options(table.last())
+    edited = next(m for m in table.channel.history() if m.id == lobby.id)
+    assert "started" in edited.content.lower() or not custom_ids(edited)
+
+
+async def test_start_up_logs_the_invite_link_and_no_voice_warning(
+    simcord_env: simcord.Env, caplog: Any
+) -> None:
+    import logging
+    from urllib.parse import parse_qs, urlparse
+
+    from bot.app import PERMISSIONS, CarcassonneBot, Settings, invite_link
+
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = True  # as in a new process
+    with caplog.at_level(logging.INFO):
+        CarcassonneBot(Settings(token="t", database=":memory:", log_level="INFO", dev_guild=None))
+        await table_bot(simcord_env).on_ready()
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "voice will NOT be supported" not in logged
+    assert "invite the bot to a server with: https://discord.com/oauth2/authorize?" in logged
+    query = parse_qs(urlparse(invite_link(42)).query)
+    assert query["scope"] == ["bot applications.commands"]
+    granted = discord.Permissions(int(query["permissions"][0]))
+    assert granted == PERMISSIONS and not granted.administrator and not granted.manage_guild
+    for needed in ("send_messages_in_threads", "create_private_threads", "attach_files"):
+        assert getattr(granted, needed), needed
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    assert str(PERMISSIONS.value) in readme and "applications.commands" in readme
+
+
+def table_bot(env: simcord.Env) -> Any:
+    return env.bot
