@@ -208,6 +208,17 @@ def _transaction(conn: sqlite3.Connection, steps: Sequence[_Step], conflict: str
 CHECKPOINT_EVERY = 500
 
 
+async def connect(path: str) -> aiosqlite.Connection:
+    """An aiosqlite connection in autocommit mode whose worker thread never keeps the process
+    alive: a storage left open (a crashed handler, a test that failed) must not stop the
+    interpreter from exiting. Nothing is lost by it: every write is committed on that thread
+    before the awaiting coroutine goes on, and SQLite's journal rolls back a torn transaction.
+    """
+    pending = aiosqlite.connect(path, isolation_level=None)
+    pending._thread.daemon = True  # aiosqlite (pinned) starts this thread on the first await
+    return await pending
+
+
 class SqliteStorage(SqliteLeagues, Storage):
     """Open with :meth:`open`; close with :meth:`close` (or ``async with``).
 
@@ -229,7 +240,7 @@ class SqliteStorage(SqliteLeagues, Storage):
         cls, path: str | Path, *, durable: bool = True, migrations: Path = MIGRATIONS
     ) -> SqliteStorage:
         """Open (creating if needed) and migrate the database at ``path``."""
-        db = await aiosqlite.connect(str(path), isolation_level=None)
+        db = await connect(str(path))
         try:
             # Some PRAGMAs answer with a row: close each cursor, or SQLite sees a statement
             # still in progress and refuses the migration's COMMIT.
@@ -271,11 +282,12 @@ class SqliteStorage(SqliteLeagues, Storage):
     async def _checkpoint(self, path: str) -> None:
         """Copy the log into the database without blocking writers (``PASSIVE``)."""
         try:
-            async with (
-                aiosqlite.connect(path, isolation_level=None) as db,
-                db.execute("PRAGMA wal_checkpoint(PASSIVE)") as cursor,
-            ):
-                await cursor.fetchall()
+            db = await connect(path)
+            try:
+                async with db.execute("PRAGMA wal_checkpoint(PASSIVE)") as cursor:
+                    await cursor.fetchall()
+            finally:
+                await db.close()
         except Exception:  # the next checkpoint tries again; a failure loses nothing
             log.warning("checkpoint of %s failed", path, exc_info=True)
 

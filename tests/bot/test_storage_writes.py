@@ -65,3 +65,13 @@ async def test_the_log_is_checkpointed_into_the_database_file(
             assert await cursor.fetchone() == (0,)
     finally:
         await manager.close()
+
+
+async def test_a_storage_left_open_never_keeps_the_process_alive(tmp_path: Path) -> None:
+    from bot.sqlite_storage import SqliteStorage
+
+    storage = await SqliteStorage.open(tmp_path / "left-open.sqlite3")
+    try:
+        assert storage._db._thread.daemon, "the database thread must not block the exit"
+    finally:
+        await storage.close()

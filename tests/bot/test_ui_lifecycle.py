@@ -99,7 +99,7 @@ async def test_bad_place_input_is_explained(simcord_env: simcord.Env) -> None:
     alice, bob = table.players
     await table.new()
     wrong_cell = await alice.slash(table.thread(), "carcassonne place", cell="ZZ", rotation=0)
-    assert any("not one of the lettered squares" in t for t in said(wrong_cell))
+    assert any("There is no square ZZ this turn" in t for t in said(wrong_cell))
     wrong_player = await bob.slash(table.thread(), "carcassonne place", cell="A", rotation=0)
     assert any("alice" in t for t in said(wrong_player))
     wrong_figure = await alice.slash(
