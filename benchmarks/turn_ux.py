@@ -19,6 +19,7 @@ import re
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from bot.app import CarcassonneBot, Settings
 
 FAMILIES: list[tuple[str, dict[str, Any], int]] = [
     ("Carcassonne", {}, 2),
+    ("Carcassonne, tactical hand", {"hand": True}, 3),
     ("Abbey & Mayor", {"expansion": "abbey_mayor"}, 4),
     ("Hunters & Gatherers", {"game": "hunters"}, 3),
     ("The Castle", {"game": "castle"}, 2),
@@ -126,7 +128,17 @@ async def decide(
     raise RuntimeError(f"no decision to answer in {prompt.content!r}")
 
 
-async def play(family: str, options: dict[str, Any], players: int, seed: int) -> list[int]:
+Inspect = Callable[[simcord.Env, Any], None]
+
+
+async def play(
+    family: str,
+    options: dict[str, Any],
+    players: int,
+    seed: int,
+    inspect: Inspect | None = None,
+) -> list[int]:
+    """Interactions per decision of one full game; ``inspect`` sees every turn message."""
     with tempfile.TemporaryDirectory() as folder:
         bot = CarcassonneBot(
             Settings(
@@ -158,6 +170,8 @@ async def play(family: str, options: dict[str, Any], players: int, seed: int) ->
                 if view.finished:
                     break
                 actor = next(p for p in people if p.id == view.user_id)
+                if inspect is not None:
+                    inspect(env, thread.last_message)
                 counts.append(await decide(thread, bot, game_id, actor, rng))
             return counts
 
@@ -168,14 +182,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     discord.utils.setup_logging(level=40)
-    print(f"{'family':22} {'games':>5} {'decisions':>9} {'mean':>6} {'min':>4} {'max':>4}  seconds")
+    print(f"{'family':28} {'games':>5} {'decisions':>9} {'mean':>6} {'min':>4} {'max':>4}  seconds")
     for family, options, players in FAMILIES:
         started = time.perf_counter()
         counts: list[int] = []
         for game in range(args.games):
             counts += asyncio.run(play(family, options, players, args.seed + game))
         print(
-            f"{family:22} {args.games:>5} {len(counts):>9} {statistics.fmean(counts):>6.2f} "
+            f"{family:28} {args.games:>5} {len(counts):>9} {statistics.fmean(counts):>6.2f} "
             f"{min(counts):>4} {max(counts):>4}  {time.perf_counter() - started:.0f}"
         )
 

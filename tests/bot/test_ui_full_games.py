@@ -1,0 +1,42 @@
+"""A full game of every family through the buttons, as a player would play it.
+
+Each decision is a uniformly random complete move entered the shortest way the interface allows
+(:mod:`benchmarks.turn_ux`, which also prints the figures). Every turn message must show the
+drawn tile's picture (a PNG under Discord's 10 MiB), and no decision may take more than three
+interactions (two for a directly picked move; the tactical hand opens the hand first).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import simcord
+
+from benchmarks.turn_ux import FAMILIES, play
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def picture_check(seen: list[int]) -> Any:
+    def inspect(env: simcord.Env, message: Any) -> None:
+        assert message is not None and message.attachments, "a turn message without picture"
+        data = env.backend.cdn.get(message.attachments[0].url)
+        assert data is not None and data.startswith(PNG)
+        assert len(data) < 10 * 1024 * 1024
+        seen.append(len(data))
+
+    return inspect
+
+
+@pytest.mark.parametrize(("family", "options", "players"), FAMILIES, ids=[f[0] for f in FAMILIES])
+async def test_a_full_game_through_the_buttons(
+    family: str, options: dict[str, Any], players: int
+) -> None:
+    seen: list[int] = []
+    counts = await play(family, options, players, seed=5, inspect=picture_check(seen))
+    assert len(seen) == len(counts) > 20, "every decision had its turn message and picture"
+    assert max(counts) <= 3, counts
+    direct = 3 if options.get("hand") else 2
+    assert sum(1 for c in counts if c <= direct) == len(counts)
+    assert sum(counts) / len(counts) <= 2.1 or options.get("hand")
