@@ -43,7 +43,8 @@ def chart_picture(
     colours = {**pal.CATEGORY_COLOURS, **(colours or {})}
     names = game.setup.players
     cats = categories(game, order or CATEGORY_ORDER)
-    bar_h = max(34, round(tile * 0.42), width // 30)
+    # Readable at phone width: the names and totals are about 12 px tall at 400 px wide.
+    bar_h = max(34, round(tile * 0.42), width // 16)
     font = pal.font(round(bar_h * 0.5))
     small = pal.font(round(bar_h * 0.4))
     pad = bar_h // 2
