@@ -27,6 +27,7 @@ tie-breakers in order (wins, total score, average score); players still equal sh
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -352,12 +353,27 @@ def parse_points(text: str) -> tuple[int, ...]:
     return values
 
 
+#: Seasons are dated within these years (a typo such as 9999 is refused, not crashed on).
+YEARS = (2000, 2100)
+
+
+def _quote(text: str, limit: int = 20) -> str:
+    """A short, harmless quote of what a user typed (no mentions, no markdown, no controls)."""
+    short = "".join(c for c in text.strip() if c.isprintable())
+    short = short if len(short) <= limit else short[: limit - 1] + "…"
+    for mark in "\\*_~`|>":
+        short = short.replace(mark, "\\" + mark)
+    return short.replace("@", "@\u200b")
+
+
 def parse_day(text: str) -> datetime:
-    """A date written YYYY-MM-DD, as midnight UTC."""
+    """A date written YYYY-MM-DD between the years of :data:`YEARS`, as midnight UTC."""
     try:
         day = datetime.strptime(text.strip(), "%Y-%m-%d")
     except ValueError:
-        raise BadDate(text=text) from None
+        raise BadDate(text=_quote(text)) from None
+    if not YEARS[0] <= day.year <= YEARS[1]:
+        raise BadYear(text=_quote(text), first=YEARS[0], last=YEARS[1])
     return day.replace(tzinfo=UTC)
 
 
@@ -373,9 +389,16 @@ def season_dates(starts: str | None, ends: str | None, now: float) -> tuple[floa
 
 
 def check_name(name: str) -> str:
+    """A league name as shown everywhere: no control or direction characters, no mentions."""
+    import unicodedata
+
     cleaned = " ".join(name.split())
     if not 1 <= len(cleaned) <= NAME_LENGTH:
         raise BadLeagueName(length=NAME_LENGTH)
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs") for c in cleaned):
+        raise BadLeagueChars()
+    if "@" in cleaned or re.search(r"<[@#:/][^>]*>", cleaned):
+        raise BadLeagueChars()
     return cleaned
 
 
@@ -407,6 +430,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "A league called {name!r} already exists here: choose another name.",
         "Une ligue {name!r} existe déjà ici : choisissez un autre nom.",
     ),
+    "bad_league_chars": (
+        "A league name is plain text: no @, no mentions of members, roles or channels, and no "
+        "invisible or direction characters.",
+        "Un nom de ligue est du texte simple : pas de @, pas de mention de membre, de rôle ou "
+        "de salon, et pas de caractère invisible ou de direction.",
+    ),
     "bad_league_name": (
         "A league name has 1 to {length} characters.",
         "Un nom de ligue a de 1 à {length} caractères.",
@@ -424,8 +453,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "à 100, la première place d'abord, par ex. 3,1,0.",
     ),
     "bad_date": (
-        "{text!r} is not a date: write it YYYY-MM-DD, e.g. 2026-09-30.",
-        "{text!r} n'est pas une date : écrivez-la AAAA-MM-JJ, par ex. 2026-09-30.",
+        "“{text}” is not a date: write it YYYY-MM-DD, e.g. 2026-09-30.",
+        "« {text} » n'est pas une date : écrivez-la AAAA-MM-JJ, par ex. 2026-09-30.",
+    ),
+    "bad_year": (
+        "“{text}” is too far away: a season's date lies between the years {first} and {last}.",
+        "« {text} » est trop lointaine : une date de saison est entre {first} et {last}.",
     ),
     "bad_dates": (
         "The season cannot end on {ends}: the end must come after the start and after today.",
@@ -537,9 +570,11 @@ NoLeague = _error("no_league")
 SeveralLeagues = _error("several_leagues")
 LeagueNameTaken = _error("league_name_taken")
 BadLeagueName = _error("bad_league_name")
+BadLeagueChars = _error("bad_league_chars")
 BadFormat = _error("bad_format")
 BadPoints = _error("bad_points")
 BadDate = _error("bad_date")
+BadYear = _error("bad_year")
 BadDates = _error("bad_dates")
 BadTurnHours = _error("bad_turn_hours")
 OnlyAdmins = _error("only_admins")

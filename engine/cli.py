@@ -171,8 +171,12 @@ def main(argv: list[str] | None = None) -> int:
         try:
             with open(args.record, encoding="utf-8") as source:
                 record = json.load(source)
-        except (OSError, json.JSONDecodeError) as error:
+        except (OSError, json.JSONDecodeError, UnicodeDecodeError) as error:
             print(json.dumps({"error": f"cannot read the record: {error}", "action": None}))
+            return 2
+        except RecursionError:
+            error_text = "cannot read the record: it is nested too deeply"
+            print(json.dumps({"error": error_text, "action": None}))
             return 2
         status, output = replay_output(record)
         print(json.dumps(output))

@@ -26,6 +26,10 @@ MIN_PLAYERS, MAX_PLAYERS = 1, 6
 RECORD_FORMAT = 1
 
 
+#: Seeds are stored as SQLite/PostgreSQL 64-bit integers.
+MAX_SEED = 2**63 - 1
+
+
 @dataclass(frozen=True)
 class Setup:
     """Everything that fixes a game before its first action."""
@@ -116,7 +120,14 @@ class Setup:
             raise MalformedError("'players' must be a list of player names")
         seed = data.get("seed", 0)
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise MalformedError(f"'seed' must be a whole number, got {seed!r}")
+            raise MalformedError(f"'seed' must be a whole number, got {str(seed)[:40]!r}")
+        if not 0 <= seed <= MAX_SEED:
+            raise MalformedError(
+                f"'seed' must be a whole number from 0 to {MAX_SEED} (a 64-bit integer), "
+                f"got one with {len(str(seed))} digits"
+                if abs(seed) > 10**20
+                else f"'seed' must be a whole number from 0 to {MAX_SEED}, got {seed}"
+            )
         game = data.get("game", "carcassonne")
         if not isinstance(game, str):
             raise MalformedError(f"'game' must be a name, got {game!r}")

@@ -336,6 +336,8 @@ class CarcassonneGroup(app_commands.Group):
             raise UIError("empty_file")
         try:
             record = json.loads(data.decode("utf-8"))
+        except RecursionError:
+            raise UIError("bad_json", reason=tr("json_too_deep", locale)) from None
         except UnicodeDecodeError:
             raise UIError("bad_json", reason=tr("json_not_text", locale)) from None
         except json.JSONDecodeError as error:

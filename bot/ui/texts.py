@@ -280,6 +280,12 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Personne n'a encore rejoint la partie n°{game_id}. La commencer seul, en solo ? "
         "(Sinon, attendez que des joueurs appuient sur Rejoindre.)",
     ),
+    "json_too_deep": (
+        "it is nested too deeply (lists or objects inside each other thousands of times); a "
+        "record is a flat object with a list of actions",
+        "il est imbriqué trop profondément (des listes ou objets les uns dans les autres des "
+        "milliers de fois) ; un enregistrement est un objet simple avec une liste d'actions",
+    ),
     "solo_start": ("Start alone", "Commencer seul"),
     "help_turn": ("How a turn works", "Comment se joue un tour"),
     "help_commands": ("Commands", "Commandes"),

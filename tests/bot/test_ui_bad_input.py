@@ -235,3 +235,26 @@ async def test_resigning_is_told_as_a_forfeit_not_as_the_bot_playing_on(
     french = tr("resigned", "fr", player="bob")
     assert "ne marquent plus rien" in french and "bot" not in french
     assert "ne marquent plus rien" in FRENCH["Leave the game: your figures stay but score nothing"]
+
+
+async def test_records_with_huge_numbers_or_deep_nesting_are_refused_clearly(
+    simcord_env: simcord.Env, caplog: Any
+) -> None:
+    import logging
+
+    table = Table(simcord_env)
+    alice = table.players[0]
+    cases = [
+        (record_with(seed=10**400), "'seed' must be a whole number from 0 to"),
+        (record_with(seed=-1), "'seed' must be a whole number from 0 to"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b'{"a":' * 50_000 + b"1" + b"}" * 50_000, "nested too deeply"),
+    ]
+    with caplog.at_level(logging.ERROR):
+        for data, expected in cases:
+            result = await alice.slash(table.channel, "carcassonne import", file=("r.json", data))
+            texts = [m.content for m in [result.response, *result.followups] if m]
+            assert any(expected in t for t in texts), texts
+            assert all(len(t) <= 2000 for t in texts)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert await table.bot.manager.games_in_channel(table.channel.id, ("active",)) == []

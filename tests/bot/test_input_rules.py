@@ -1,0 +1,43 @@
+"""Rules on what users type: league names, dates (issue: hardening against bad input)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.errors import ManagerError
+from bot.leagues import check_name, parse_day
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["@everyone", "@here cup", "<@&1> cup", "<#123>", "a\x00b", "abc\u202edef", "zero\u200bwidth"],
+)
+def test_league_names_refuse_mentions_controls_and_direction_marks(name: str) -> None:
+    with pytest.raises(ManagerError) as refused:
+        check_name(name)
+    assert "plain text" in refused.value.message("en")
+
+
+@pytest.mark.parametrize("name", ["Spring league", "Ligue d'été 2026", "Liga #3", "サマーカップ"])
+def test_ordinary_league_names_pass(name: str) -> None:
+    assert check_name(name) == name
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("9999-12-31", "is too far away: a season's date lies between the years 2000 and 2100"),
+        ("1999-12-31", "is too far away"),
+        ("@everyone", "“@\u200beveryone” is not a date"),
+        ("x" * 5000, "“xxxxxxxxxxxxxxxxxxx…” is not a date"),
+    ],
+)
+def test_season_dates_out_of_range_or_garbage_are_refused_shortly(text: str, expected: str) -> None:
+    with pytest.raises(ManagerError) as refused:
+        parse_day(text)
+    message = refused.value.message("en")
+    assert expected in message and len(message) < 200
+
+
+def test_a_normal_date_is_midnight_utc() -> None:
+    assert parse_day("2026-09-30").isoformat() == "2026-09-30T00:00:00+00:00"
