@@ -45,6 +45,12 @@ class StaleAction(ManagerError):
     key = "stale_action"
 
 
+class StaleStep(StaleAction):
+    """A second click on a step of this turn that was already played (a double click)."""
+
+    key = "stale_step"
+
+
 class IllegalAction(ManagerError):
     """The engine refused the move; ``reason`` is the engine's explanation (English).
 

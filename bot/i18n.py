@@ -33,6 +33,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "fr": "Ce coup visait une étape passée (tour {expected}) ; la partie en est au tour "
         "{turn}. Utilisez le dernier message.",
     },
+    "stale_step": {
+        "en": "That step was already played (a double click?): the game goes on at turn {turn}. "
+        "Use the latest message.",
+        "fr": "Cette étape est déjà jouée (double clic ?) : la partie continue au tour {turn}. "
+        "Utilisez le dernier message.",
+    },
     "illegal_action": {
         "en": "Move refused: {reason}.",
         "fr": "Coup refusé : {reason}.",

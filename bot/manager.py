@@ -47,6 +47,7 @@ from bot.errors import (
     NotAPlayer,
     NotYourTurn,
     StaleAction,
+    StaleStep,
     UndoGameOver,
     UndoNothing,
     UndoStale,
@@ -113,8 +114,11 @@ class GameManager(LeagueOps, LobbyOps, RecordsOps, TimingOps):
             live = await self._live(game_id)
             require_active(live.row)
             decision = live.game.decision
-            if turn != decision.turn or (phase is not None and phase != decision.phase.value):
-                raise StaleAction(expected=turn, turn=decision.turn)
+            # Players count turns from 1, as every message shows them.
+            if turn != decision.turn:
+                raise StaleAction(expected=turn + 1, turn=decision.turn + 1)
+            if phase is not None and phase != decision.phase.value:
+                raise StaleStep(turn=decision.turn + 1)
             seat = live.row.seats[decision.player]
             if seat.user_id != user_id:
                 if live.row.seat_of(user_id) is None:
@@ -143,7 +147,7 @@ class GameManager(LeagueOps, LobbyOps, RecordsOps, TimingOps):
             require_active(live.row)
             game = live.game
             if game.decision.turn != turn:
-                raise StaleAction(expected=turn, turn=game.decision.turn)
+                raise StaleAction(expected=turn + 1, turn=game.decision.turn + 1)
             why = chosen or live.row.timeout_policy
             now = self._clock()
             done: list[Step] = []

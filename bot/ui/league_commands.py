@@ -27,7 +27,7 @@ from discord.app_commands import locale_str as _
 
 from bot.i18n import language
 from bot.league_ops import LeagueChange, SeasonTable
-from bot.leagues import Profile, Standing
+from bot.leagues import OnlyOrganisers, Profile, Standing
 from bot.narrate import FEATURES
 from bot.storage import GameRow, LeagueRow
 from bot.ui import lobby_ui, post
@@ -960,6 +960,8 @@ class LeagueGroup(app_commands.Group):
         next_ends: str | None = None,
     ) -> None:
         found = await resolve(interaction, league)
+        if not (is_admin(interaction) or interaction.user.id == found.organiser_id):
+            raise OnlyOrganisers()  # said privately: nothing was answered in public yet
         await interaction.response.defer(thinking=True)
         table, now = await bot_of(interaction).manager.close_season(
             found.id, interaction.user.id, reason, admin=is_admin(interaction), next_ends=next_ends

@@ -145,6 +145,7 @@ async def test_a_league_season_from_creation_to_close(simcord_env: simcord.Env) 
     # Closing the season: refused to a player, then final standings; the league is closed.
     refused = await carol.slash(channel, "league close", reason="bored")
     assert any("organiser" in t for t in said(refused))
+    assert refused.ephemeral, "a permission refusal is private"
     closed = await zoe.slash(channel, "league close", reason="end of spring")
     final = step_of(closed)
     assert "Season 1 of **Spring** closed" in final.content

@@ -66,7 +66,7 @@ async def invalid_submissions(manager: GameManager, view: TurnView) -> list[tupl
         (CAROL, tile, view.turn, "tile", NotAPlayer, "not playing"),
         (ALICE, tile, view.turn + 1, "tile", StaleAction, "earlier step"),
         (ALICE, tile, view.turn - 1, "tile", StaleAction, "turn"),
-        (ALICE, tile, view.turn, "figure", StaleAction, "latest prompt"),
+        (ALICE, tile, view.turn, "figure", StaleAction, "already played (a double click?)"),
         (ALICE, occupied, view.turn, None, IllegalAction, "already holds a tile"),
         (ALICE, far, view.turn, None, IllegalAction, "does not touch"),
         (ALICE, Pass(), view.turn, None, IllegalAction, "place your tile first"),
