@@ -68,8 +68,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "fr": "Seul le créateur de la partie peut faire cela.",
     },
     "owner_cannot_leave": {
-        "en": "As the creator you cannot leave the lobby; abandon the game instead.",
-        "fr": "En tant que créateur, vous ne pouvez pas quitter : abandonnez plutôt la partie.",
+        "en": "As the creator you cannot leave the lobby; press Cancel game to call it off.",
+        "fr": "En tant que créateur, vous ne pouvez pas quitter : appuyez sur Annuler la partie "
+        "pour l'arrêter.",
     },
     "bad_setup": {
         "en": "These settings are not valid: {reason}.",

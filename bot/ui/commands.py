@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import logging
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from bot.app import CarcassonneBot
 
 RECORD_LIMIT = 1024 * 1024
+
+log = logging.getLogger(__name__)
 
 EXPANSIONS = [
     Choice(name=_("None"), value="none"),
@@ -300,6 +303,33 @@ class CarcassonneGroup(app_commands.Group):
         await post.announce(bot_of(interaction), snap, told, extra=[line])
         locale = here_locale(interaction, row)
         await interaction.followup.send(tr("resign_done", locale, game_id=row.id), ephemeral=True)
+
+    @app_commands.command(
+        name=_("abandon"),
+        description=_("Stop a game: its creator for a lobby or a solo game, an admin for any"),
+    )
+    @app_commands.rename(game=_("game"))
+    async def abandon(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        row = await resolve(interaction, game)
+        user = interaction.user
+        perms = interaction.permissions
+        admin = bool(perms.manage_guild or perms.administrator)
+        playing = [s for s in row.seats if s.status == "playing"]
+        alone = row.status == "active" and [s.user_id for s in playing] == [user.id]
+        own = row.owner_id == user.id and (row.status == "lobby" or alone)
+        if not (admin or own):
+            raise UIError("abandon_refused")  # before any answer: the refusal stays private
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        manager = bot_of(interaction).manager
+        row = await manager.abandon(row.id, user.id, admin=admin)
+        log.info("game %s abandoned by %s (admin=%s)", row.id, user.id, admin)
+        locale = here_locale(interaction, row)
+        public = tr("game_abandoned", row.locale or "en", game_id=row.id, who=user.mention)
+        if row.thread_id is not None:
+            await post.retire_message(bot_of(interaction), row)
+            channel = await post.game_channel(bot_of(interaction), row)
+            await channel.send(public, allowed_mentions=discord.AllowedMentions.none())
+        await interaction.followup.send(tr("abandon_done", locale, game_id=row.id), ephemeral=True)
 
     @app_commands.command(
         name=_("undo"), description=_("Take back the last move (others may have to agree)")

@@ -32,7 +32,7 @@ def _fields(match: re.Match[str]) -> dict[str, Any]:
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"cc:lobby:(?P<game>\d+):(?P<op>join|leave|start|solo|options|colour|hand|seats|shuffle|back)",
+    template=r"cc:lobby:(?P<game>\d+):(?P<op>join|leave|start|solo|cancel|options|colour|hand|seats|shuffle|back)",
 ):
     """Lobby buttons: on the lobby message, and in the creator's options (hand, seats...)."""
 

@@ -7,6 +7,7 @@ the manager returns, so two players joining at once both end up listed.
 from __future__ import annotations
 
 import contextlib
+import logging
 from typing import TYPE_CHECKING, Any, Final, cast
 
 import discord
@@ -20,6 +21,8 @@ from bot.ui.texts import game_title, player_locale, tr
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
+
+log = logging.getLogger(__name__)
 
 #: Lobby options: name -> ((value, English label, French label), ...); first is the default.
 OPTION_CHOICES: dict[str, tuple[tuple[str, str, str], ...]] = {
@@ -111,6 +114,7 @@ def lobby_view(row: GameRow) -> discord.ui.View:
         ("start", discord.ButtonStyle.primary),
         ("options", discord.ButtonStyle.secondary),
         ("colour", discord.ButtonStyle.secondary),
+        ("cancel", discord.ButtonStyle.danger),
     ):
         if op != "colour" or row.kind in images.STYLED_GAMES:
             view.add_item(LobbyButton(row.id, op, tr(op, locale), style))
@@ -152,6 +156,14 @@ async def on_button(interaction: discord.Interaction, game_id: int, op: str) -> 
         await interaction.response.send_message(
             tr("solo_confirm", locale, game_id=game_id), view=confirm, ephemeral=True
         )
+        return
+    elif op == "cancel":
+        if row.owner_id != user.id:
+            raise UIError("abandon_refused")
+        row = await manager.abandon(game_id, user.id)
+        log.info("lobby of game %s cancelled by %s", game_id, user.id)
+        done = tr("lobby_cancelled", locale, game_id=game_id, who=user.mention)
+        await interaction.response.edit_message(content=done, embed=lobby_embed(row), view=None)
         return
     elif op in ("start", "solo"):
         await interaction.response.defer()

@@ -238,13 +238,18 @@ async def game_channel(bot: CarcassonneBot, row: GameRow) -> discord.abc.Message
 
 async def retire_prompt(bot: CarcassonneBot, snap: Snapshot) -> None:
     """Remove the components of the previous turn message (best effort)."""
-    target, message_id = snap.row.thread_id or snap.row.channel_id, snap.row.message_id
+    await retire_message(bot, snap.row)
+
+
+async def retire_message(bot: CarcassonneBot, row: GameRow) -> None:
+    """Remove the components of the game's last turn message (best effort)."""
+    target, message_id = row.thread_id or row.channel_id, row.message_id
     if target is None or message_id is None:
         return
     try:
         await bot.get_partial_messageable(target).get_partial_message(message_id).edit(view=None)
     except discord.HTTPException as error:
-        log.info("could not retire prompt %s of game %s: %s", message_id, snap.row.id, error)
+        log.info("could not retire prompt %s of game %s: %s", message_id, row.id, error)
 
 
 async def announce(

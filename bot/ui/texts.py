@@ -31,6 +31,23 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Partie commencée : suivez-la dans {where}.",
     ),
     "lobby_abandoned": ("This game was abandoned.", "Cette partie a été abandonnée."),
+    "cancel": ("Cancel game", "Annuler la partie"),
+    "lobby_cancelled": (
+        "Game #{game_id} was cancelled by {who}.",
+        "La partie n°{game_id} a été annulée par {who}.",
+    ),
+    "game_abandoned": (
+        "Game #{game_id} was abandoned by {who}: it ends here without a winner.",
+        "La partie n°{game_id} a été abandonnée par {who} : elle s'arrête sans gagnant.",
+    ),
+    "abandon_done": ("Game #{game_id} is abandoned.", "La partie n°{game_id} est abandonnée."),
+    "abandon_refused": (
+        "Only the creator can cancel a lobby. A started game with other players is abandoned by "
+        "a server admin (Manage Server); players can also leave with /carcassonne resign.",
+        "Seul le créateur peut annuler une inscription. Une partie commencée avec d'autres "
+        "joueurs est abandonnée par un admin du serveur (Gérer le serveur) ; chacun peut aussi "
+        "la quitter avec /carcassonne abandonner.",
+    ),
     "private_game": ("private (own thread)", "privée (fil privé)"),
     "public_game": ("public", "publique"),
     "join": ("Join", "Rejoindre"),

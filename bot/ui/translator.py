@@ -36,6 +36,9 @@ FRENCH: dict[str, str] = {
     "games": "parties",
     "List games (yours, or this channel's)": "Lister les parties (les vôtres, ou de ce salon)",
     "help": "aide",
+    "abandon": "arreter",
+    "Stop a game: its creator for a lobby or a solo game, an admin for any": "Arrêter une "
+    "partie : son créateur pour une inscription ou une partie solo, un admin pour toute partie",
     "How a turn works, the commands, and the rules": "Comment jouer un tour, les commandes et "
     "les règles",
     "The game whose rules to show (default: this thread's)": "Le jeu dont montrer les règles "

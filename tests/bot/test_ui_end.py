@@ -275,3 +275,36 @@ async def test_start_up_logs_the_invite_link_and_no_voice_warning(
 
 def table_bot(env: simcord.Env) -> Any:
     return env.bot
+
+
+async def test_a_lobby_is_cancelled_by_its_creator_and_a_game_abandoned_by_an_admin(
+    simcord_env: simcord.Env,
+) -> None:
+    table = Table(simcord_env)
+    alice, bob = table.players
+    await alice.slash(table.channel, "carcassonne new")
+    lobby = table.channel.last_message
+    assert lobby is not None
+    manager = table.bot.manager
+    game_id = (await manager.games_in_channel(table.channel.id, ("lobby",)))[0].id
+    await bob.click(lobby, custom_id=f"cc:lobby:{game_id}:join")
+    refused = await bob.click(lobby, custom_id=f"cc:lobby:{game_id}:cancel")
+    assert refused.ephemeral and any("Only the creator" in t for t in said_text(refused))
+    assert (await manager.game(game_id)).status == "lobby"
+    await alice.click(lobby, custom_id=f"cc:lobby:{game_id}:cancel")
+    assert (await manager.game(game_id)).status == "abandoned"
+    edited = next(m for m in table.channel.history() if m.id == lobby.id)
+    assert f"Game #{game_id} was cancelled by" in edited.content and not custom_ids(edited)
+    # A started game with two players: the creator alone cannot stop it, an admin can.
+    started = await table.new()
+    refused = await alice.slash(table.thread(), "carcassonne abandon")
+    assert refused.ephemeral and any("server admin" in t for t in said_text(refused))
+    assert (await manager.game(started)).status == "active"
+    admins = table.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    admin = table.guild.add_member(simcord_env.create_user("zoe"), roles=[admins])
+    done = await admin.slash(table.thread(), "carcassonne abandon", game=started)
+    assert done.ephemeral and said_text(done)[-1] == f"Game #{started} is abandoned."
+    assert (await manager.game(started)).status == "abandoned"
+    assert f"Game #{started} was abandoned by" in table.last().content
+    turn_messages = [m for m in table.thread().history() if put_options(m)]
+    assert not turn_messages, "the last turn message lost its menus"
