@@ -116,6 +116,8 @@ class CarcassonneBot(discord.Client):
         #: Each player's live placement step per game: the interaction that shows it (its
         #: token edits it for 15 minutes) and when it was made (event-loop time).
         self.steps: dict[tuple[int, int], tuple[discord.Interaction, float]] = {}
+        #: Rate-limit buckets of the commands that render a lot (see bot.ui.commands).
+        self.cooldowns: dict[tuple[str, str, int | None], app_commands.Cooldown] = {}
 
     @property
     def manager(self) -> GameManager:

@@ -11,6 +11,7 @@ import contextlib
 import io
 import json
 import logging
+import time
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -31,6 +32,32 @@ if TYPE_CHECKING:
 RECORD_LIMIT = 1024 * 1024
 
 log = logging.getLogger(__name__)
+
+#: Commands that render a lot: per user and per command 4 per 30 s, per channel 10 per 30 s.
+#: Buckets belong to the bot (so a restart or another bot starts afresh); the turn flow (menus,
+#: buttons, place) is never limited.
+USER_RATE, CHANNEL_RATE, PER = 4, 10, 30.0
+
+
+async def _not_too_often(interaction: discord.Interaction) -> bool:
+    bot = bot_of(interaction)
+    name = interaction.command.name if interaction.command is not None else "?"
+    now = time.time()
+    keys = (
+        (("user", name, interaction.user.id), USER_RATE),
+        (("channel", name, interaction.channel_id), CHANNEL_RATE),
+    )
+    for key, rate in keys:
+        bucket = bot.cooldowns.get(key)
+        if bucket is None:
+            bucket = bot.cooldowns[key] = app_commands.Cooldown(rate, PER)
+        retry = bucket.update_rate_limit(now)
+        if retry:
+            raise app_commands.CommandOnCooldown(bucket, retry)
+    return True
+
+
+heavy = app_commands.check(_not_too_often)
 
 EXPANSIONS = [
     Choice(name=_("None"), value="none"),
@@ -211,6 +238,7 @@ class CarcassonneGroup(app_commands.Group):
         await manager.set_messages(row.id, thread_id=None, message_id=message.id)
         await interaction.followup.send(message.jump_url, ephemeral=True)
 
+    @heavy
     @app_commands.command(name=_("board"), description=_("Show the current board again"))
     @app_commands.rename(game=_("game"))
     @app_commands.describe(game=_("Game number (default: the game of this thread)"))
@@ -430,6 +458,7 @@ class CarcassonneGroup(app_commands.Group):
             "\n".join(lines) or tr("games_none", locale), ephemeral=True
         )
 
+    @heavy
     @app_commands.command(
         name=_("help"), description=_("How a turn works, the commands, and the rules")
     )

@@ -8,6 +8,7 @@ in their language, anything else is logged with its traceback and answered with 
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -48,6 +49,9 @@ def describe(error: BaseException, locale: str) -> tuple[str, int]:
         return tr("guild_only", locale), logging.DEBUG
     if isinstance(error, app_commands.MissingPermissions):
         return tr("manage_only", locale), logging.DEBUG
+    if isinstance(error, app_commands.CommandOnCooldown):
+        seconds = max(1, math.ceil(error.retry_after))
+        return tr("cooldown", locale, seconds=seconds), logging.DEBUG
     return tr("unexpected", locale), logging.ERROR
 
 

@@ -32,6 +32,11 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "lobby_abandoned": ("This game was abandoned.", "Cette partie a été abandonnée."),
     "cancel": ("Cancel game", "Annuler la partie"),
+    "cooldown": (
+        "That was asked a lot just now: try again in {seconds} s. (Turns are never slowed.)",
+        "Demandé souvent à l'instant : réessayez dans {seconds} s. (Les tours ne sont jamais "
+        "ralentis.)",
+    ),
     "lobby_cancelled": (
         "Game #{game_id} was cancelled by {who}.",
         "La partie n°{game_id} a été annulée par {who}.",

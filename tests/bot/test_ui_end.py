@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -308,3 +309,23 @@ async def test_a_lobby_is_cancelled_by_its_creator_and_a_game_abandoned_by_an_ad
     assert f"Game #{started} was abandoned by" in table.last().content
     turn_messages = [m for m in table.thread().history() if put_options(m)]
     assert not turn_messages, "the last turn message lost its menus"
+
+
+async def test_the_board_command_cools_down_per_user_and_says_when(
+    simcord_env: simcord.Env,
+) -> None:
+    table = Table(simcord_env)
+    game_id = await table.new()
+    alice, bob = table.players
+    for _ in range(4):
+        answered = await alice.slash(table.thread(), "carcassonne board")
+        assert all("try again" not in t for t in said_text(answered))
+    slowed = await alice.slash(table.thread(), "carcassonne board")
+    assert slowed.ephemeral and any(
+        re.search(r"try again in \d+ s", t) for t in said_text(slowed)
+    ), said_text(slowed)
+    other = await bob.slash(table.thread(), "carcassonne board")
+    assert all("try again" not in t for t in said_text(other)), "the limit is per user"
+    # The turn itself is never slowed.
+    await commit(alice, await pick(table, game_id, alice, table.last()))
+    assert (await table.bot.manager.decision(game_id)).user_id == bob.id
