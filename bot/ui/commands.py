@@ -369,6 +369,7 @@ class CarcassonneGroup(app_commands.Group):
         await interaction.response.defer(ephemeral=True, thinking=True)
         await undo.ask(bot_of(interaction), interaction, row)
 
+    @heavy
     @app_commands.command(name=_("export"), description=_("Download the game's record (JSON)"))
     @app_commands.rename(game=_("game"))
     async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
@@ -418,6 +419,7 @@ class CarcassonneGroup(app_commands.Group):
             tr("imported", locale, game_id=row.id, count=row.action_count), ephemeral=True
         )
 
+    @heavy
     @app_commands.command(name=_("games"), description=_("List games (yours, or this channel's)"))
     @app_commands.rename(which=_("which"))
     @app_commands.describe(which=_("Which games to list"))
