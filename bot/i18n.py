@@ -150,3 +150,13 @@ def t(key: str, locale: str | None = None, **params: Any) -> str:
         return key
     text = entry.get(language(locale)) or entry[DEFAULT_LOCALE]
     return text.format(**params)
+
+
+def quote_input(text: str, limit: int = 20) -> str:
+    """A short, harmless quote of what a user typed, for refusals: no control characters, no
+    markdown, no mentions, at most ``limit`` characters."""
+    short = "".join(c for c in text.strip() if c.isprintable())
+    short = short if len(short) <= limit else short[: limit - 1] + "…"
+    for mark in "\\*_~`|>":
+        short = short.replace(mark, "\\" + mark)
+    return short.replace("@", "@\u200b")

@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 from openskill.models import PlackettLuce
 
 from bot.errors import ManagerError
-from bot.i18n import language
+from bot.i18n import language, quote_input
 from bot.storage import LeaguePlacing, LeagueResult, SeatRow
 
 MU = 25.0
@@ -357,23 +357,14 @@ def parse_points(text: str) -> tuple[int, ...]:
 YEARS = (2000, 2100)
 
 
-def _quote(text: str, limit: int = 20) -> str:
-    """A short, harmless quote of what a user typed (no mentions, no markdown, no controls)."""
-    short = "".join(c for c in text.strip() if c.isprintable())
-    short = short if len(short) <= limit else short[: limit - 1] + "…"
-    for mark in "\\*_~`|>":
-        short = short.replace(mark, "\\" + mark)
-    return short.replace("@", "@\u200b")
-
-
 def parse_day(text: str) -> datetime:
     """A date written YYYY-MM-DD between the years of :data:`YEARS`, as midnight UTC."""
     try:
         day = datetime.strptime(text.strip(), "%Y-%m-%d")
     except ValueError:
-        raise BadDate(text=_quote(text)) from None
+        raise BadDate(text=quote_input(text)) from None
     if not YEARS[0] <= day.year <= YEARS[1]:
-        raise BadYear(text=_quote(text), first=YEARS[0], last=YEARS[1])
+        raise BadYear(text=quote_input(text), first=YEARS[0], last=YEARS[1])
     return day.replace(tzinfo=UTC)
 
 

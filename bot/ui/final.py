@@ -129,13 +129,14 @@ def split_events(events: Sequence[Event]) -> tuple[list[Event], list[FeatureScor
 def end_scoring_lines(snap: Snapshot, final: Sequence[FeatureScored]) -> list[str]:
     """One line per category of what the final scoring gave: "**Cities**: alice 15 · bob 7"."""
     game = snap.require_game()
-    words = dict(columns(game, snap.locale))
+    known = columns(game, snap.locale)
+    words = dict(known)
     totals: dict[str, dict[int, int]] = {}
     for event in final:
         share = totals.setdefault(event.feature, {})
         for player, points in event.points.items():
             share[player] = share.get(player, 0) + points
-    order = [key for key, _ in columns(game, snap.locale)]
+    order = [key for key, _ in known]
     lines: list[str] = []
     for feature in sorted(totals, key=lambda f: order.index(f) if f in order else len(order)):
         share = totals[feature]
@@ -172,10 +173,6 @@ def chunks(lines: Sequence[str], limit: int) -> list[str]:
     return out
 
 
-def embed_size(embed: discord.Embed) -> int:
-    return len(embed)
-
-
 def messages(
     snap: Snapshot, events: Sequence[Event], extra: Sequence[str] = ()
 ) -> list[tuple[str, list[discord.Embed]]]:
@@ -193,8 +190,8 @@ def messages(
     out: list[tuple[str, list[discord.Embed]]] = [(text, []) for text in texts]
     for embed in embeds:
         packed = out[-1][1]
-        used = sum(embed_size(e) for e in packed)
-        if len(packed) < EMBEDS_PER_MESSAGE and used + embed_size(embed) <= EMBEDS_TOTAL:
+        used = sum(len(e) for e in packed)
+        if len(packed) < EMBEDS_PER_MESSAGE and used + len(embed) <= EMBEDS_TOTAL:
             packed.append(embed)
         else:
             out.append(("", [embed]))

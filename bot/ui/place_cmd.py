@@ -14,6 +14,7 @@ import discord
 from discord.app_commands import Choice
 
 from bot.errors import NotAPlayer, NotYourTurn
+from bot.i18n import quote_input
 from bot.ui import post
 from bot.ui.errors import UIError
 from bot.ui.flow import role_name
@@ -32,13 +33,6 @@ def bot_of(interaction: discord.Interaction) -> CarcassonneBot:
     return cast("CarcassonneBot", interaction.client)
 
 
-def quoted(text: str, limit: int = 20) -> str:
-    """A short, harmless quote of what a player typed (no mentions, no markdown)."""
-    short = text.strip()
-    short = short if len(short) <= limit else short[: limit - 1] + "…"
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(short))
-
-
 def parse_cell(game: Game, text: str) -> Pos:
     """A letter from the board or ``x,y``; raises :class:`UIError` naming the real reason."""
     cells = candidate_cells(game)
@@ -52,9 +46,9 @@ def parse_cell(game: Game, text: str) -> Pos:
         if key.isalpha() and len(key) <= 3 and labels:
             letters = sorted(labels, key=lambda lab: (len(lab), lab))
             raise UIError(
-                "no_such_letter", cell=quoted(key), first=letters[0], last=letters[-1]
+                "no_such_letter", cell=quote_input(key), first=letters[0], last=letters[-1]
             ) from None
-        raise UIError("bad_cell", cell=quoted(text)) from None
+        raise UIError("bad_cell", cell=quote_input(text)) from None
     if (x, y) not in cells:
         tiles = game.board.tiles
         if (x, y) in tiles:

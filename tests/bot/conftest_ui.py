@@ -14,6 +14,7 @@ import discord
 import pytest
 import simcord
 
+from benchmarks.turn_ux import components as components
 from bot.app import CarcassonneBot, Settings
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -75,16 +76,6 @@ class Table:
 
     def actor(self, user_id: int | None) -> Any:
         return next(p for p in self.players if p.id == user_id)
-
-
-def components(message: Any) -> list[dict[str, Any]]:
-    """Every component of a message (rows flattened)."""
-    rows = message.components if isinstance(message.components, list) else []
-    found: list[dict[str, Any]] = []
-    for row in rows:
-        data = row if isinstance(row, dict) else row.to_dict()
-        found.extend(data.get("components", [data]))
-    return found
 
 
 def custom_ids(message: Any, prefix: str = "") -> list[str]:
