@@ -145,7 +145,7 @@ def end_scoring_lines(snap: Snapshot, final: Sequence[FeatureScored]) -> list[st
         best = sorted(share.items(), key=lambda item: -item[1])
         listed = " · ".join(f"{snap.names[p]} {points}" for p, points in best if points)
         label = words.get(feature) or RenderOptions(lang=snap.locale).text(feature)
-        lines.append(f"**{label}**: {listed}")
+        lines.append(tr("final_end_line", snap.locale, label=label, listed=listed))
     return lines
 
 

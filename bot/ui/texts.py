@@ -266,6 +266,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "final_gold": ("Gold {n}", "Or {n}"),
     "final_nothing": ("no points", "aucun point"),
     "final_end_scoring": ("Scored at the end", "Marqué en fin de partie"),
+    "final_end_line": ("**{label}**: {listed}", "**{label}** : {listed}"),
     "end_winner": (
         "Game over! 🏆 {players} wins with {score} points.",
         "Fin ! 🏆 {players} gagne avec {score} points.",
