@@ -346,10 +346,10 @@ def parse_points(text: str) -> tuple[int, ...]:
     """``"3,1,0"`` -> (3, 1, 0); at most 5 places, each 0 to 100."""
     parts = [p.strip() for p in text.replace(";", ",").replace(" ", ",").split(",") if p.strip()]
     if not 1 <= len(parts) <= MAX_TABLE or not all(p.isdigit() for p in parts):
-        raise BadPoints(text=text)
+        raise BadPoints(text=quote_input(text))
     values = tuple(int(p) for p in parts)
     if any(v > 100 for v in values):
-        raise BadPoints(text=text)
+        raise BadPoints(text=quote_input(text))
     return values
 
 

@@ -11,7 +11,6 @@ import contextlib
 import io
 import json
 import logging
-import time
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -22,6 +21,7 @@ from discord.app_commands import locale_str as _
 from bot.storage import GameRow, Status
 from bot.ui import clocks, help_ui, images, lobby_ui, pbp_commands, place_cmd, post, undo
 from bot.ui.errors import UIError
+from bot.ui.limits import Cell, Figure, GameNumber, Rotation, check_options, heavy
 from bot.ui.state import snapshot
 from bot.ui.texts import RULES, player_locale, rules_text, tr
 from engine.events import PlayerLeft
@@ -32,32 +32,6 @@ if TYPE_CHECKING:
 RECORD_LIMIT = 1024 * 1024
 
 log = logging.getLogger(__name__)
-
-#: Commands that render a lot: per user and per command 4 per 30 s, per channel 10 per 30 s.
-#: Buckets belong to the bot (so a restart or another bot starts afresh); the turn flow (menus,
-#: buttons, place) is never limited.
-USER_RATE, CHANNEL_RATE, PER = 4, 10, 30.0
-
-
-async def _not_too_often(interaction: discord.Interaction) -> bool:
-    bot = bot_of(interaction)
-    name = interaction.command.name if interaction.command is not None else "?"
-    now = time.time()
-    keys = (
-        (("user", name, interaction.user.id), USER_RATE),
-        (("channel", name, interaction.channel_id), CHANNEL_RATE),
-    )
-    for key, rate in keys:
-        bucket = bot.cooldowns.get(key)
-        if bucket is None:
-            bucket = bot.cooldowns[key] = app_commands.Cooldown(rate, PER)
-        retry = bucket.update_rate_limit(now)
-        if retry:
-            raise app_commands.CommandOnCooldown(bucket, retry)
-    return True
-
-
-heavy = app_commands.check(_not_too_often)
 
 EXPANSIONS = [
     Choice(name=_("None"), value="none"),
@@ -161,6 +135,7 @@ class CarcassonneGroup(app_commands.Group):
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         await adopt_server_locale(interaction)
+        check_options(interaction)
         return True
 
     @app_commands.command(
@@ -242,7 +217,7 @@ class CarcassonneGroup(app_commands.Group):
     @app_commands.command(name=_("board"), description=_("Show the current board again"))
     @app_commands.rename(game=_("game"))
     @app_commands.describe(game=_("Game number (default: the game of this thread)"))
-    async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def board(self, interaction: discord.Interaction, game: GameNumber | None = None) -> None:
         row = await resolve(interaction, game)
         require_started(row)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -264,7 +239,9 @@ class CarcassonneGroup(app_commands.Group):
     )
     @app_commands.rename(game=_("game"))
     @app_commands.describe(game=_("Game number (default: the game of this thread)"))
-    async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    async def status(
+        self, interaction: discord.Interaction, game: GameNumber | None = None
+    ) -> None:
         row = await resolve(interaction, game)
         snap = await snapshot(bot_of(interaction).manager, row.id)
         locale = here_locale(interaction, row)
@@ -306,10 +283,10 @@ class CarcassonneGroup(app_commands.Group):
     async def place(
         self,
         interaction: discord.Interaction,
-        cell: str,
-        rotation: int = -1,
-        figure: str = "none",
-        game: int | None = None,
+        cell: Cell,
+        rotation: Rotation | None = None,
+        figure: Figure = "none",
+        game: GameNumber | None = None,
     ) -> None:
         row = await resolve(interaction, game)
         await place_cmd.place(interaction, row, cell, rotation, figure)
@@ -318,7 +295,10 @@ class CarcassonneGroup(app_commands.Group):
         name=_("resign"), description=_("Leave the game: your figures stay but score nothing")
     )
     @app_commands.rename(game=_("game"))
-    async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    @app_commands.describe(game=_("Game number (default: the game of this thread)"))
+    async def resign(
+        self, interaction: discord.Interaction, game: GameNumber | None = None
+    ) -> None:
         row = await resolve(interaction, game)
         require_started(row)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -337,7 +317,10 @@ class CarcassonneGroup(app_commands.Group):
         description=_("Stop a game: its creator for a lobby or a solo game, an admin for any"),
     )
     @app_commands.rename(game=_("game"))
-    async def abandon(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    @app_commands.describe(game=_("Game number (default: the game of this thread)"))
+    async def abandon(
+        self, interaction: discord.Interaction, game: GameNumber | None = None
+    ) -> None:
         row = await resolve(interaction, game)
         user = interaction.user
         perms = interaction.permissions
@@ -363,7 +346,8 @@ class CarcassonneGroup(app_commands.Group):
         name=_("undo"), description=_("Take back the last move (others may have to agree)")
     )
     @app_commands.rename(game=_("game"))
-    async def undo(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    @app_commands.describe(game=_("Game number (default: the game of this thread)"))
+    async def undo(self, interaction: discord.Interaction, game: GameNumber | None = None) -> None:
         row = await resolve(interaction, game)
         require_started(row)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -372,7 +356,10 @@ class CarcassonneGroup(app_commands.Group):
     @heavy
     @app_commands.command(name=_("export"), description=_("Download the game's record (JSON)"))
     @app_commands.rename(game=_("game"))
-    async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    @app_commands.describe(game=_("Game number (default: the game of this thread)"))
+    async def export(
+        self, interaction: discord.Interaction, game: GameNumber | None = None
+    ) -> None:
         row = await resolve(interaction, game)
         require_started(row)
         record = await bot_of(interaction).manager.export_record(row.id)
@@ -477,7 +464,8 @@ class CarcassonneGroup(app_commands.Group):
 
     @app_commands.command(name=_("rules"), description=_("Short rules of the game"))
     @app_commands.rename(game=_("game"))
-    async def rules(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    @app_commands.describe(game=_("Game number (default: the game of this thread)"))
+    async def rules(self, interaction: discord.Interaction, game: GameNumber | None = None) -> None:
         row: GameRow | None = None
         try:
             row = await resolve(interaction, game)
@@ -518,6 +506,11 @@ class CarcassonneGroup(app_commands.Group):
     @app_commands.describe(
         language=_("Language of game messages"),
         channel=_("Default channel for new games"),
+        expansion=_("Expansion to add"),
+        small_city=_("How a 2-tile city scores"),
+        farmers=_("Farmer scoring"),
+        incomplete=_("End-of-game scoring of unfinished features"),
+        hand=_("Tactical hand: hold 3 tiles and choose one"),
         turn_hours=_("Default hours per turn of new games (0: no time limit)"),
         timeout=_("Default: what happens when a player's time runs out"),
         digest_channel=_("Channel for the daily list of whose turn it is"),

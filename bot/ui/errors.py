@@ -23,8 +23,10 @@ from engine import GameError
 log = logging.getLogger(__name__)
 
 
-class UIError(Exception):
-    """A refusal of the Discord layer itself, told with a key of :mod:`bot.ui.texts`."""
+class UIError(app_commands.AppCommandError):
+    """A refusal of the Discord layer itself, told with a key of :mod:`bot.ui.texts`.
+
+    An ``AppCommandError`` so that command checks may raise it too."""
 
     def __init__(self, key: str, **params: Any) -> None:
         super().__init__(key)

@@ -41,6 +41,7 @@ from bot.ui.commands import (
     chosen_options,
 )
 from bot.ui.errors import guarded
+from bot.ui.limits import Day, GameNumber, LeagueName, Points, Reason, Season, check_options, heavy
 from bot.ui.state import snapshot
 from bot.ui.texts import GAME_TITLES, player_locale
 
@@ -621,6 +622,7 @@ class LeagueGroup(app_commands.Group):
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         await adopt_server_locale(interaction)
+        check_options(interaction)
         return True
 
     @app_commands.command(
@@ -674,7 +676,7 @@ class LeagueGroup(app_commands.Group):
     async def create(
         self,
         interaction: discord.Interaction,
-        name: app_commands.Range[str, 1, 50],
+        name: LeagueName,
         channel: discord.TextChannel | None = None,
         game: str = "carcassonne",
         expansion: str | None = None,
@@ -686,10 +688,10 @@ class LeagueGroup(app_commands.Group):
         max_players: app_commands.Range[int, 2, 5] = 4,
         pace: str = "live",
         turn_hours: app_commands.Range[int, 1, 336] | None = None,
-        points: str | None = None,
+        points: Points | None = None,
         tiebreak: str | None = None,
-        starts: str | None = None,
-        ends: str | None = None,
+        starts: Day | None = None,
+        ends: Day | None = None,
     ) -> None:
         guild_id = interaction.guild_id
         assert guild_id is not None
@@ -726,7 +728,9 @@ class LeagueGroup(app_commands.Group):
     @app_commands.rename(league=_("league"))
     @app_commands.describe(league=_("League name (default: the league of this channel)"))
     @app_commands.autocomplete(league=league_names)
-    async def join(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def join(
+        self, interaction: discord.Interaction, league: LeagueName | None = None
+    ) -> None:
         found = await resolve(interaction, league)
         user = interaction.user
         await bot_of(interaction).manager.join_league(found.id, user.id, user.display_name)
@@ -738,13 +742,16 @@ class LeagueGroup(app_commands.Group):
     @app_commands.rename(league=_("league"))
     @app_commands.describe(league=_("League name (default: the league of this channel)"))
     @app_commands.autocomplete(league=league_names)
-    async def leave(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def leave(
+        self, interaction: discord.Interaction, league: LeagueName | None = None
+    ) -> None:
         found = await resolve(interaction, league)
         await bot_of(interaction).manager.leave_league(found.id, interaction.user.id)
         await interaction.response.send_message(
             lt("left", here(interaction), name=found.name), ephemeral=True
         )
 
+    @heavy
     @app_commands.command(name=_("standings"), description=_("A season's standings"))
     @app_commands.rename(league=_("league"), season=_("season"))
     @app_commands.describe(
@@ -755,20 +762,21 @@ class LeagueGroup(app_commands.Group):
     async def standings(
         self,
         interaction: discord.Interaction,
-        league: str | None = None,
-        season: app_commands.Range[int, 1] | None = None,
+        league: LeagueName | None = None,
+        season: Season | None = None,
     ) -> None:
         found = await resolve(interaction, league)
         await interaction.response.defer(thinking=True)
         table = await bot_of(interaction).manager.season_table(found.id, season)
         await interaction.followup.send(embed=standings_embed(table, here(interaction)))
 
+    @heavy
     @app_commands.command(name=_("leaderboard"), description=_("Players by rating"))
     @app_commands.rename(league=_("league"))
     @app_commands.describe(league=_("League name (default: the league of this channel)"))
     @app_commands.autocomplete(league=league_names)
     async def leaderboard(
-        self, interaction: discord.Interaction, league: str | None = None
+        self, interaction: discord.Interaction, league: LeagueName | None = None
     ) -> None:
         found = await resolve(interaction, league)
         await interaction.response.defer(thinking=True)
@@ -793,6 +801,7 @@ class LeagueGroup(app_commands.Group):
         embed.set_footer(text=lt("leaderboard_footer", locale))
         await interaction.followup.send(embed=embed)
 
+    @heavy
     @app_commands.command(name=_("profile"), description=_("A player's league profile"))
     @app_commands.rename(player=_("player"), league=_("league"))
     @app_commands.describe(
@@ -804,7 +813,7 @@ class LeagueGroup(app_commands.Group):
         self,
         interaction: discord.Interaction,
         player: discord.Member | None = None,
-        league: str | None = None,
+        league: LeagueName | None = None,
     ) -> None:
         found = await resolve(interaction, league)
         await interaction.response.defer(thinking=True)
@@ -818,6 +827,7 @@ class LeagueGroup(app_commands.Group):
         embed.set_thumbnail(url=who.display_avatar.url)
         await interaction.followup.send(embed=embed)
 
+    @heavy
     @app_commands.command(
         name=_("schedule"),
         description=_("Start league games: the players named, or a round for every free member"),
@@ -842,7 +852,7 @@ class LeagueGroup(app_commands.Group):
     async def schedule(
         self,
         interaction: discord.Interaction,
-        league: str | None = None,
+        league: LeagueName | None = None,
         player1: discord.Member | None = None,
         player2: discord.Member | None = None,
         player3: discord.Member | None = None,
@@ -893,7 +903,7 @@ class LeagueGroup(app_commands.Group):
         opponent2: discord.Member | None = None,
         opponent3: discord.Member | None = None,
         opponent4: discord.Member | None = None,
-        league: str | None = None,
+        league: LeagueName | None = None,
     ) -> None:
         found = await resolve(interaction, league)
         named = [p for p in (opponent1, opponent2, opponent3, opponent4) if p is not None]
@@ -923,8 +933,8 @@ class LeagueGroup(app_commands.Group):
     async def annul(
         self,
         interaction: discord.Interaction,
-        game: int,
-        reason: app_commands.Range[str, 1, 300],
+        game: GameNumber,
+        reason: Reason,
     ) -> None:
         manager = bot_of(interaction).manager
         league, result = await manager.annul_result(
@@ -955,9 +965,9 @@ class LeagueGroup(app_commands.Group):
     async def close(
         self,
         interaction: discord.Interaction,
-        reason: app_commands.Range[str, 1, 300],
-        league: str | None = None,
-        next_ends: str | None = None,
+        reason: Reason,
+        league: LeagueName | None = None,
+        next_ends: Day | None = None,
     ) -> None:
         found = await resolve(interaction, league)
         if not (is_admin(interaction) or interaction.user.id == found.organiser_id):
@@ -994,13 +1004,14 @@ class LeagueGroup(app_commands.Group):
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
+    @heavy
     @app_commands.command(
         name=_("log"), description=_("Who closed seasons or annulled results, and why")
     )
     @app_commands.rename(league=_("league"))
     @app_commands.describe(league=_("League name (default: the league of this channel)"))
     @app_commands.autocomplete(league=league_names)
-    async def log(self, interaction: discord.Interaction, league: str | None = None) -> None:
+    async def log(self, interaction: discord.Interaction, league: LeagueName | None = None) -> None:
         found = await resolve(interaction, league)
         entries = await bot_of(interaction).manager.league_log(
             found.id, interaction.user.id, admin=is_admin(interaction)

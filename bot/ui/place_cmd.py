@@ -80,7 +80,7 @@ def parse_figure(after: Game, text: str) -> PlaceFigure | None:
 
 
 async def place(
-    interaction: discord.Interaction, row: GameRow, cell: str, rotation: int, figure: str
+    interaction: discord.Interaction, row: GameRow, cell: str, rotation: int | None, figure: str
 ) -> None:
     manager = bot_of(interaction).manager
     if row.status == "lobby":
@@ -101,9 +101,9 @@ async def place(
     game = snap.require_game()
     x, y = parse_cell(game, cell)
     rotations = candidate_cells(game)[(x, y)]
-    if rotation == -1 and len(rotations) == 1:
+    if rotation is None and len(rotations) == 1:
         rotation = rotations[0]
-    if rotation == -1:
+    if rotation is None:
         legal = ", ".join(f"{r}°" for r in rotations)
         raise UIError("no_rotation", legal=legal, cell=cell.strip().upper())
     if rotation not in rotations:

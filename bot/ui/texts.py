@@ -32,6 +32,18 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "lobby_abandoned": ("This game was abandoned.", "Cette partie a été abandonnée."),
     "cancel": ("Cancel game", "Annuler la partie"),
+    "option_length": (
+        "`{option}` must be {low} to {high} characters long: shorten it and try again.",
+        "`{option}` doit compter de {low} à {high} caractères : raccourcissez-le et réessayez.",
+    ),
+    "option_range": (
+        "`{option}` must be a number from {low} to {high}: try again with one.",
+        "`{option}` doit être un nombre de {low} à {high} : réessayez avec un tel nombre.",
+    ),
+    "option_choice": (
+        "“{value}” is not a choice of `{option}`: pick one of {allowed}.",
+        "« {value} » n'est pas un choix de `{option}` : choisissez parmi {allowed}.",
+    ),
     "cooldown": (
         "That was asked a lot just now: try again in {seconds} s. (Turns are never slowed.)",
         "Demandé souvent à l'instant : réessayez dans {seconds} s. (Les tours ne sont jamais "
