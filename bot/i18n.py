@@ -152,6 +152,14 @@ def t(key: str, locale: str | None = None, **params: Any) -> str:
     return text.format(**params)
 
 
+def hidden_chars(text: str) -> bool:
+    """Whether ``text`` holds control, format (zero-width, text-direction) or private-use
+    characters, which no name shown to players may hold."""
+    import unicodedata
+
+    return any(unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs") for c in text)
+
+
 def quote_input(text: str, limit: int = 20) -> str:
     """A short, harmless quote of what a user typed, for refusals: no control characters, no
     markdown, no mentions, at most ``limit`` characters."""

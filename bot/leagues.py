@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 from openskill.models import PlackettLuce
 
 from bot.errors import ManagerError
-from bot.i18n import language, quote_input
+from bot.i18n import hidden_chars, language, quote_input
 from bot.storage import LeaguePlacing, LeagueResult, SeatRow
 
 MU = 25.0
@@ -381,12 +381,10 @@ def season_dates(starts: str | None, ends: str | None, now: float) -> tuple[floa
 
 def check_name(name: str) -> str:
     """A league name as shown everywhere: no control or direction characters, no mentions."""
-    import unicodedata
-
     cleaned = " ".join(name.split())
     if not 1 <= len(cleaned) <= NAME_LENGTH:
         raise BadLeagueName(length=NAME_LENGTH)
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs") for c in cleaned):
+    if hidden_chars(cleaned):
         raise BadLeagueChars()
     if "@" in cleaned or re.search(r"<[@#:/][^>]*>", cleaned):
         raise BadLeagueChars()

@@ -13,7 +13,7 @@ from bot.errors import (
     BadSettings,
     reason,
 )
-from bot.i18n import LOCALES
+from bot.i18n import LOCALES, hidden_chars
 from bot.live import LiveGame
 from bot.manager_base import ManagerBase, check_timing
 from bot.outcomes import Played
@@ -29,6 +29,11 @@ from bot.storage import (
 from engine import Forfeit, Game, GameError, Setup, action_from_json
 
 log = logging.getLogger(__name__)
+
+#: A record's player names are shown in messages: at most this long, no hidden characters.
+PLAYER_NAME_LENGTH = 64
+#: More actions than any game of any family has (a 6-player Abbey & Mayor game has about 300).
+MAX_ACTIONS = 5_000
 
 #: Why the bot played an action (the ``forced`` field of a record's action).
 FORCED = ("autoplay", "skip", "forfeit", "resigned")
@@ -67,9 +72,19 @@ class RecordsOps(ManagerBase):
             game = Game(setup)
         except GameError as error:
             raise BadRecord(reason=reason(error)) from None
+        for seat, name in enumerate(setup.players):
+            if not 1 <= len(name.strip()) <= PLAYER_NAME_LENGTH or hidden_chars(name):
+                raise BadRecord(
+                    reason=f"player {seat + 1}'s name must be 1 to {PLAYER_NAME_LENGTH} visible "
+                    "characters, without control or text-direction characters"
+                )
         raw_actions = record.get("actions", [])
         if not isinstance(raw_actions, list):
             raise BadRecord(reason="'actions' must be a list")
+        if len(raw_actions) > MAX_ACTIONS:
+            raise BadRecord(
+                reason=f"it has {len(raw_actions)} actions; no game has more than {MAX_ACTIONS}"
+            )
         holders = list(users) if users is not None else [owner_id] * game.players
         if len(holders) != game.players:
             raise BadRecord(reason=f"{game.players} players but {len(holders)} users given")

@@ -14,6 +14,7 @@ from engine.actions import Action, Pass
 from engine.errors import GameError, IllegalActionError
 from engine.events import FeatureScored
 from engine.game import Game
+from engine.record import MAX_RECORD_BYTES, RecordError, read_record
 from engine.setup import OPTIONS, Setup
 from engine.turn import Phase
 
@@ -169,14 +170,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "replay":
         try:
-            with open(args.record, encoding="utf-8") as source:
-                record = json.load(source)
-        except (OSError, json.JSONDecodeError, UnicodeDecodeError) as error:
+            with open(args.record, "rb") as source:
+                record = read_record(source.read(MAX_RECORD_BYTES + 1))
+        except OSError as error:
             print(json.dumps({"error": f"cannot read the record: {error}", "action": None}))
             return 2
-        except RecursionError:
-            error_text = "cannot read the record: it is nested too deeply"
-            print(json.dumps({"error": error_text, "action": None}))
+        except RecordError as error:
+            print(json.dumps({"error": f"cannot read the record: {error}", "action": None}))
             return 2
         status, output = replay_output(record)
         print(json.dumps(output))

@@ -25,11 +25,10 @@ from bot.ui.limits import Cell, Figure, GameNumber, Rotation, check_options, hea
 from bot.ui.state import snapshot
 from bot.ui.texts import RULES, player_locale, rules_text, tr
 from engine.events import PlayerLeft
+from engine.record import MAX_RECORD_BYTES, RecordError, read_record
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
-
-RECORD_LIMIT = 1024 * 1024
 
 log = logging.getLogger(__name__)
 
@@ -374,23 +373,15 @@ class CarcassonneGroup(app_commands.Group):
     @app_commands.describe(file=_("A record exported with /carcassonne export"))
     async def import_(self, interaction: discord.Interaction, file: discord.Attachment) -> None:
         locale = here_locale(interaction)
-        if file.size > RECORD_LIMIT:
+        if file.size > MAX_RECORD_BYTES:
             raise UIError("too_big")
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await file.read()
-        if not data.strip():
-            raise UIError("empty_file")
         try:
-            record = json.loads(data.decode("utf-8"))
-        except RecursionError:
-            raise UIError("bad_json", reason=tr("json_too_deep", locale)) from None
-        except UnicodeDecodeError:
-            raise UIError("bad_json", reason=tr("json_not_text", locale)) from None
-        except json.JSONDecodeError as error:
-            where = tr("json_invalid", locale, line=error.lineno, column=error.colno)
-            raise UIError("bad_json", reason=where) from None
-        if not isinstance(record, dict):
-            raise UIError("bad_json", reason=tr("json_not_object", locale))
+            record = read_record(data)
+        except RecordError as error:
+            key, params = record_refusal(error, locale)
+            raise UIError(key, **params) from None
         manager = bot_of(interaction).manager
         row = await manager.import_record(
             record,
@@ -568,6 +559,21 @@ class CarcassonneGroup(app_commands.Group):
         locale = player_locale(interaction, settings.locale)
         summary = settings_summary(settings, locale)
         await interaction.response.send_message(tr(key, locale, summary=summary), ephemeral=True)
+
+
+def record_refusal(error: RecordError, locale: str) -> tuple[str, dict[str, Any]]:
+    """The text key and parameters telling a player why a file is not a record."""
+    if error.code == "too_big":
+        return "too_big", {}
+    if error.code == "empty":
+        return "empty_file", {}
+    reason = {
+        "not_text": lambda: tr("json_not_text", locale),
+        "too_deep": lambda: tr("json_too_deep", locale, **error.params),
+        "invalid": lambda: tr("json_invalid", locale, **error.params),
+        "huge_number": lambda: tr("json_huge_number", locale),
+    }.get(error.code, lambda: tr("json_not_object", locale))()
+    return "bad_json", {"reason": reason}
 
 
 def settings_summary(settings: Any, locale: str) -> str:

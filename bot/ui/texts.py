@@ -316,10 +316,11 @@ TEXTS: dict[str, tuple[str, str]] = {
         "(Sinon, attendez que des joueurs appuient sur Rejoindre.)",
     ),
     "json_too_deep": (
-        "it is nested too deeply (lists or objects inside each other thousands of times); a "
-        "record is a flat object with a list of actions",
-        "il est imbriqué trop profondément (des listes ou objets les uns dans les autres des "
-        "milliers de fois) ; un enregistrement est un objet simple avec une liste d'actions",
+        "it is nested too deeply (more than {limit} lists or objects inside each other, at line "
+        "{line}, column {column}); a record is a flat object with a list of actions",
+        "il est imbriqué trop profondément (plus de {limit} listes ou objets les uns dans les "
+        "autres, ligne {line}, colonne {column}) ; un enregistrement est un objet simple avec "
+        "une liste d'actions",
     ),
     "solo_start": ("Start alone", "Commencer seul"),
     "help_turn": ("How a turn works", "Comment se joue un tour"),
@@ -420,6 +421,10 @@ TEXTS: dict[str, tuple[str, str]] = {
     "json_invalid": (
         "invalid JSON at line {line}, column {column}",
         "JSON invalide ligne {line}, colonne {column}",
+    ),
+    "json_huge_number": (
+        "it holds a number with thousands of digits, which no record field needs",
+        "il contient un nombre de milliers de chiffres, dont aucun champ n'a besoin",
     ),
     "json_not_object": ("it is not a JSON object", "ce n'est pas un objet JSON"),
     "carcassonne_only": (
