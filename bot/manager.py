@@ -57,7 +57,7 @@ from bot.league_ops import LeagueOps
 from bot.live import LiveGame, autoplay_action, replay
 from bot.lobby_ops import LobbyOps
 from bot.manager_base import require_active
-from bot.outcomes import MoveResult, Played, TurnView, UndoResult
+from bot.outcomes import AbandonVote, MoveResult, Played, TurnView, UndoResult
 from bot.records_ops import RecordsOps
 from bot.storage import (
     TIMEOUT_POLICIES,
@@ -314,6 +314,35 @@ class GameManager(LeagueOps, LobbyOps, RecordsOps, TimingOps):
             live = self.cache.get(game_id)
             if live is not None:
                 live.row = row
+            return row
+
+    async def vote_abandon(self, game_id: int, user_id: int) -> AbandonVote:
+        """A vote to abandon a started game: its creator asks (their vote opens the request),
+        then every player still playing agrees. The last vote abandons it."""
+        async with self.lock(game_id):
+            row = await self.game(game_id)
+            require_active(row)
+            needed = frozenset(s.user_id for s in row.seats if s.status == "playing")
+            if user_id not in needed:
+                raise NotAPlayer(game_id=game_id)
+            votes = await self.storage.add_abandon_vote(game_id, user_id, self._clock())
+            if row.owner_id not in votes:
+                # Only the creator opens a request; a vote without one is not kept.
+                await self.storage.clear_abandon_votes(game_id)
+                lobby.require_owner(row, user_id)
+            done = needed <= votes
+        if done:
+            row = await self.abandon(game_id, row.owner_id, admin=True)
+        return AbandonVote(done, frozenset(votes), needed, row)
+
+    async def refuse_abandon(self, game_id: int, user_id: int) -> GameRow:
+        """A player still in the game refuses to abandon it: the request is dropped."""
+        async with self.lock(game_id):
+            row = await self.game(game_id)
+            require_active(row)
+            if row.seat_of(user_id) is None:
+                raise NotAPlayer(game_id=game_id)
+            await self.storage.clear_abandon_votes(game_id)
             return row
 
     async def undo(self, game_id: int, user_id: int, *, request: int | None = None) -> UndoResult:

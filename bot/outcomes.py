@@ -93,6 +93,17 @@ class MoveResult:
 
 
 @dataclass(frozen=True, slots=True)
+class AbandonVote:
+    """Where a request to abandon a game stands: ``done`` once everyone agreed (``row`` is then
+    the abandoned game)."""
+
+    done: bool
+    votes: frozenset[int]
+    needed: frozenset[int]
+    row: GameRow
+
+
+@dataclass(frozen=True, slots=True)
 class UndoResult:
     """``undone`` is True when the action was taken back; otherwise votes are still missing."""
 

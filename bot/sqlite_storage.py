@@ -532,6 +532,23 @@ class SqliteStorage(SqliteLeagues, Storage):
         async with self._tx() as db:
             await db.execute("DELETE FROM undo_votes WHERE game_id = ?", (game_id,))
 
+    # -- abandon votes ----------------------------------------------------------------------
+
+    async def add_abandon_vote(self, game_id: int, user_id: int, now: float) -> set[int]:
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT OR IGNORE INTO abandon_votes (game_id, user_id, voted_at) VALUES (?, ?, ?)",
+                (game_id, user_id, now),
+            )
+            async with db.execute(
+                "SELECT user_id FROM abandon_votes WHERE game_id = ?", (game_id,)
+            ) as cursor:
+                return {row[0] for row in await cursor.fetchall()}
+
+    async def clear_abandon_votes(self, game_id: int) -> None:
+        async with self._tx() as db:
+            await db.execute("DELETE FROM abandon_votes WHERE game_id = ?", (game_id,))
+
     # -- deadlines --------------------------------------------------------------------------
 
     async def _deadlines(self, where: str, args: Sequence[Any]) -> list[Deadline]:

@@ -244,6 +244,16 @@ class Storage(abc.ABC):
     async def clear_undo_votes(self, game_id: int) -> None:
         """Drop every undo vote of the game (a player refused)."""
 
+    # -- abandon votes ----------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def add_abandon_vote(self, game_id: int, user_id: int, now: float) -> set[int]:
+        """Record a vote to abandon the game; return every voter so far."""
+
+    @abc.abstractmethod
+    async def clear_abandon_votes(self, game_id: int) -> None:
+        """Drop the game's votes to abandon it (a player refused)."""
+
     # -- deadlines --------------------------------------------------------------------------
 
     @abc.abstractmethod

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 async def install(bot: CarcassonneBot) -> None:
     from bot.ui import pbp_commands
+    from bot.ui.abandon import AbandonButton
     from bot.ui.commands import CarcassonneGroup
     from bot.ui.components import DYNAMIC_ITEMS
     from bot.ui.errors import report
@@ -28,7 +29,7 @@ async def install(bot: CarcassonneBot) -> None:
     group = CarcassonneGroup()
     pbp_commands.register(group)
     bot.tree.add_command(group)
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, UndoButton)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, UndoButton, AbandonButton)
     await install_leagues(bot)
 
     async def on_tree_error(

@@ -19,7 +19,7 @@ from discord.app_commands import Choice
 from discord.app_commands import locale_str as _
 
 from bot.storage import GameRow, Status
-from bot.ui import clocks, help_ui, images, lobby_ui, pbp_commands, place_cmd, post, undo
+from bot.ui import abandon, clocks, help_ui, images, lobby_ui, pbp_commands, place_cmd, post, undo
 from bot.ui.errors import UIError
 from bot.ui.limits import Cell, Figure, GameNumber, Rotation, check_options, heavy
 from bot.ui.state import snapshot
@@ -320,26 +320,7 @@ class CarcassonneGroup(app_commands.Group):
     async def abandon(
         self, interaction: discord.Interaction, game: GameNumber | None = None
     ) -> None:
-        row = await resolve(interaction, game)
-        user = interaction.user
-        perms = interaction.permissions
-        admin = bool(perms.manage_guild or perms.administrator)
-        playing = [s for s in row.seats if s.status == "playing"]
-        alone = row.status == "active" and [s.user_id for s in playing] == [user.id]
-        own = row.owner_id == user.id and (row.status == "lobby" or alone)
-        if not (admin or own):
-            raise UIError("abandon_refused")  # before any answer: the refusal stays private
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        manager = bot_of(interaction).manager
-        row = await manager.abandon(row.id, user.id, admin=admin)
-        log.info("game %s abandoned by %s (admin=%s)", row.id, user.id, admin)
-        locale = here_locale(interaction, row)
-        public = tr("game_abandoned", row.locale or "en", game_id=row.id, who=user.mention)
-        if row.thread_id is not None:
-            await post.retire_message(bot_of(interaction), row)
-            channel = await post.game_channel(bot_of(interaction), row)
-            await channel.send(public, allowed_mentions=discord.AllowedMentions.none())
-        await interaction.followup.send(tr("abandon_done", locale, game_id=row.id), ephemeral=True)
+        await abandon.command(interaction, await resolve(interaction, game))
 
     @app_commands.command(
         name=_("undo"), description=_("Take back the last move (others may have to agree)")

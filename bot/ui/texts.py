@@ -59,11 +59,31 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "abandon_done": ("Game #{game_id} is abandoned.", "La partie n°{game_id} est abandonnée."),
     "abandon_refused": (
-        "Only the creator can cancel a lobby. A started game with other players is abandoned by "
-        "a server admin (Manage Server); players can also leave with /carcassonne resign.",
-        "Seul le créateur peut annuler une inscription. Une partie commencée avec d'autres "
-        "joueurs est abandonnée par un admin du serveur (Gérer le serveur) ; chacun peut aussi "
-        "la quitter avec /carcassonne abandonner.",
+        "Only the creator of a game can abandon it (once it has started, the other players must "
+        "agree), or a server admin (Manage Server). To leave it yourself, use /carcassonne "
+        "resign.",
+        "Seul le créateur d'une partie peut l'abandonner (une fois commencée, les autres joueurs "
+        "doivent être d'accord), ou un admin du serveur (Gérer le serveur). Pour la quitter "
+        "vous-même, utilisez /carcassonne abandonner.",
+    ),
+    "abandon_request": (
+        "🛑 {asker} asks to abandon game #{game_id}: it would end here, without a winner. "
+        "Everyone still playing must agree.\nAgreed: {agreed} · Waiting for: {missing}",
+        "🛑 {asker} demande d'abandonner la partie n°{game_id} : elle s'arrêterait ici, sans "
+        "gagnant. Tous les joueurs encore en jeu doivent être d'accord.\nD'accord : {agreed} · "
+        "En attente de : {missing}",
+    ),
+    "abandon_asked": (
+        "Asked in the game's thread: the game is abandoned once {missing} agree.",
+        "Demandé dans le fil de la partie : elle est abandonnée dès que {missing} sont d'accord.",
+    ),
+    "abandon_refused_by": (
+        "🛑 {player} refused to abandon game #{game_id}: the game goes on.",
+        "🛑 {player} refuse d'abandonner la partie n°{game_id} : la partie continue.",
+    ),
+    "abandon_agreed": (
+        "🛑 Everyone agreed: game #{game_id} is abandoned, without a winner.",
+        "🛑 Tout le monde est d'accord : la partie n°{game_id} est abandonnée, sans gagnant.",
     ),
     "private_game": ("private (own thread)", "privée (fil privé)"),
     "public_game": ("public", "publique"),

@@ -1,3 +1,11 @@
+-- table abandon_votes
+CREATE TABLE abandon_votes (
+    game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    user_id  INTEGER NOT NULL,
+    voted_at REAL    NOT NULL,
+    PRIMARY KEY (game_id, user_id)
+) WITHOUT ROWID;
+
 -- table actions
 CREATE TABLE actions (
     game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,

@@ -176,6 +176,28 @@ async def test_abandon_is_for_the_creator_or_an_admin(manager: GameManager) -> N
     assert [g.id for g in await manager.games_in_channel(7, statuses=("abandoned",))] == [row.id]
 
 
+async def test_a_started_game_is_abandoned_when_every_player_agrees(manager: GameManager) -> None:
+    view = await started_game(manager, users=(ALICE, BOB, CAROL))
+    game_id = view.game_id
+    with pytest.raises(NotOwner):  # only the creator opens a request
+        await manager.vote_abandon(game_id, BOB)
+    with pytest.raises(NotAPlayer):
+        await manager.vote_abandon(game_id, 999)
+    first = await manager.vote_abandon(game_id, ALICE)
+    assert not first.done and first.votes == {ALICE} and first.needed == {ALICE, BOB, CAROL}
+    assert not (await manager.vote_abandon(game_id, BOB)).done
+    await manager.refuse_abandon(game_id, CAROL)  # one refusal drops the request
+    with pytest.raises(NotOwner):
+        await manager.vote_abandon(game_id, BOB)
+    await manager.vote_abandon(game_id, ALICE)
+    await manager.vote_abandon(game_id, BOB)
+    last = await manager.vote_abandon(game_id, CAROL)
+    assert last.done and last.row.status == "abandoned"
+    assert (await manager.game(game_id)).status == "abandoned"
+    with pytest.raises(NotActive):
+        await manager.vote_abandon(game_id, ALICE)
+
+
 async def test_export_then_import_gives_the_same_game(manager: GameManager) -> None:
     rng = random.Random(8)
     view = await started_game(manager, seed=8, options={"farmers": "modern"})

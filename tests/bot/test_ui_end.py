@@ -296,19 +296,43 @@ async def test_a_lobby_is_cancelled_by_its_creator_and_a_game_abandoned_by_an_ad
     assert (await manager.game(game_id)).status == "abandoned"
     edited = next(m for m in table.channel.history() if m.id == lobby.id)
     assert f"Game #{game_id} was cancelled by" in edited.content and not custom_ids(edited)
-    # A started game with two players: the creator alone cannot stop it, an admin can.
+    # A started game with two players: the creator asks, bob must agree; an admin needs nobody.
     started = await table.new()
-    refused = await alice.slash(table.thread(), "carcassonne abandon")
-    assert refused.ephemeral and any("server admin" in t for t in said_text(refused))
-    assert (await manager.game(started)).status == "active"
-    admins = table.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
-    admin = table.guild.add_member(simcord_env.create_user("zoe"), roles=[admins])
-    done = await admin.slash(table.thread(), "carcassonne abandon", game=started)
-    assert done.ephemeral and said_text(done)[-1] == f"Game #{started} is abandoned."
+    refused = await bob.slash(table.thread(), "carcassonne abandon")
+    assert refused.ephemeral and any("Only the creator" in t for t in said_text(refused))
+    asked = await alice.slash(table.thread(), "carcassonne abandon")
+    assert asked.ephemeral and any("once <@" in t for t in said_text(asked)), said_text(asked)
+    request = table.last()
+    assert f"asks to abandon game #{started}" in request.content
+    assert f"Waiting for: <@{bob.id}>" in request.content
+    no = await bob.click(request, custom_id=f"cc:abandon:{started}:no")
+    assert no.acknowledged and (await manager.game(started)).status == "active"
+    request = next(m for m in table.thread().history() if m.id == request.id)
+    assert "refused to abandon" in request.content and not custom_ids(request)
+    await alice.slash(table.thread(), "carcassonne abandon")
+    request = table.last()
+    outsider = await admin_free_click(simcord_env, table, request, started)
+    assert any("not playing" in m.content and m.ephemeral for m in outsider.followups)
+    await bob.click(request, custom_id=f"cc:abandon:{started}:yes")
     assert (await manager.game(started)).status == "abandoned"
     assert f"Game #{started} was abandoned by" in table.last().content
+    request = next(m for m in table.thread().history() if m.id == request.id)
+    assert "Everyone agreed" in request.content and not custom_ids(request)
+    other = await table.new()
+    admins = table.guild.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    admin = table.guild.add_member(simcord_env.create_user("zoe"), roles=[admins])
+    done = await admin.slash(table.thread(), "carcassonne abandon", game=other)
+    assert done.ephemeral and said_text(done)[-1] == f"Game #{other} is abandoned."
+    assert (await manager.game(other)).status == "abandoned"
+    assert f"Game #{other} was abandoned by" in table.last().content
     turn_messages = [m for m in table.thread().history() if put_options(m)]
     assert not turn_messages, "the last turn message lost its menus"
+
+
+async def admin_free_click(env: simcord.Env, table: Table, message: Any, game_id: int) -> Any:
+    """A member who is not in the game presses Agree."""
+    carol = table.guild.add_member(env.create_user("carol"))
+    return await carol.click(message, custom_id=f"cc:abandon:{game_id}:yes")
 
 
 async def test_the_board_command_cools_down_per_user_and_says_when(
