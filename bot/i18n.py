@@ -160,6 +160,22 @@ def hidden_chars(text: str) -> bool:
     return any(unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs") for c in text)
 
 
+#: How long a player's name may be where it is shown (Discord's own display-name limit).
+NAME_LIMIT = 32
+
+
+def shown_name(name: str, limit: int = NAME_LIMIT) -> str:
+    """A name or a free text (a reason) as the bot shows it: visible characters only, spaces
+    collapsed, and no mention syntax (``<@id>``, ``<#id>``, ``<@&id>``) that could ping or link:
+    its angle brackets become single guillemets (U+2039, U+203A). ``@everyone`` and ``@here``
+    never ping (the client allows user mentions only)."""
+    visible = "".join(c for c in name if not hidden_chars(c))
+    cleaned = " ".join(visible.split()).replace("<", "\u2039").replace(">", "\u203a")
+    if len(cleaned) > limit:
+        cleaned = cleaned[: limit - 1] + "…"
+    return cleaned or "?"
+
+
 def quote_input(text: str, limit: int = 20) -> str:
     """A short, harmless quote of what a user typed, for refusals: no control characters, no
     markdown, no mentions, at most ``limit`` characters."""

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from bot import leagues
 from bot.errors import BadSetup, reason
+from bot.i18n import shown_name
 from bot.leagues import (
     AlreadyMember,
     BadFormat,
@@ -278,7 +279,7 @@ class LeagueOps(LobbyOps):
         old = next((m for m in members if m.user_id == user_id), None)
         if old is not None and old.left_at is None:
             raise AlreadyMember(league=league.name)
-        member = LeagueMember(league_id, user_id, name, self._clock())
+        member = LeagueMember(league_id, user_id, shown_name(name), self._clock())
         await self.storage.save_league_member(member)
         self._notify(LeagueChange(league_id, "joined", league.season.season))
         return member

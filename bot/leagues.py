@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 from openskill.models import PlackettLuce
 
 from bot.errors import ManagerError
-from bot.i18n import hidden_chars, language, quote_input
+from bot.i18n import hidden_chars, language, quote_input, shown_name
 from bot.storage import LeaguePlacing, LeagueResult, SeatRow
 
 MU = 25.0
@@ -395,7 +395,7 @@ def check_reason(reason: str) -> str:
     cleaned = " ".join(reason.split())
     if not cleaned:
         raise ReasonNeeded()
-    return cleaned[:REASON_LENGTH]
+    return shown_name(cleaned, REASON_LENGTH)
 
 
 # -- refusals --------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from bot.errors import (
     WrongPlayerCount,
     reason,
 )
+from bot.i18n import shown_name
 from bot.storage import GameRow, SeatRow
 from engine import MalformedError, Setup
 from engine.setup import GAME_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
@@ -86,7 +87,7 @@ def join(game: GameRow, user_id: int, name: str, now: float, colour: str | None 
         colour = free_colour(game)
     else:
         _check_colour(game, colour, user_id)
-    seat = SeatRow(len(game.seats), user_id, name, colour, "playing", now)
+    seat = SeatRow(len(game.seats), user_id, shown_name(name), colour, "playing", now)
     return dataclasses.replace(game, seats=(*game.seats, seat), updated_at=now)
 
 

@@ -13,6 +13,7 @@ from bot.errors import (
     NotAPlayer,
     reason,
 )
+from bot.i18n import shown_name
 from bot.live import LiveGame, setup_of
 from bot.manager_base import ManagerBase, check_timing
 from bot.outcomes import TurnView
@@ -85,7 +86,7 @@ class LobbyOps(ManagerBase):
             locale=locale or (defaults.locale if defaults else None),
             turn_seconds=seconds,
             timeout_policy=policy,  # type: ignore[arg-type]
-            seats=(SeatRow(0, owner_id, owner_name, lobby.COLOURS[0], "playing", now),),
+            seats=(SeatRow(0, owner_id, shown_name(owner_name), lobby.COLOURS[0], "playing", now),),
         )
         game_id = await self.storage.create_game(row)
         return dataclasses.replace(row, id=game_id)

@@ -13,7 +13,7 @@ from bot.errors import (
     BadSettings,
     reason,
 )
-from bot.i18n import LOCALES, hidden_chars
+from bot.i18n import LOCALES, hidden_chars, shown_name
 from bot.live import LiveGame
 from bot.manager_base import ManagerBase, check_timing
 from bot.outcomes import Played
@@ -110,7 +110,7 @@ class RecordsOps(ManagerBase):
             rows.append(ActionRow(index, decision.turn, decision.player, None, data, forced, now))
         extra = {k: record[k] for k in ("draw", "bonus_draw") if record.get(k) is not None}
         seats = tuple(
-            SeatRow(i, holders[i], name, lobby.COLOURS[i], left.get(i, "playing"), now)
+            SeatRow(i, holders[i], shown_name(name), lobby.COLOURS[i], left.get(i, "playing"), now)
             for i, name in enumerate(setup.players)
         )
         finished = game.finished

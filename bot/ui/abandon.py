@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
+from bot.i18n import shown_name
 from bot.outcomes import AbandonVote
 from bot.storage import GameRow
 from bot.ui import post
@@ -104,7 +105,7 @@ def request_view(row: GameRow) -> discord.ui.View:
 async def on_button(interaction: discord.Interaction, game_id: int, agree: bool) -> None:
     bot = _bot(interaction)
     await interaction.response.defer()
-    name = interaction.user.display_name
+    name = shown_name(interaction.user.display_name)
     if not agree:
         row = await bot.manager.refuse_abandon(game_id, interaction.user.id)
         text = tr("abandon_refused_by", row.locale or "en", player=name, game_id=game_id)

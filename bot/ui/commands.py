@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.app_commands import locale_str as _
 
+from bot.i18n import shown_name
 from bot.storage import GameRow, Status
 from bot.ui import abandon, clocks, help_ui, images, lobby_ui, pbp_commands, place_cmd, post, undo
 from bot.ui.errors import UIError
@@ -304,7 +305,7 @@ class CarcassonneGroup(app_commands.Group):
         manager = bot_of(interaction).manager
         result = await manager.resign(row.id, interaction.user.id)
         snap = await snapshot(manager, row.id)
-        name = interaction.user.display_name
+        name = shown_name(interaction.user.display_name)
         line = tr("resigned", snap.locale, player=name)
         told = [e for e in result.events if not isinstance(e, PlayerLeft)]  # said by ``line``
         await post.announce(bot_of(interaction), snap, told, extra=[line])

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import shown_name
 from bot.outcomes import UndoResult
 from bot.storage import GameRow
 from bot.ui import post
@@ -90,7 +91,7 @@ async def on_button(interaction: discord.Interaction, game_id: int, start: int, 
     await interaction.response.defer()
     row = await manager.game(game_id)
     locale = row.locale or "en"
-    name = interaction.user.display_name
+    name = shown_name(interaction.user.display_name)
     if op == "no":
         result = await manager.refuse_undo(game_id, interaction.user.id, start)
         await interaction.edit_original_response(

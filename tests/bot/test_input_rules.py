@@ -71,3 +71,12 @@ async def test_the_options_table_in_docs_is_current(tmp_path: Path) -> None:
             assert param.max_value is not None, f"{param.name} has no length limit"
         if param.type.name == "integer" and not param.choices:
             assert param.max_value is not None, f"{param.name} has no upper bound"
+
+
+def test_the_client_never_pings_everyone_here_or_roles() -> None:
+    from bot.app import CarcassonneBot, Settings
+
+    bot = CarcassonneBot(Settings(token="", database=":memory:", log_level="INFO", dev_guild=None))
+    allowed = bot.allowed_mentions
+    assert allowed is not None
+    assert allowed.to_dict()["parse"] == ["users"]
