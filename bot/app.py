@@ -106,7 +106,11 @@ class CarcassonneBot(discord.Client):
         # Voice is never used: discord.py's warnings about voice libraries are noise for hosts.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
-        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions(users=True))
+        # User text may hold @everyone or a role mention: only user mentions ever ping.
+        mentions = discord.AllowedMentions(
+            everyone=False, users=True, roles=False, replied_user=False
+        )
+        super().__init__(intents=intents, allowed_mentions=mentions)
         self.settings = settings
         self.tree = app_commands.CommandTree(self)
         self._storage: Storage | None = None
