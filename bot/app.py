@@ -19,6 +19,7 @@ import contextlib
 import logging
 import math
 import os
+import signal
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -197,13 +198,48 @@ class CarcassonneBot(discord.Client):
             log.info("invite the bot to a server with: %s", invite_link(self.user.id))
 
     async def close(self) -> None:
+        """Stop cleanly: the scheduler after its tick, the gateway (no new interactions), the
+        moves in progress (each game's lock), then the database and its thread."""
         try:
             await self.stop_scheduler()
             await super().close()
+            if self._manager is not None:
+                await self._manager.settle()
         finally:
             if self._storage is not None:
                 await self._storage.close()
                 self._storage = None
+                log.info("database closed")
+
+
+def stop_on_signals(client: discord.Client) -> None:
+    """Close ``client`` cleanly on SIGTERM (service managers, containers) and SIGINT (Ctrl-C).
+
+    Without it, SIGTERM kills the process at once: the database and its thread are not closed.
+    Where the event loop cannot catch signals (Windows), Ctrl-C still stops discord.py's run.
+    """
+    loop = asyncio.get_running_loop()
+    closing: list[asyncio.Task[None]] = []
+
+    def stop(sig: signal.Signals) -> None:
+        log.info("%s received: closing", sig.name)
+        if not closing:
+            closing.append(loop.create_task(client.close()))
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop, sig)
+
+
+def run(client: discord.Client, token: str) -> None:
+    """discord.py's ``Client.run``, with :func:`stop_on_signals`."""
+
+    async def runner() -> None:
+        async with client:
+            stop_on_signals(client)
+            await client.start(token)
+
+    asyncio.run(runner())
 
 
 #: What the bot needs in a server, and nothing more (the README lists them with the reason).
@@ -242,7 +278,9 @@ def main() -> int:
     configure_logging(settings.log_level)
     client = CarcassonneBot(settings)
     try:
-        client.run(settings.token, log_handler=None)
+        run(client, settings.token)
+    except KeyboardInterrupt:  # where signals cannot be caught by the event loop
+        return 0
     except discord.LoginFailure:
         print(
             "Discord refused DISCORD_TOKEN: it is invalid or was reset. "

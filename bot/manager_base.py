@@ -80,6 +80,12 @@ class ManagerBase:
         """The manager's time source (Unix seconds); the scheduler shares it."""
         return self._clock
 
+    async def settle(self) -> None:
+        """Wait until the moves in progress have finished (each holds its game's lock)."""
+        for lock in list(self._locks.values()):
+            async with lock:
+                pass
+
     def lock(self, game_id: int) -> asyncio.Lock:
         found = self._locks.get(game_id)
         if found is None:
