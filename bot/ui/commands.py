@@ -247,6 +247,12 @@ class CarcassonneGroup(app_commands.Group):
         locale = here_locale(interaction, row)
         if snap.game is None:
             lines = [lobby_ui.setup_summary(row, locale)]
+        elif row.status == "abandoned":  # no turn any more: the scores where it stopped
+            lines = [tr("abandoned", locale, game_id=row.id)]
+            lines += [
+                tr("score_line", locale, name=n, score=s)
+                for n, s in zip(snap.names, snap.game.scores, strict=True)
+            ]
         else:
             view = snap.view
             player = snap.names[view.seat] if view.seat is not None else "-"

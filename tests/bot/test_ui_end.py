@@ -325,6 +325,8 @@ async def test_a_lobby_is_cancelled_by_its_creator_and_a_game_abandoned_by_an_ad
     assert done.ephemeral and said_text(done)[-1] == f"Game #{other} is abandoned."
     assert (await manager.game(other)).status == "abandoned"
     assert f"Game #{other} was abandoned by" in table.last().content
+    status = await bob.slash(table.thread(), "carcassonne status", game=other)
+    assert said_text(status)[0].startswith(f"Game #{other} abandoned.\nalice: 0")
     turn_messages = [m for m in table.thread().history() if put_options(m)]
     assert not turn_messages, "the last turn message lost its menus"
 
