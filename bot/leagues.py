@@ -35,8 +35,9 @@ from typing import Any, ClassVar
 
 from openskill.models import PlackettLuce
 
+import catalogs
 from bot.errors import ManagerError
-from bot.i18n import hidden_chars, language, quote_input, shown_name
+from bot.i18n import hidden_chars, quote_input, shown_name
 from bot.storage import LeaguePlacing, LeagueResult, SeatRow
 
 MU = 25.0
@@ -400,144 +401,9 @@ def check_reason(reason: str) -> str:
 
 # -- refusals --------------------------------------------------------------------------------
 
-MESSAGES: dict[str, tuple[str, str]] = {
-    "league_not_found": (
-        "There is no league called {name!r} in this server. `/league standings` lists them.",
-        "Il n'y a pas de ligue {name!r} sur ce serveur. `/league standings` les liste.",
-    ),
-    "no_league": (
-        "This server has no league yet: members who can manage the server create one with "
-        "`/league create`.",
-        "Ce serveur n'a pas encore de ligue : les membres qui gèrent le serveur en créent une "
-        "avec `/league create`.",
-    ),
-    "several_leagues": (
-        "This server has several leagues ({names}): name the one you mean.",
-        "Ce serveur a plusieurs ligues ({names}) : précisez laquelle.",
-    ),
-    "league_name_taken": (
-        "A league called {name!r} already exists here: choose another name.",
-        "Une ligue {name!r} existe déjà ici : choisissez un autre nom.",
-    ),
-    "bad_league_chars": (
-        "A league name is plain text: no @, no mentions of members, roles or channels, and no "
-        "invisible or direction characters.",
-        "Un nom de ligue est du texte simple : pas de @, pas de mention de membre, de rôle ou "
-        "de salon, et pas de caractère invisible ou de direction.",
-    ),
-    "bad_league_name": (
-        "A league name has 1 to {length} characters.",
-        "Un nom de ligue a de 1 à {length} caractères.",
-    ),
-    "bad_format": (
-        "A league game has 2 to 5 players: choose a minimum and a maximum between 2 and 5, "
-        "the minimum not above the maximum.",
-        "Une partie de ligue a de 2 à 5 joueurs : choisissez un minimum et un maximum entre 2 "
-        "et 5, le minimum au plus égal au maximum.",
-    ),
-    "bad_points": (
-        "Points per placement {text!r} are not valid: give 1 to 5 whole numbers from 0 to 100, "
-        "first place first, e.g. 3,1,0.",
-        "Les points par place {text!r} ne sont pas valides : donnez 1 à 5 nombres entiers de 0 "
-        "à 100, la première place d'abord, par ex. 3,1,0.",
-    ),
-    "bad_date": (
-        "“{text}” is not a date: write it YYYY-MM-DD, e.g. 2026-09-30.",
-        "« {text} » n'est pas une date : écrivez-la AAAA-MM-JJ, par ex. 2026-09-30.",
-    ),
-    "bad_year": (
-        "“{text}” is too far away: a season's date lies between the years {first} and {last}.",
-        "« {text} » est trop lointaine : une date de saison est entre {first} et {last}.",
-    ),
-    "bad_dates": (
-        "The season cannot end on {ends}: the end must come after the start and after today.",
-        "La saison ne peut pas finir le {ends} : la fin doit venir après le début et après "
-        "aujourd'hui.",
-    ),
-    "bad_turn_hours": (
-        "The time per turn is 1 to 336 hours (two weeks).",
-        "Le temps par tour va de 1 à 336 heures (deux semaines).",
-    ),
-    "only_admins": (
-        "Only members who can manage the server can do this.",
-        "Seuls les membres qui peuvent gérer le serveur peuvent faire cela.",
-    ),
-    "only_organisers": (
-        "Only the league's organiser or members who can manage the server can do this.",
-        "Seuls l'organisateur de la ligue ou les membres qui gèrent le serveur peuvent faire cela.",
-    ),
-    "already_member": (
-        "You are already a member of {league}.",
-        "Vous êtes déjà membre de {league}.",
-    ),
-    "not_member_self": (
-        "You are not a member of {league}: join it with `/league join`.",
-        "Vous n'êtes pas membre de {league} : rejoignez-la avec `/league join`.",
-    ),
-    "not_member": (
-        "{player} is not a member of {league}: they join with `/league join`.",
-        "{player} n'est pas membre de {league} : il ou elle rejoint avec `/league join`.",
-    ),
-    "league_closed": (
-        "{league} is closed: its last season is over.",
-        "{league} est close : sa dernière saison est terminée.",
-    ),
-    "season_not_started": (
-        "Season {season} of {league} starts on {date}: no league games before then.",
-        "La saison {season} de {league} commence le {date} : pas de partie de ligue avant.",
-    ),
-    "season_over": (
-        "Season {season} of {league} ended on {date}: an organiser closes it with `/league close`.",
-        "La saison {season} de {league} s'est terminée le {date} : un organisateur la clôt avec "
-        "`/league close`.",
-    ),
-    "bad_table": (
-        "A game of {league} has {low} to {high} players; {count} were named.",
-        "Une partie de {league} a de {low} à {high} joueurs ; {count} ont été nommés.",
-    ),
-    "twice": (
-        "{player} is named twice: each player plays one seat.",
-        "{player} est nommé deux fois : chaque joueur a une seule place.",
-    ),
-    "busy": (
-        "{player} is already playing a game of {league} (#{game_id}).",
-        "{player} joue déjà une partie de {league} (n°{game_id}).",
-    ),
-    "nobody_free": (
-        "Not enough free members for a game of {league}: {count} free, at least {low} needed.",
-        "Pas assez de membres libres pour une partie de {league} : {count} libres, il en faut "
-        "au moins {low}.",
-    ),
-    "not_league_game": (
-        "Game #{game_id} is not a league game.",
-        "La partie n°{game_id} n'est pas une partie de ligue.",
-    ),
-    "no_result": (
-        "Game #{game_id} has no counted result to annul (it is not over, or was annulled).",
-        "La partie n°{game_id} n'a pas de résultat compté à annuler (pas terminée, ou déjà "
-        "annulée).",
-    ),
-    "reason_needed": (
-        "Give a reason: it is kept in the league's log.",
-        "Donnez une raison : elle est gardée dans le journal de la ligue.",
-    ),
-    "not_invited": (
-        "This challenge is only for {players}.",
-        "Ce défi ne concerne que {players}.",
-    ),
-    "challenge_closed": (
-        "This challenge is no longer open (game #{game_id} is {status}).",
-        "Ce défi n'est plus ouvert (la partie n°{game_id} est {status}).",
-    ),
-    "challenge_self": (
-        "Name other members to challenge, not yourself.",
-        "Nommez d'autres membres à défier, pas vous-même.",
-    ),
-}
-
 
 class LeagueError(ManagerError):
-    """A refusal about leagues, told from :data:`MESSAGES` in the player's language."""
+    """A refusal about leagues, in the player's language (catalog context ``league``)."""
 
     key: ClassVar[str] = "league_not_found"
 
@@ -546,8 +412,7 @@ class LeagueError(ManagerError):
         ValueError.__init__(self, self.message("en"))
 
     def message(self, locale: str | None = None) -> str:
-        en, fr = MESSAGES[self.key]
-        return (fr if language(locale) == "fr" else en).format(**self.params)
+        return catalogs.text("league", self.key, locale, **self.params)
 
 
 def _error(key: str) -> type[LeagueError]:

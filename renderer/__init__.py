@@ -7,12 +7,11 @@ Pure functions, safe in a worker thread; tile art and figure icons are cached pe
 """
 
 from renderer.endgame import render_game_end
-from renderer.options import LABELS, RenderOptions
+from renderer.options import RenderOptions
 from renderer.render import board_picture, render_board, render_figure_spots, render_preview
 from renderer.turn import legal_rotations, render_rotations
 
 __all__ = [
-    "LABELS",
     "RenderOptions",
     "board_picture",
     "legal_rotations",

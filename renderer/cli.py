@@ -8,10 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import catalogs
 from engine import Game, Setup, action_from_json
 from engine.errors import GameError
 from renderer.endgame import render_game_end
-from renderer.options import LABELS, RenderOptions
+from renderer.options import RenderOptions
 from renderer.render import render_board
 from renderer.turn import render_rotations
 
@@ -38,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="PNG file to write")
     parser.add_argument("--turn", type=int, help="draw the board once turn N is reached")
     parser.add_argument("--image", choices=("board", "end", "rotations"), default="board")
-    parser.add_argument("--lang", choices=sorted(LABELS), default="en")
+    parser.add_argument("--lang", choices=catalogs.LANGUAGES, default="en")
     parser.add_argument("--tile-size", type=int, default=RenderOptions().tile_size)
     args = parser.parse_args(argv)
     try:

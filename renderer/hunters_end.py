@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
+import catalogs
 from renderer import hunters_icons as icons
 from renderer import palette as pal
 from renderer.board import draw_board
@@ -28,31 +29,10 @@ CATEGORY_COLOURS: dict[str, pal.RGB] = {
     "hut": (176, 112, 56),
     "meadow": (214, 168, 60),
 }
-LABELS: dict[str, dict[str, str]] = {
-    "en": {
-        "river": "Rivers (fishers)",
-        "forest": "Forests (gatherers)",
-        "hut": "Huts (fish)",
-        "meadow": "Hunting (meadows)",
-        "gold": "Gold: {n} bonus tile{s}",
-        "no_gold": "No gold",
-        "deck": "Deck: reconstructed first edition",
-    },
-    "fr": {
-        "river": "Rivières (pêcheurs)",
-        "forest": "Forêts (cueilleurs)",
-        "hut": "Huttes (poissons)",
-        "meadow": "Chasse (prés)",
-        "gold": "Or : {n} tuile{s} bonus",
-        "no_gold": "Pas d'or",
-        "deck": "Pioche : première édition reconstituée",
-    },
-}
 
 
 def text(options: RenderOptions, key: str, **values: object) -> str:
-    table = LABELS.get(options.lang, LABELS["en"])
-    return table.get(key, LABELS["en"][key]).format(**values)
+    return catalogs.text("hunters_picture", key, options.lang, **values)
 
 
 def bonus_tiles_by_player(game: Game) -> list[int]:
@@ -92,7 +72,9 @@ def gold_strip(game: Game, width: int, row: int, options: RenderOptions) -> Imag
         x = pad + name_w
         n = counts[player]
         label = (
-            text(options, "gold", n=n, s="" if n == 1 else "s") if n else text(options, "no_gold")
+            catalogs.plural("hunters_picture", "gold", n, options.lang)
+            if n
+            else text(options, "no_gold")
         )
         draw.text((x, cy), label, font=font, fill=pal.INK if n else pal.MUTED, anchor="lm")
         x += draw.textlength(label, font=font) + row * 0.3
@@ -104,17 +86,21 @@ def gold_strip(game: Game, width: int, row: int, options: RenderOptions) -> Imag
     return image
 
 
+def category_names(options: RenderOptions) -> dict[str, str]:
+    """Chart legend names of the scoring categories of Hunters & Gatherers."""
+    return {c: text(options, c) for c in CATEGORY_ORDER}
+
+
 def game_end_picture(game: Game, options: RenderOptions) -> Image.Image:
     """The final board above the breakdown bars and each player's gold."""
     board, frame = draw_board(game.board.tiles, game.figures(), options, last=game.last_pos)
     width = max(board.width, 640)
-    table = LABELS.get(options.lang, LABELS["en"])
     chart = chart_picture(
         game,
         width,
         frame.tile,
         options,
-        labels={c: table[c] for c in CATEGORY_ORDER},
+        labels=category_names(options),
         colours=CATEGORY_COLOURS,
         order=CATEGORY_ORDER,
     )

@@ -1,51 +1,16 @@
-"""Render options and the few words the images print, in English and French.
+"""Render options, and the words the images print (catalog context ``picture``).
 
 The bot passes a :class:`RenderOptions` (language, tile size, size cap); every image reads its
-words from :data:`LABELS`, so adding a language is adding one dict.
+words from the translation catalogs (:mod:`catalogs`), so adding a language is adding a catalog.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-DEFAULT_TILE = 96
+import catalogs
 
-LABELS: dict[str, dict[str, str]] = {
-    "en": {
-        "tiles_left": "Tiles left: {n}",
-        "points": "{n} pts",
-        "road": "Roads",
-        "city": "Cities",
-        "cloister": "Cloisters",
-        "field": "Farms",
-        "barn": "Barns",
-        "final": "Final scores",
-        "winner": "Winner: {names}",
-        "winners": "Winners: {names}",
-        "rotations": "{tile}: rotations that fit",
-        "no_rotation": "{tile} fits nowhere",
-        "turn": "Turn {n}",
-        "follower": "followers",
-        "bonus_left": "Bonus tiles: {n}",
-    },
-    "fr": {
-        "tiles_left": "Tuiles restantes : {n}",
-        "points": "{n} pts",
-        "road": "Routes",
-        "city": "Villes",
-        "cloister": "Abbayes",
-        "field": "Prés",
-        "barn": "Fermes",
-        "final": "Scores finaux",
-        "winner": "Gagnant : {names}",
-        "winners": "Gagnants : {names}",
-        "rotations": "{tile} : orientations possibles",
-        "no_rotation": "{tile} ne se pose nulle part",
-        "turn": "Tour {n}",
-        "follower": "partisans",
-        "bonus_left": "Tuiles bonus : {n}",
-    },
-}
+DEFAULT_TILE = 96
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +33,4 @@ class RenderOptions:
 
     def text(self, key: str, **values: object) -> str:
         """A label in the chosen language (English when the language or key is unknown)."""
-        table = LABELS.get(self.lang, LABELS["en"])
-        template = table.get(key) or LABELS["en"].get(key, key)
-        return template.format(**values)
+        return catalogs.text("picture", key, self.lang, **values)

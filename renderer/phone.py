@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
+import catalogs
 from renderer import palette as pal
 from renderer.board import Measures, Pos, Window, draw_board, glyph_height
 from renderer.figures import figure_icon
@@ -49,45 +50,9 @@ ROTATION_TILE = 120
 #: Figure columns of the players' table, in order, when anyone has that figure.
 COLUMNS = ("follower", "mayor", "wagon", "barn", "abbey", "man", "hut")
 
-WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "follower": "Followers",
-        "mayor": "Mayor",
-        "wagon": "Wagon",
-        "barn": "Barn",
-        "abbey": "Abbey",
-        "man": "Men",
-        "hut": "Huts",
-        "score": "Score",
-        "to_place": "Tile to place",
-        "fits": "Fits turned:",
-        "fits_nowhere": "Fits nowhere: it will be set aside",
-        "footer": "Turn {turn}  ·  {left} tiles left",
-        "footer_over": "Game over  ·  {left} tiles left",
-        "part": "Part of the board: /carcassonne board shows it all",
-    },
-    "fr": {
-        "follower": "Partisans",
-        "mayor": "Maire",
-        "wagon": "Chariot",
-        "barn": "Ferme",
-        "abbey": "Abbaye",
-        "man": "Hommes",
-        "hut": "Huttes",
-        "score": "Score",
-        "to_place": "Tuile à poser",
-        "fits": "Se pose tournée :",
-        "fits_nowhere": "Ne se pose nulle part : elle sera écartée",
-        "footer": "Tour {turn}  ·  {left} tuiles restantes",
-        "footer_over": "Partie finie  ·  {left} tuiles restantes",
-        "part": "Une partie du plateau : /carcassonne plateau le montre en entier",
-    },
-}
-
 
 def word(options: RenderOptions, key: str, **values: object) -> str:
-    table = WORDS.get(options.lang, WORDS["en"])
-    return (table.get(key) or WORDS["en"][key]).format(**values)
+    return catalogs.text("phone", key, options.lang, **values)
 
 
 @dataclass(frozen=True, slots=True)

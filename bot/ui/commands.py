@@ -24,7 +24,7 @@ from bot.ui import abandon, clocks, help_ui, images, lobby_ui, pbp_commands, pla
 from bot.ui.errors import UIError
 from bot.ui.limits import Cell, Figure, GameNumber, Rotation, check_options, heavy
 from bot.ui.state import snapshot
-from bot.ui.texts import RULES, player_locale, rules_text, tr
+from bot.ui.texts import player_locale, rules_keys, rules_text, tr
 from engine.events import PlayerLeft
 from engine.record import MAX_RECORD_BYTES, RecordError, read_record
 
@@ -452,7 +452,7 @@ class CarcassonneGroup(app_commands.Group):
             if game is not None:
                 raise
         locale = here_locale(interaction, row)
-        if row is not None and row.kind != "carcassonne" and row.kind in RULES:
+        if row is not None and row.kind != "carcassonne" and row.kind in rules_keys():
             parts = [rules_text(row.kind, locale)]
         else:
             parts = [rules_text("carcassonne", locale)]

@@ -47,9 +47,8 @@ def columns(game: Game, locale: str) -> list[tuple[str, str]]:
     if game.setup.game == "hunters":
         from renderer import hunters_end
 
-        table = hunters_end.LABELS.get(locale, hunters_end.LABELS["en"])
         order: Sequence[str] = hunters_end.CATEGORY_ORDER
-        labels = {c: table[c] for c in order}
+        labels = hunters_end.category_names(options)
     elif game.setup.game == "castle":
         from renderer import castle_labels
 

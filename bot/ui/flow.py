@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
-from bot.narrate import ROLES
+from bot.narrate import role_name as role_words
 from bot.outcomes import MoveResult
 from bot.ui import hunters_ui, images, post
 from bot.ui.components import button, select
@@ -360,7 +360,7 @@ def role_name(game: Game, figure: str, at: str, locale: str) -> str:
         local = oriented.feature_at(_at(at))
         if local >= 0:
             role = game.roles.get(oriented.features[local].type, figure)
-    text = ROLES.get(role, (role, role))[1 if locale == "fr" else 0]
+    text = role_words(role, locale)
     return text.split(" ", 1)[-1]
 
 
@@ -454,7 +454,7 @@ def played_words(
                 role = game.roles.get(oriented.features[local].type, second.figure)
         if isinstance(first, PlaceAbbey) and role == "follower":
             role = "monk"
-        text = ROLES.get(role, (role, role))[1 if locale == "fr" else 0].split(" ", 1)[-1]
+        text = role_words(role, locale).split(" ", 1)[-1]
         parts.append(tr("played_figure", locale, role=text, spot=spot) if spot else text)
     else:
         parts.append(tr("played_none", locale))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from bot.i18n import language
+import catalogs
 from engine import Game
 
 if TYPE_CHECKING:
@@ -26,20 +26,9 @@ if TYPE_CHECKING:
 
 GAME = "hunters"
 
-TEXTS: dict[str, tuple[str, str]] = {
-    "roles": (
-        "Men: hunter on a meadow (scores its game at the end), gatherer on a forest, fisher on a "
-        "river. Hut on a river or lake: its river system's fish at the end.",
-        "Hommes : chasseur sur un pré (son gibier compte à la fin), cueilleur sur une forêt, "
-        "pêcheur sur une rivière. Hutte sur une rivière ou un lac : les poissons de son réseau "
-        "à la fin.",
-    ),
-}
-
 
 def say(key: str, locale: str | None, **params: Any) -> str:
-    en, fr = TEXTS[key]
-    return (fr if language(locale) == "fr" else en).format(**params)
+    return catalogs.text("hunters_ui", key, locale, **params)
 
 
 def is_hunters(game: Game | None) -> bool:

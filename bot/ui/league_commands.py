@@ -9,7 +9,7 @@ the next) and ``log`` (the organiser: who did what and why).
 Each league keeps one standings message per season in its channel, edited after every change
 (:func:`refresh`, called by the manager's league listener), so it is always the current table.
 League games get a thread in the league's channel and are then played like any other game.
-Every text is in English and French (:data:`TEXTS`); command names are translated by
+Every text is in the catalogs (context ``league_ui``); command names are translated by
 :mod:`bot.ui.translator`.
 """
 
@@ -25,10 +25,11 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.app_commands import locale_str as _
 
+import catalogs
 from bot.i18n import language
 from bot.league_ops import LeagueChange, SeasonTable
 from bot.leagues import OnlyOrganisers, Profile, Standing
-from bot.narrate import FEATURES
+from bot.narrate import feature_name as scored_feature
 from bot.storage import GameRow, LeagueRow
 from bot.ui import lobby_ui, post
 from bot.ui.commands import (
@@ -43,7 +44,7 @@ from bot.ui.commands import (
 from bot.ui.errors import guarded
 from bot.ui.limits import Day, GameNumber, LeagueName, Points, Reason, Season, check_options, heavy
 from bot.ui.state import snapshot
-from bot.ui.texts import GAME_TITLES, player_locale
+from bot.ui.texts import family_title, player_locale
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
@@ -54,166 +55,7 @@ log = logging.getLogger(__name__)
 ARCHIVE_MINUTES: Final = 10080
 SHOWN_ROWS = 20
 
-TEXTS: dict[str, tuple[str, str]] = {
-    "created": (
-        "League **{name}** created. Members join with `/league join`; its standings live in "
-        "{where}.",
-        "Ligue **{name}** créée. Les membres la rejoignent avec `/league join` ; son classement "
-        "est dans {where}.",
-    ),
-    "joined": ("You joined **{name}**.", "Vous avez rejoint **{name}**."),
-    "left": (
-        "You left **{name}**. Your results stay; games already started are played to the end.",
-        "Vous avez quitté **{name}**. Vos résultats restent ; les parties commencées se jouent "
-        "jusqu'au bout.",
-    ),
-    "scheduled": ("League games started: {games}.", "Parties de ligue lancées : {games}."),
-    "game_link": ("#{game_id} in {where}", "n°{game_id} dans {where}"),
-    "welcome": (
-        "**{league}**, season {season}: game #{game_id} between {players}. It counts for the "
-        "standings and ratings when it ends.",
-        "**{league}**, saison {season} : partie n°{game_id} entre {players}. Elle compte pour le "
-        "classement et les cotes à la fin.",
-    ),
-    "thread_name": ("{league} #{game_id}", "{league} n°{game_id}"),
-    "challenge": (
-        "{challenger} challenges {opponents} to a game of **{league}** ({rules}). "
-        "Waiting for: {waiting}.",
-        "{challenger} défie {opponents} dans une partie de **{league}** ({rules}). "
-        "En attente de : {waiting}.",
-    ),
-    "challenge_sent": ("Challenge sent: {link}", "Défi envoyé : {link}"),
-    "accept": ("Accept", "Accepter"),
-    "decline": ("Decline", "Refuser"),
-    "accepted": ("You accepted.", "Vous avez accepté."),
-    "challenge_started": (
-        "Challenge accepted by everyone: game #{game_id} is on in {where}.",
-        "Défi accepté par tous : la partie n°{game_id} se joue dans {where}.",
-    ),
-    "challenge_declined": (
-        "Challenge for game #{game_id} declined by {player}.",
-        "Défi de la partie n°{game_id} refusé par {player}.",
-    ),
-    "declined": ("Declined.", "Refusé."),
-    "standings_title": (
-        "{league} · season {season} standings",
-        "{league} · classement de la saison {season}",
-    ),
-    "standings_final": (
-        "{league} · season {season} final standings",
-        "{league} · classement final de la saison {season}",
-    ),
-    "standings_row": (
-        "`{position:>2}.` **{name}** · {points} pts · {games} played · {wins} won · {score} scored",
-        "`{position:>2}.` **{name}** · {points} pts · {games} jouées · {wins} gagnées · "
-        "{score} marqués",
-    ),
-    "standings_empty": (
-        "Nobody yet: join with `/league join`.",
-        "Personne pour l'instant : rejoignez avec `/league join`.",
-    ),
-    "standings_more": ("…and {count} more.", "…et {count} de plus."),
-    "standings_rules": ("Rules", "Règles"),
-    "standings_season": ("Season", "Saison"),
-    "standings_games": (
-        "{games} games counted · {in_play} in play",
-        "{games} parties comptées · {in_play} en cours",
-    ),
-    "standings_footer": (
-        "Updated after every league game. Points per place: {points}. Ties: {tiebreaks}.",
-        "Mis à jour après chaque partie de ligue. Points par place : {points}. Égalités : "
-        "{tiebreaks}.",
-    ),
-    "final_footer": (
-        "Season closed: these standings are final.",
-        "Saison close : ce classement est définitif.",
-    ),
-    "dates": ("{start} → {end}", "{start} → {end}"),
-    "open_end": ("no end date", "sans date de fin"),
-    "leaderboard_title": ("{league} · ratings", "{league} · cotes"),
-    "leaderboard_row": (
-        "`{position:>2}.` **{name}** · {rating} · {games} games",
-        "`{position:>2}.` **{name}** · {rating} · {games} parties",
-    ),
-    "leaderboard_empty": (
-        "No rated player yet: ratings appear after a first league game.",
-        "Aucun joueur coté pour l'instant : les cotes apparaissent après une première partie.",
-    ),
-    "leaderboard_footer": (
-        "Rating = 1000 + 40 x (skill - 3 x uncertainty), openskill; it grows as results make it "
-        "surer.",
-        "Cote = 1000 + 40 x (niveau - 3 x incertitude), openskill ; elle monte à mesure que les "
-        "résultats la confirment.",
-    ),
-    "profile_title": ("{name} · {league}", "{name} · {league}"),
-    "profile_rating": ("Rating", "Cote"),
-    "profile_rank": ("{rating} (#{position} of {count})", "{rating} (n°{position} sur {count})"),
-    "profile_games": ("Games · wins", "Parties · victoires"),
-    "profile_games_value": (
-        "{games} · {wins} ({share}%)",
-        "{games} · {wins} ({share} %)",
-    ),
-    "profile_scores": ("Average · best score", "Score moyen · meilleur"),
-    "profile_scores_value": ("{average} · {best}", "{average} · {best}"),
-    "profile_features": ("Favourite features", "Éléments préférés"),
-    "profile_feature": (
-        "{feature}: {points} pts ({share}%)",
-        "{feature} : {points} pts ({share} %)",
-    ),
-    "profile_history": ("Rating history", "Historique de la cote"),
-    "profile_change": (
-        "#{game_id}: {before} → {after} ({delta:+d})",
-        "n°{game_id} : {before} → {after} ({delta:+d})",
-    ),
-    "profile_season": ("This season", "Cette saison"),
-    "profile_standing": (
-        "#{position} · {points} pts",
-        "n°{position} · {points} pts",
-    ),
-    "none": ("none yet", "aucun pour l'instant"),
-    "result": (
-        "**{league}**: game #{game_id} counted.",
-        "**{league}** : la partie n°{game_id} compte.",
-    ),
-    "result_row": (
-        "{rank}. {name} {score} pts · rating {before} → {after} ({delta:+d})",
-        "{rank}. {name} {score} pts · cote {before} → {after} ({delta:+d})",
-    ),
-    "annulled": (
-        "Result of game #{game_id} ({league}) annulled by {admin}. Reason: {reason}",
-        "Résultat de la partie n°{game_id} ({league}) annulé par {admin}. Raison : {reason}",
-    ),
-    "closed": (
-        "Season {season} of **{league}** closed by {by}. Reason: {reason}",
-        "Saison {season} de **{league}** close par {by}. Raison : {reason}",
-    ),
-    "next_season": (
-        "Season {season} is open until {end}.",
-        "La saison {season} est ouverte jusqu'au {end}.",
-    ),
-    "league_over": ("The league is now closed.", "La ligue est maintenant close."),
-    "log_title": ("{league} · log", "{league} · journal"),
-    "log_row": (
-        "{when} · {who} · {action}{target} · {reason}",
-        "{when} · {who} · {action}{target} · {reason}",
-    ),
-    "log_empty": ("Nothing logged.", "Rien au journal."),
-    "action_create": ("created the league", "a créé la ligue"),
-    "action_close": ("closed season {season}", "a clos la saison {season}"),
-    "action_annul": ("annulled a result", "a annulé un résultat"),
-    "pace_live": ("live", "en direct"),
-    "pace_post": ("play-by-post, {hours} h per turn", "par messages, {hours} h par tour"),
-    "players": ("{low} to {high} players", "{low} à {high} joueurs"),
-    "tb_wins": ("wins", "victoires"),
-    "tb_total_score": ("total score", "score total"),
-    "tb_average_score": ("average score", "score moyen"),
-}
 
-FEATURE_NAMES = {
-    "palace": ("palace", "palais"),
-    "courtyard": ("courtyards", "cours"),
-    "wall": ("wall", "muraille"),
-}
 GAMES = [
     Choice(name=_("Carcassonne"), value="carcassonne"),
     Choice(name=_("Hunters & Gatherers"), value="hunters"),
@@ -231,8 +73,7 @@ TIEBREAKS = [
 
 
 def lt(key: str, locale: str | None, **params: Any) -> str:
-    en, fr = TEXTS[key]
-    return (fr if language(locale) == "fr" else en).format(**params)
+    return catalogs.text("league_ui", key, locale, **params)
 
 
 def is_admin(interaction: discord.Interaction) -> bool:
@@ -250,16 +91,13 @@ def public_locale(interaction: discord.Interaction) -> str:
 
 
 def game_title(kind: str, locale: str) -> str:
-    en, fr = GAME_TITLES.get(kind, (kind, kind))
-    return fr if language(locale) == "fr" else en
+    return family_title(kind, locale)
 
 
 def feature_name(category: str, locale: str) -> str:
-    fr = language(locale) == "fr"
-    if category in FEATURE_NAMES:
-        return FEATURE_NAMES[category][fr]
-    words = FEATURES.get(category, (category, category))[fr]
-    return words.split(" ", 1)[-1]  # "the city" -> "city"
+    if catalogs.has("league_feature", category):
+        return catalogs.text("league_feature", category, locale)
+    return scored_feature(category, locale).split(" ", 1)[-1]  # "the city" -> "city"
 
 
 def rules_line(league: LeagueRow, locale: str) -> str:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 import discord
 
+import catalogs
 from bot.storage import GameRow
 from bot.ui import images, lobby_seats, post
 from bot.ui.clocks import timing_summary
@@ -25,29 +26,19 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 #: Lobby options: name -> ((value, English label, French label), ...); first is the default.
-OPTION_CHOICES: dict[str, tuple[tuple[str, str, str], ...]] = {
-    "expansion": (
-        ("none", "No expansion", "Sans extension"),
-        ("abbey_mayor", "Abbey & Mayor", "Abbaye & Maire"),
-    ),
-    "small_city": (
-        ("classic", "Small city: 2 points", "Petite ville : 2 points"),
-        ("modern", "Small city: 4 points", "Petite ville : 4 points"),
-    ),
-    "farmers": (
-        ("classic", "Farmers: classic (3/city)", "Paysans : classique (3/ville)"),
-        ("classic4", "Farmers: 4 per city", "Paysans : 4 par ville"),
-        ("modern", "Farmers: modern", "Paysans : moderne"),
-    ),
-    "incomplete": (
-        ("standard", "Unfinished: full points", "Inachevés : points pleins"),
-        ("half", "Unfinished: half points", "Inachevés : moitié des points"),
-    ),
-    "hand": (
-        ("no", "No tactical hand", "Sans main tactique"),
-        ("yes", "Tactical hand (3 tiles)", "Main tactique (3 tuiles)"),
-    ),
+#: The lobby's option menus: each option's values, the first being the default; their labels are
+#: in the catalogs (context ``lobby_option``, key ``option.value``).
+OPTION_CHOICES: dict[str, tuple[str, ...]] = {
+    "expansion": ("none", "abbey_mayor"),
+    "small_city": ("classic", "modern"),
+    "farmers": ("classic", "classic4", "modern"),
+    "incomplete": ("standard", "half"),
+    "hand": ("no", "yes"),
 }
+
+
+def option_label(name: str, value: str, locale: str | None) -> str:
+    return catalogs.text("lobby_option", f"{name}.{value}", locale)
 
 
 #: Game threads archive after the longest inactivity Discord allows (7 days, in minutes); the next
@@ -60,7 +51,6 @@ def bot_of(interaction: discord.Interaction) -> CarcassonneBot:
 
 
 def setup_summary(row: GameRow, locale: str) -> str:
-    fr = locale == "fr"
     if row.kind == "castle":  # no options; its castle and tiles are a reconstruction
         title = f"{tr('castle_game', locale)} ({tr('castle_reconstructed', locale)})"
         return f"{title} · {tr('private_game' if row.private else 'public_game', locale)}"
@@ -72,10 +62,9 @@ def setup_summary(row: GameRow, locale: str) -> str:
     values = {"expansion": exp, **{k: str(v).lower() for k, v in row.options.items()}}
     values["hand"] = "yes" if row.options.get("hand") else "no"
     for name, choices in OPTION_CHOICES.items():
-        chosen = values.get(name, choices[0][0])
-        for value, en, fr_label in choices:
-            if value == chosen:
-                parts.append(fr_label if fr else en)
+        chosen = values.get(name, choices[0])
+        if chosen in choices:
+            parts.append(option_label(name, chosen, locale))
     parts.append(tr("private_game" if row.private else "public_game", locale))
     return " · ".join(parts)
 
@@ -178,7 +167,6 @@ async def on_button(interaction: discord.Interaction, game_id: int, op: str) -> 
 def options_view(row: GameRow, locale: str) -> discord.ui.View:
     from bot.ui.components import LobbyOption
 
-    fr = locale == "fr"
     current = {
         "expansion": "abbey_mayor" if row.expansions else "none",
         "hand": "yes" if row.options.get("hand") else "no",
@@ -191,11 +179,11 @@ def options_view(row: GameRow, locale: str) -> discord.ui.View:
             continue
         options = [
             discord.SelectOption(
-                label=fr_label if fr else en,
+                label=option_label(name, value, locale),
                 value=value,
-                default=current.get(name, choices[0][0]) == value,
+                default=current.get(name, choices[0]) == value,
             )
-            for value, en, fr_label in choices
+            for value in choices
         ]
         menu: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=f"cc:lopt:{row.id}:{name}", options=options

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.narrate import FEATURES, narrate, where
+from bot.narrate import feature_name as feature_words
+from bot.narrate import narrate, where
 from bot.storage import GameRow
 from bot.ui import clocks, final, hunters_ui, images
 from bot.ui.components import button, select
@@ -216,7 +217,7 @@ def feature_name(game: Game, x: int, y: int, at: int | str, locale: str) -> str:
     oriented = game.board.tiles[(x, y)].oriented
     local = oriented.feature_at(at)
     kind = oriented.features[local].type if local >= 0 else "road"
-    return FEATURES.get(kind, (kind, kind))[1 if locale == "fr" else 0]
+    return feature_words(kind, locale)
 
 
 async def channel_of(bot: CarcassonneBot, snap: Snapshot) -> discord.abc.Messageable:

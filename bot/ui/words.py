@@ -8,27 +8,12 @@ spot says its feature and where it lies on the tile ("road, south").
 
 from __future__ import annotations
 
-from bot.i18n import language
+import catalogs
 from engine.tiles import Oriented, TileKind
 from renderer.board import spot_point
 from renderer.geometry import CORNER_SPOTS
 
 #: Feature words, in the singular (English, French).
-FEATURE_WORDS: dict[str, tuple[str, str]] = {
-    "city": ("city", "ville"),
-    "road": ("road", "route"),
-    "field": ("field", "pré"),
-    "cloister": ("cloister", "abbaye"),
-    "river": ("river", "rivière"),
-    "lake": ("lake", "lac"),
-    "forest": ("forest", "forêt"),
-    "meadow": ("meadow", "prairie"),
-    "path": ("path", "chemin"),
-    "tower": ("tower", "tour"),
-    "house": ("house", "maison"),
-    "courtyard": ("courtyard", "cour"),
-    "wall": ("wall", "mur"),
-}
 #: Edge letters of the tile data -> feature.
 EDGE_FEATURES = {
     "C": "city",
@@ -40,32 +25,18 @@ EDGE_FEATURES = {
     "T": "tower",
     "W": "wall",
 }
-#: The four sides and the eight directions of a spot, (English, French).
-SIDES = (("N", "N"), ("E", "E"), ("S", "S"), ("W", "O"))
-DIRECTIONS: dict[str, tuple[str, str]] = {
-    "N": ("north", "nord"),
-    "NE": ("north-east", "nord-est"),
-    "E": ("east", "est"),
-    "SE": ("south-east", "sud-est"),
-    "S": ("south", "sud"),
-    "SW": ("south-west", "sud-ouest"),
-    "W": ("west", "ouest"),
-    "NW": ("north-west", "nord-ouest"),
-    "C": ("centre", "centre"),
-}
-
-
-def _fr(locale: str | None) -> int:
-    return 1 if language(locale) == "fr" else 0
+#: The four sides, then the eight directions of a spot and the centre (catalog contexts ``side``
+#: and ``direction``).
+SIDES = ("N", "E", "S", "W")
+DIRECTIONS = frozenset({"N", "NE", "E", "SE", "S", "SW", "W", "NW", "C"})
 
 
 def feature_word(kind: str, locale: str | None) -> str:
-    return FEATURE_WORDS.get(kind, (kind, kind))[_fr(locale)]
+    return catalogs.text("tile_feature", kind, locale)
 
 
 def tile_words(kind: TileKind, locale: str | None) -> str:
     """What the tile shows, e.g. "city on 2 sides with a pennant · road · field"."""
-    fr = _fr(locale)
     oriented = kind.oriented(0)
     parts: list[str] = []
     for feature in oriented.features:
@@ -74,11 +45,9 @@ def tile_words(kind: TileKind, locale: str | None) -> str:
         sides = len({p // 3 for p in feature.positions})
         text = feature_word(feature.type, locale)
         if feature.type == "city" and sides:
-            text += (" sur {n} côté{s}" if fr else " on {n} side{s}").format(
-                n=sides, s="s" if sides > 1 else ""
-            )
+            text = catalogs.plural("tile_words", "city_sides", sides, locale, word=text)
         if feature.pennants:
-            text += " avec blason" if fr else " with a pennant"
+            text = catalogs.text("tile_words", "pennant", locale, word=text)
         parts.append(text)
     if not parts:
         parts.append(feature_word("field", locale))
@@ -87,12 +56,11 @@ def tile_words(kind: TileKind, locale: str | None) -> str:
 
 def sides_words(oriented: Oriented, locale: str | None) -> str:
     """What lies on each side once turned: "N city · E road · S field · W road"."""
-    fr = _fr(locale)
     out = []
     for side, letter in zip(SIDES, oriented.edges, strict=False):
         feature = EDGE_FEATURES.get(letter)
         if feature is not None:
-            out.append(f"{side[fr]} {feature_word(feature, locale)}")
+            out.append(f"{catalogs.text('side', side, locale)} {feature_word(feature, locale)}")
     return " · ".join(out)
 
 
@@ -117,4 +85,4 @@ def spot_words(oriented: Oriented, at: int | str, locale: str | None) -> str:
     word = feature_word(kind, locale)
     if where == "C":
         return word
-    return f"{word}, {DIRECTIONS[where][_fr(locale)]}"
+    return f"{word}, {catalogs.text('direction', where, locale)}"

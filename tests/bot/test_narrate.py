@@ -73,7 +73,7 @@ def test_engine_refusals_are_translated(locale: str, expected: str) -> None:
 
 
 def test_every_engine_refusal_code_of_a_random_game_has_french_text() -> None:
-    from bot.narrate import ENGINE_ERRORS_FR
+    import catalogs
 
     game = Game(Setup(players=("A", "B"), seed=3))
     codes = set()
@@ -81,4 +81,4 @@ def test_every_engine_refusal_code_of_a_random_game_has_french_text() -> None:
         with pytest.raises(IllegalActionError) as refused:
             game.play(action)
         codes.add(refused.value.code)
-    assert codes <= set(ENGINE_ERRORS_FR)
+    assert all(catalogs.has_in("engine", code, "fr") for code in codes), codes

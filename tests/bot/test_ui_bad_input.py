@@ -14,7 +14,7 @@ from conftest_ui import Table, said, simcord_bot
 from ui_scenes import forced_game
 
 from bot.ui.texts import tr
-from bot.ui.translator import FRENCH
+from bot.ui.translator import command_text
 from engine import Pass
 
 __all__ = ["simcord_bot"]
@@ -267,7 +267,8 @@ async def test_resigning_is_told_as_a_forfeit_not_as_the_bot_playing_on(
     assert any("You are not playing in game" in t for t in said(again))
     french = tr("resigned", "fr", player="bob")
     assert "ne marquent plus rien" in french and "bot" not in french
-    assert "ne marquent plus rien" in FRENCH["Leave the game: your figures stay but score nothing"]
+    leave = "Leave the game: your figures stay but score nothing"
+    assert "ne marquent plus rien" in command_text(leave, "fr")
 
 
 async def test_records_with_huge_numbers_or_deep_nesting_are_refused_clearly(

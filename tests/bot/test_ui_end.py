@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from bot.storage import GameRow, SeatRow
 from bot.ui import final
 from bot.ui.state import Snapshot
+from bot.ui.texts import tr
 from engine import Game
 from engine.cli import random_action
 from engine.game import Phase
@@ -192,8 +193,6 @@ def now(table: Table, message: Any) -> Any:
 async def test_help_shows_a_turn_picture_the_commands_and_the_rules_in_two_languages(
     simcord_env: simcord.Env,
 ) -> None:
-    from bot.ui.texts import TEXTS
-
     table = Table(simcord_env)
     result = await table.players[0].slash(table.channel, "carcassonne help")
     messages = [m for m in [result.response, *result.followups] if m is not None]
@@ -225,7 +224,7 @@ async def test_help_shows_a_turn_picture_the_commands_and_the_rules_in_two_langu
     embeds_fr = [e for m in [said_fr.response, *said_fr.followups] if m for e in m.embeds]
     assert [e.title for e in embeds_fr][:2] == ["Comment se joue un tour", "Commandes"]
     assert "`/carcassonne nouvelle`" in shown_embed(embeds_fr[1])
-    assert TEXTS["help_turn"][1] == embeds_fr[0].title
+    assert tr("help_turn", "fr") == embeds_fr[0].title
 
 
 async def test_a_solo_start_asks_for_confirmation_first(simcord_env: simcord.Env) -> None:

@@ -255,7 +255,7 @@ def test_hunters_events_read_as_sentences_in_both_languages() -> None:
     french = narrate(events, names, "fr")
     assert french[3] == "Bob a posé la tuile bonus B03 en (2, 0) et y a mis une hutte."
     assert french[6].endswith(
-        "(2 cerfs, 2 mammouths, 1 auroch, 1 tigre à dents de sabre a mangé 1 cerf)."
+        "(2 cerfs, 2 mammouths, 1 aurochs, 1 tigre à dents de sabre a mangé 1 cerf)."
     )
 
 

@@ -1,0 +1,81 @@
+"""The translation catalogs: every message in every language, with the same placeholders."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+import catalogs
+
+ENGINE = Path(__file__).parents[1] / "engine"
+
+
+def fields(text: str) -> set[str]:
+    return {f for _, f, _, _ in string.Formatter().parse(text) if f is not None}
+
+
+def messages(lang: str) -> dict[tuple[str, str], tuple[str, ...]]:
+    found = {}
+    for message in catalogs.catalog(lang):
+        if not message.id:
+            continue  # the header
+        key = message.id if isinstance(message.id, str) else message.id[0]
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        found[(str(message.context), str(key))] = tuple(str(f) for f in forms)
+    return found
+
+
+ENGLISH = messages("en")
+
+
+@pytest.mark.parametrize("lang", catalogs.LANGUAGES)
+def test_every_message_is_translated_with_the_same_placeholders(lang: str) -> None:
+    theirs = messages(lang)
+    missing = sorted(set(ENGLISH) - set(theirs))
+    assert not missing, f"{lang} lacks {missing[:10]}"
+    extra = sorted(k for k in set(theirs) - set(ENGLISH) if k[0] != "engine")
+    assert not extra, f"{lang} has messages English has not: {extra[:10]}"
+    for key, forms in theirs.items():
+        assert all(f.strip() for f in forms), f"{lang} {key} is empty"
+        if key in ENGLISH:
+            english = set().union(*(fields(f) for f in ENGLISH[key]))
+            for form in forms:
+                assert fields(form) <= english | {"n"}, f"{lang} {key}: {form!r}"
+            if len(forms) == 1:
+                assert fields(forms[0]) == english, f"{lang} {key}: placeholders differ"
+
+
+def engine_codes() -> set[str]:
+    """Every refusal code the engine can raise, read from its source."""
+    found: set[str] = set()
+    for path in ENGINE.glob("*.py"):
+        found |= set(re.findall(r'"([a-z_]+)"(?=,\s*\n?\s*\w+=|\)\s*$)', path.read_text()))
+    return found
+
+
+@pytest.mark.parametrize("lang", [lang for lang in catalogs.LANGUAGES if lang != "en"])
+def test_engine_refusals_have_one_placeholder_set_across_languages(lang: str) -> None:
+    """English refusals are the engine's own sentences; the others come from the catalogs."""
+    ours = {k: v for k, v in messages(lang).items() if k[0] == "engine"}
+    french = {k: v for k, v in messages("fr").items() if k[0] == "engine"}
+    assert set(ours) == set(french)
+    for key, forms in ours.items():
+        assert fields(forms[0]) == fields(french[key][0]), key
+
+
+def test_plural_forms_follow_each_language() -> None:
+    assert catalogs.plural("tile_words", "city_sides", 1, "en", word="city") == "city on 1 side"
+    assert catalogs.plural("tile_words", "city_sides", 2, "en", word="city") == "city on 2 sides"
+    assert catalogs.plural("tile_words", "city_sides", 1, "fr", word="ville") == (
+        "ville sur 1 côté"
+    )
+
+
+def test_a_missing_language_or_locale_falls_back_to_english() -> None:
+    assert catalogs.language("fr-FR") == "fr"
+    assert catalogs.language("pt-BR") == "en"
+    assert catalogs.language(None) == "en"
+    assert catalogs.text("ui", "cancel", "pt-BR") == "Cancel game"
