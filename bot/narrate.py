@@ -65,9 +65,7 @@ def describe_score(event: FeatureScored, names: Sequence[str], locale: str | Non
         return text("nobody", locale, feature=feature)
     points = next(iter(event.points.values()))
     key = "scored_each" if len(winners) > 1 else "scored_one"
-    sentence = text(
-        key, locale, players=join_names(winners, locale), points=points, feature=feature
-    )
+    sentence = count(key, points, locale, players=join_names(winners, locale), feature=feature)
     detail = _detail(event, locale)
     if event.final:
         sentence += text("final", locale)
@@ -157,7 +155,8 @@ def narrate(events: Sequence[Event], names: Sequence[str], locale: str | None) -
         elif isinstance(event, FigurePlaced) and current is not None:
             role = role_name(event.role, locale)
             if event.figure == "barn":
-                current += text("barn_figure", locale, role=role, corner=event.at)
+                corner = catalogs.text("direction", str(event.at), locale)
+                current += text("barn_figure", locale, role=role, corner=corner)
             else:
                 current += text("with_figure", locale, role=role)
         else:

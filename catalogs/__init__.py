@@ -15,6 +15,7 @@ from English.
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -57,11 +58,31 @@ def _message(context: str, key: str, lang: str) -> tuple[Any, str]:
     return found, lang
 
 
+_COMMAND = re.compile(r"/(carcassonne|league)\b(?: ([a-z_]+)\b)?")
+
+
+def commands_in(template: str, lang: str) -> str:
+    """``template`` with the slash commands it names as clients in ``lang`` show them: a French
+    client has ``/carcassonne nouvelle``, so a text must not tell it ``/carcassonne new``."""
+    if lang == DEFAULT or "/" not in template:
+        return template
+
+    def name(english: str) -> str:
+        found = catalog(lang).get(english, context="command")
+        return str(found.string) if found is not None and found.string else english
+
+    def local(match: re.Match[str]) -> str:
+        group, sub = match[1], match[2]
+        return f"/{name(group)}" + (f" {name(sub)}" if sub else "")
+
+    return _COMMAND.sub(local, template)
+
+
 def text(context: str, key: str, locale: str | None, /, **params: Any) -> str:
     """The text ``context``/``key`` in the language of ``locale``, filled in with ``params``."""
-    found, _ = _message(context, key, language(locale))
+    found, lang = _message(context, key, language(locale))
     template = found.string[0] if isinstance(found.string, tuple) else found.string
-    return str(template).format(**params)
+    return commands_in(str(template), lang).format(**params)
 
 
 def plural(context: str, key: str, n: int, locale: str | None, /, **params: Any) -> str:
@@ -69,7 +90,7 @@ def plural(context: str, key: str, n: int, locale: str | None, /, **params: Any)
     found, lang = _message(context, key, language(locale))
     forms = found.string if isinstance(found.string, tuple) else (found.string,)
     index = _plural_rule(lang)(n)
-    return str(forms[min(index, len(forms) - 1)]).format(n=n, **params)
+    return commands_in(str(forms[min(index, len(forms) - 1)]), lang).format(n=n, **params)
 
 
 def has(context: str, key: str) -> bool:

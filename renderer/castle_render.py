@@ -136,7 +136,7 @@ def _player_column(
     image.paste(marker, (x0, y - marker.height // 2), marker)
     shown = name if len(name) <= 16 else name[:15] + "…"
     draw.text((x0 + marker.width + row // 4, y), shown, font=name_font, fill=pal.INK, anchor="lm")
-    score = options.text("points", n=game.scores[player])
+    score = options.count("points", game.scores[player])
     draw.text((x0 + width, y), score, font=score_font, fill=pal.INK, anchor="rm")
     y += row
     icon = subject_icon(player, "knight", round(row / 0.38 * 0.85))
@@ -269,6 +269,6 @@ def castle_phone_picture(
     strip = draw_strip(castle, 100, WIDTH, options)
     parts.append(strip)
     for player in range(castle.players):
-        score = options.text("points", n=castle.scores[player]).split()[0]
+        score = options.count("points", castle.scores[player]).split()[0]
         measures.digits.append(glyph_height(score, pal.font(40)))
     return PhonePicture(stack(parts), measures, None, ())

@@ -31,6 +31,10 @@ class RenderOptions:
     label_scale: float = 1.0
     figure_scale: float = 1.0
 
+    def count(self, key: str, n: int, **values: object) -> str:
+        """A label with a number, in the plural form the language wants."""
+        return catalogs.plural("picture", key, n, self.lang, **values)
+
     def text(self, key: str, **values: object) -> str:
         """A label in the chosen language (English when the language or key is unknown)."""
         return catalogs.text("picture", key, self.lang, **values)

@@ -52,7 +52,7 @@ def draw_panel(data: PanelData, width: int, tile: int, options: RenderOptions) -
         x = 12 + icon.width
         shown = name if len(name) <= 18 else name[:17] + "…"
         draw.text((x, cy), shown, font=font, fill=pal.INK, anchor="lm")
-        score = options.text("points", n=data.scores[player])
+        score = options.count("points", data.scores[player])
         score_x = max(x + draw.textlength(shown, font=font) + h * 0.6, width * 0.42)
         draw.text((score_x, cy), score, font=font, fill=pal.INK, anchor="lm")
         fx = score_x + draw.textlength("000 pts", font=font) + h * 0.4

@@ -79,3 +79,19 @@ def test_a_missing_language_or_locale_falls_back_to_english() -> None:
     assert catalogs.language("pt-BR") == "en"
     assert catalogs.language(None) == "en"
     assert catalogs.text("ui", "cancel", "pt-BR") == "Cancel game"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in catalogs.LANGUAGES if lang != "en"])
+def test_texts_name_the_commands_as_the_client_shows_them(lang: str) -> None:
+    english_names = {
+        str(m.id) for m in catalogs.catalog("en") if m.context == "command" and " " not in m.id
+    }
+    for (context, key), forms in messages(lang).items():
+        if context == "command":
+            continue
+        for form in forms:
+            shown = catalogs.commands_in(form, lang)
+            for group, sub in re.findall(r"/(carcassonne|league) ([a-z_]+)", shown):
+                local = catalogs.commands_in(f"/{group} {sub}", lang)
+                assert local == f"/{group} {sub}" or sub not in english_names, (key, shown)
+    assert catalogs.text("ui", "empty_file", "fr").endswith("`/carcassonne exporter`.")

@@ -59,11 +59,11 @@ def parse_cell(game: Game, text: str) -> Pos:
     return x, y
 
 
-def parse_figure(after: Game, text: str) -> PlaceFigure | None:
+def parse_figure(after: Game, text: str, locale: str | None = None) -> PlaceFigure | None:
     """``none``, a spot number, or ``figure.at``; None means no figure."""
     value = text.strip().lower()
     figures = after.legal_figures()
-    if value in ("", "none", "aucun", "0", "-"):
+    if value in ("", "none", "aucun", "kein", "keine", "0", "-"):
         return None
     number = value.split(" ")[0]
     # Numbers are those of the placement step: one per figure choice, in the engine's order.
@@ -75,8 +75,11 @@ def parse_figure(after: Game, text: str) -> PlaceFigure | None:
     for figure in figures:
         if f"{figure.figure}.{figure.at}".lower() == value:
             return figure
-    legal = ", ".join(str(i + 1) for i in range(len(figures))) or "none"
-    raise UIError("bad_figure", figure=text, legal=legal + ", none")
+    legal = ", ".join(str(i + 1) for i in range(len(figures)))
+    none = tr("none_word", locale)
+    if not legal:
+        raise UIError("bad_figure_none", figure=quote_input(text), none=none)
+    raise UIError("bad_figure", figure=quote_input(text), legal=legal, none=none)
 
 
 async def place(
@@ -111,7 +114,7 @@ async def place(
         raise UIError("place_rotation", rotation=rotation, legal=legal, cell=cell.strip().upper())
     tile = PlaceTile(x, y, rotation)
     after = await asyncio.to_thread(tried, game, tile)
-    chosen = parse_figure(after, figure)
+    chosen = parse_figure(after, figure, player_locale(interaction, row.locale))
     await interaction.response.defer(ephemeral=True, thinking=True)
     first = await manager.apply(row.id, interaction.user.id, tile, turn=view.turn, phase="tile")
     results = [first]
@@ -167,7 +170,8 @@ async def rotation_choices(interaction: discord.Interaction, current: str) -> li
 async def figure_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     snap = await _snap(interaction)
     namespace = interaction.namespace
-    none = Choice(name="none", value="none")
+    none_word = tr("none_word", player_locale(interaction, snap.locale if snap else None))
+    none = Choice(name=none_word, value="none")
     if snap is None or not getattr(namespace, "cell", None):
         return [none]
     game = snap.require_game()

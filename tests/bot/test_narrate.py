@@ -35,7 +35,7 @@ def test_a_turn_reads_as_one_sentence_then_its_scores() -> None:
     ]
     assert narrate(events, NAMES, "fr") == [
         "Bob a posé la tuile E en (0, -1) et y a mis un chevalier.",
-        "Bob marque 4 pour la ville (2 tuiles, 0 blason).",
+        "Bob marque 4 points pour la ville (2 tuiles, 0 blason).",
     ]
 
 
@@ -44,7 +44,9 @@ def test_a_tie_pays_each_and_says_so() -> None:
     assert describe_score(event, NAMES, "en") == (
         "Alice and Bob scored 10 each for the city (4 tiles, 1 pennant)."
     )
-    assert describe_score(event, NAMES, "fr-FR").startswith("Alice et Bob marquent 10 chacun")
+    assert describe_score(event, NAMES, "fr-FR").startswith(
+        "Alice et Bob marquent 10 points chacun"
+    )
 
 
 def test_end_of_game_scores_discards_and_the_winner() -> None:

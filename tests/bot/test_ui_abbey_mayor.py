@@ -141,7 +141,7 @@ async def test_mayor_and_wagon_are_offered_on_a_city_and_the_barn_on_a_field_cor
     assert not custom_ids(step, "cc:pl:"), "a cloister: one look"
     assert any("barn" in label for label in spot_labels_of(step))
     await choose_figure(alice, step, "barn")
-    assert "alice placed tile B at (1, 2) and built the barn on its NW corner." in (
+    assert "alice placed tile B at (1, 2) and built the barn on its north-west corner." in (
         table.last().content
     )
 

@@ -166,6 +166,6 @@ async def test_a_player_with_a_french_client_is_answered_in_french(
     prompt = table.last()
     menu, option = put_options(prompt)[0]
     refused = await bob.select(prompt, [option["value"]], custom_id=menu)
-    assert said(refused) == ["C'est au tour de alice ; seul ce joueur peut utiliser ces boutons."]
+    assert said(refused) == ["C'est à alice de jouer ; seul ce joueur peut utiliser ces boutons."]
     rules = await bob.slash(table.thread(), "carcassonne rules")
     assert any("Jouer ici" in t for t in said(rules))
