@@ -26,7 +26,7 @@ from babel.messages.pofile import read_po
 
 HERE = Path(__file__).parent
 #: The languages the bot speaks, English first (the fallback).
-LANGUAGES = ("en", "fr")
+LANGUAGES = ("en", "fr", "de")
 DEFAULT = "en"
 
 

@@ -95,3 +95,40 @@ def test_texts_name_the_commands_as_the_client_shows_them(lang: str) -> None:
                 local = catalogs.commands_in(f"/{group} {sub}", lang)
                 assert local == f"/{group} {sub}" or sub not in english_names, (key, shown)
     assert catalogs.text("ui", "empty_file", "fr").endswith("`/carcassonne exporter`.")
+
+
+def command_names() -> set[str]:
+    """The names (not descriptions or choices) of the groups, commands and options."""
+    from discord import app_commands
+
+    from bot.ui import pbp_commands
+    from bot.ui.commands import CarcassonneGroup
+    from bot.ui.league_commands import LeagueGroup
+
+    carcassonne = CarcassonneGroup()
+    pbp_commands.register(carcassonne)
+    names: set[str] = set()
+    for group in (carcassonne, LeagueGroup()):
+        names.add(group._locale_name.message if group._locale_name else group.name)
+        for command in group.walk_commands():
+            assert isinstance(command, app_commands.Command)
+            names.add(command._locale_name.message if command._locale_name else command.name)
+            names |= {p.locale_name.message for p in command.parameters if p.locale_name}
+    return names
+
+
+NAMES = command_names()
+
+
+@pytest.mark.parametrize("lang", catalogs.LANGUAGES)
+def test_command_names_are_valid_discord_names(lang: str) -> None:
+    """Names: lower case, no spaces, 1-32 letters, digits, _ or -; the rest <= 100."""
+    assert len(NAMES) > 60
+    for (context, key), forms in messages(lang).items():
+        if context != "command":
+            continue
+        shown = forms[0]
+        if key in NAMES:
+            assert re.fullmatch(r"[\w-]{1,32}", shown) and shown == shown.lower(), (key, shown)
+        else:
+            assert len(shown) <= 100, (key, shown)

@@ -55,7 +55,12 @@ INCOMPLETE = [
     Choice(name=_("standard"), value="standard"),
     Choice(name=_("half points"), value="half"),
 ]
-LANGUAGES = [Choice(name=_("English"), value="en"), Choice(name=_("French"), value="fr")]
+#: Each language by its own name (the same in every client).
+LANGUAGES = [
+    Choice(name="English", value="en"),
+    Choice(name="Français", value="fr"),
+    Choice(name="Deutsch", value="de"),
+]
 WHICH = [
     Choice(name=_("mine"), value="mine"),
     Choice(name=_("playing"), value="playing"),
@@ -320,7 +325,9 @@ class CarcassonneGroup(app_commands.Group):
 
     @app_commands.command(
         name=_("abandon"),
-        description=_("Stop a game: its creator for a lobby or a solo game, an admin for any"),
+        description=_(
+            "Stop a game: its creator, with the players' agreement once started, or an admin"
+        ),
     )
     @app_commands.rename(game=_("game"))
     @app_commands.describe(game=_("Game number (default: the game of this thread)"))

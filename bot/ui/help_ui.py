@@ -102,7 +102,9 @@ def demo_picture(locale: str) -> bytes:
     from renderer.options import RenderOptions
     from renderer.phone import turn_picture
 
-    names = ("Ana", "Ben") if language(locale) != "fr" else ("Anne", "Benoît")
+    names = {"fr": ("Anne", "Benoît"), "de": ("Anna", "Jonas")}.get(
+        language(locale), ("Ana", "Ben")
+    )
     game = Game(Setup(players=names, seed=11))
     rng = random.Random(11)
     while game.turn < 6:

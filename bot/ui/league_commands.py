@@ -21,6 +21,7 @@ import re
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
+from babel.numbers import format_decimal
 from discord import app_commands
 from discord.app_commands import Choice
 from discord.app_commands import locale_str as _
@@ -202,9 +203,7 @@ def profile_embed(
             "profile_games_value", locale, games=profile.games, wins=profile.wins, share=share
         ),
     )
-    average = f"{profile.average_score:.1f}"
-    if language(locale) == "fr":
-        average = average.replace(".", ",")
+    average = format_decimal(profile.average_score, format="0.0", locale=language(locale))
     embed.add_field(
         name=lt("profile_scores", locale),
         value=lt("profile_scores_value", locale, average=average, best=profile.best_score)

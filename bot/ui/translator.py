@@ -13,7 +13,7 @@ from discord import Locale, app_commands
 import catalogs
 
 #: The Discord client languages served, by catalog language (English is the commands' own).
-DISCORD_LOCALES: dict[Locale, str] = {Locale.french: "fr"}
+DISCORD_LOCALES: dict[Locale, str] = {Locale.french: "fr", Locale.german: "de"}
 
 
 def command_text(english: str, locale: str | None) -> str:

@@ -138,7 +138,7 @@ async def test_guild_settings_are_the_defaults_of_new_lobbies(manager: GameManag
     assert row.options == {"small_city": "modern"}
     assert row.turn_seconds == 86400 and row.locale == "fr"
     with pytest.raises(BadSettings, match="language"):
-        await manager.update_guild_settings(5, locale="de")
+        await manager.update_guild_settings(5, locale="pt")
     with pytest.raises(BadSetup):
         await manager.update_guild_settings(5, options={"farmers": 3})
     assert (await manager.guild_settings(5)).locale == "fr"

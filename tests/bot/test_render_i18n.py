@@ -45,7 +45,8 @@ async def test_a_refusal_reads_in_the_players_language(manager: GameManager) -> 
         await manager.apply(view.game_id, BOB, view.placements[0], turn=0)
     assert caught.value.message("en-GB") == "It is not your turn: user101 is playing."
     assert caught.value.message("fr") == "Ce n'est pas votre tour : c'est à user101 de jouer."
-    assert caught.value.message("de") == str(caught.value)
+    assert caught.value.message("de") == "Du bist nicht dran: user101 ist am Zug."
+    assert caught.value.message("pt-BR") == str(caught.value)
 
 
 async def test_deadlines_fire_once_per_turn(manager: GameManager) -> None:

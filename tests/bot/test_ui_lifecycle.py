@@ -125,7 +125,7 @@ async def test_a_french_server_plays_in_french(simcord_env: simcord.Env) -> None
     assert "Tuile" in turn.content
 
 
-async def test_commands_carry_french_names() -> None:
+async def test_commands_carry_french_and_german_names() -> None:
     translator = Translator()
     context: app_commands.TranslationContextTypes = app_commands.TranslationContext(
         location=app_commands.TranslationContextLocation.other, data=None
@@ -134,8 +134,12 @@ async def test_commands_carry_french_names() -> None:
         app_commands.locale_str("new"), discord.Locale.french, context
     )
     assert name == "nouvelle"
+    german = await translator.translate(
+        app_commands.locale_str("new"), discord.Locale.german, context
+    )
+    assert german == "neu"
     assert (
-        await translator.translate(app_commands.locale_str("new"), discord.Locale.german, context)
+        await translator.translate(app_commands.locale_str("new"), discord.Locale.japanese, context)
         is None
     )
 
@@ -143,7 +147,7 @@ async def test_commands_carry_french_names() -> None:
 async def test_the_synced_commands_are_localised(simcord_env: simcord.Env) -> None:
     synced = [r for r in simcord_env.http_requests if r.method == "PUT" and "commands" in r.path]
     payload = json.dumps(synced[-1].json)
-    assert '"fr": "nouvelle"' in payload
+    assert '"fr": "nouvelle"' in payload and '"de": "neu"' in payload
     assert '"fr": "Jouer \\u00e0 Carcassonne sur ce serveur"' in payload or "Jouer" in payload
 
 
