@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from renderer import palette as pal
 from renderer.board import draw_board
@@ -23,6 +23,30 @@ def categories(game: Game, order: Sequence[str] = CATEGORY_ORDER) -> list[str]:
     """Categories that scored for anyone, in the usual order, unknown ones after."""
     seen = {c for b in game.breakdown for c, v in b.items() if v}
     return [c for c in order if c in seen] + sorted(seen - set(order))
+
+
+Legend = list[list[tuple[str, str, float]]]
+
+
+def legend_lines(
+    named: Sequence[tuple[str, str]],
+    width: int,
+    bar_h: int,
+    pad: int,
+    font: ImageFont.FreeTypeFont | ImageFont.ImageFont,
+) -> Legend:
+    """The chart's legend entries (category, words, left x) on as many lines as fit ``width``."""
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    lines: Legend = [[]]
+    x: float = pad
+    for cat, label in named:
+        entry_w = bar_h * 0.75 + measure.textlength(label, font=font)
+        if lines[-1] and x + entry_w > width - pad:
+            lines.append([])
+            x = pad
+        lines[-1].append((cat, label, x))
+        x += entry_w + bar_h * 0.45
+    return lines
 
 
 def chart_picture(
@@ -51,7 +75,10 @@ def chart_picture(
     label_w = round(min(max(len(n) for n in names), 14) * bar_h * 0.34 + bar_h * 1.4)
     total_w = round(bar_h * 2.4)
     plot_w = max(100, width - label_w - total_w - 2 * pad)
-    legend_h = bar_h
+    # The legend, wrapped onto as many lines as the words need (German ones are long).
+    named = [(cat, (labels or {}).get(cat) or options.text(cat)) for cat in cats]
+    legend = legend_lines(named, width, bar_h, pad, small)
+    legend_h = bar_h * len(legend)
     height = pad * 2 + bar_h + len(names) * (bar_h + pad) + legend_h + pad
     image = Image.new("RGB", (width, height), pal.BACKGROUND)
     draw = ImageDraw.Draw(image)
@@ -89,13 +116,13 @@ def chart_picture(
             x += w
         draw.text((x + 8, cy), str(game.scores[player]), font=font, fill=pal.INK, anchor="lm")
         y += bar_h + pad
-    x = pad
-    for cat in cats:
-        fill = colours.get(cat, pal.CATEGORY_FALLBACK)
-        draw.rectangle((x, y, x + bar_h * 0.6, y + bar_h * 0.6), fill=fill, outline=pal.INK)
-        label = (labels or {}).get(cat) or options.text(cat)
-        draw.text((x + bar_h * 0.75, y + bar_h * 0.3), label, font=small, fill=pal.INK, anchor="lm")
-        x += round(bar_h * 1.2 + draw.textlength(label, font=small))
+    for line in legend:
+        for cat, label, lx in line:
+            fill = colours.get(cat, pal.CATEGORY_FALLBACK)
+            draw.rectangle((lx, y, lx + bar_h * 0.6, y + bar_h * 0.6), fill=fill, outline=pal.INK)
+            at = (lx + bar_h * 0.75, y + bar_h * 0.3)
+            draw.text(at, label, font=small, fill=pal.INK, anchor="lm")
+        y += bar_h
     return image
 
 

@@ -249,7 +249,14 @@ def players_table(
     first = WIDTH - pad - col_w * len(columns)
     score_x = first - 24  # right edge of the scores
     current = None if game.finished else game.decision.player
-    # Column titles: the figure (in the first player's colour is misleading: neutral grey).
+    # Column titles: the figure (in the first player's colour is misleading: neutral grey). One
+    # size for all titles, the largest at which the longest fits its column ("Bürgermeister").
+    titles = {kind: word(options, kind) for kind in columns}
+    size = 20
+    while size > 13 and any(
+        draw.textlength(t, font=pal.font(size)) > col_w - 6 for t in titles.values()
+    ):
+        size -= 1
     for i, kind in enumerate(columns):
         cx = first + i * col_w + col_w // 2
         if kind == "abbey":
@@ -257,7 +264,7 @@ def players_table(
         else:
             icon = figure_icon(5, kind, 96)
             image.paste(icon, (cx - icon.width // 2, pad + 20 - icon.height // 2), icon)
-        draw.text((cx, pad + 44), word(options, kind), font=pal.font(20), fill=pal.INK, anchor="mt")
+        draw.text((cx, pad + 44), titles[kind], font=pal.font(size), fill=pal.INK, anchor="mt")
     draw.text(
         (score_x, pad + 44), word(options, "score"), font=pal.font(20), fill=pal.INK, anchor="rt"
     )

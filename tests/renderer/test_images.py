@@ -91,3 +91,18 @@ def test_command_line_draws_the_board_at_a_turn(tmp_path: Path) -> None:
         check=False,
     )
     assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_the_end_chart_legend_wraps_inside_the_picture(lang: str) -> None:
+    from renderer import hunters_end, palette
+    from renderer.endgame import legend_lines
+
+    options = RenderOptions(lang=lang)
+    named = list(hunters_end.category_names(options).items())
+    font = palette.font(24)
+    lines = legend_lines(named, 640, 48, 24, font)
+    assert [cat for line in lines for cat, _, _ in line] == [cat for cat, _ in named]
+    for line in lines:
+        _, label, x = line[-1]
+        assert x + 48 * 0.75 + font.getlength(label) <= 640 - 24, (lang, label)
