@@ -15,6 +15,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any, Self
 
+from bot.databases import open_storage
 from bot.errors import (
     BadSettings,
     CorruptGame,
@@ -30,7 +31,6 @@ from bot.storage import (
     Deadline,
     GameRow,
     Storage,
-    open_storage,
 )
 from engine import Game
 
@@ -69,7 +69,7 @@ class ManagerBase:
 
     @classmethod
     async def open(cls, location: str, **options: Any) -> Self:
-        """A manager on the database at ``location`` (see :func:`bot.storage.open_storage`)."""
+        """A manager on the database at ``location`` (see :func:`bot.databases.open_storage`)."""
         return cls(await open_storage(location), **options)
 
     async def close(self) -> None:

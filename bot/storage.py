@@ -395,18 +395,6 @@ class Storage(abc.ABC):
         """The latest audit lines, newest first."""
 
 
-async def open_storage(location: str) -> Storage:
-    """Open the storage named by ``location``: a file path or ``sqlite:///path`` for SQLite.
-
-    The one place that picks a backend; a ``postgresql://`` URL would select asyncpg here.
-    """
-    if location.startswith(("postgres://", "postgresql://")):
-        raise ValueError("PostgreSQL storage is not available yet: use a SQLite file path")
-    from bot.sqlite_storage import SqliteStorage
-
-    return await SqliteStorage.open(location.removeprefix("sqlite:///"))
-
-
 # -- leagues ---------------------------------------------------------------------------------
 # Rows of the league tables (migration 0003). Ratings and standings are not stored: they are
 # recomputed from the counted results in order (see bot.leagues).

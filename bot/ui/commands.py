@@ -23,7 +23,7 @@ from bot.storage import GameRow, Status
 from bot.ui import abandon, clocks, help_ui, images, lobby_ui, pbp_commands, place_cmd, post, undo
 from bot.ui.errors import UIError
 from bot.ui.limits import Cell, Figure, GameNumber, Rotation, check_options, heavy
-from bot.ui.state import snapshot
+from bot.ui.state import resolve, snapshot
 from bot.ui.texts import player_locale, rules_keys, rules_text, tr
 from engine.events import PlayerLeft
 from engine.record import MAX_RECORD_BYTES, RecordError, read_record
@@ -87,31 +87,6 @@ def chosen_options(
         if value is not None:
             options[name] = value
     return options or None
-
-
-async def resolve(interaction: discord.Interaction, game: int | None) -> GameRow:
-    """The game named, else the one game of this thread or channel."""
-    manager = bot_of(interaction).manager
-    if game is not None:
-        row = await manager.game(game)
-    else:
-        channel_id = interaction.channel_id or 0
-        rows = await manager.games_in_channel(channel_id)
-        in_thread = [r for r in rows if r.thread_id == channel_id]
-        rows = in_thread or rows
-        if not rows:  # a finished game's own thread still answers for it
-            ended = await manager.games_in_channel(channel_id, ("finished", "abandoned"))
-            rows = [r for r in ended if r.thread_id == channel_id]
-        if not rows:
-            raise UIError("no_game_here")
-        if len(rows) > 1:
-            raise UIError("several_games", ids=", ".join(f"#{r.id}" for r in rows[:10]))
-        row = rows[0]
-    interaction.extras["locale"] = row.locale
-    here = interaction.guild_id
-    if row.guild_id is not None and here is not None and row.guild_id != here:
-        raise UIError("other_guild", game_id=row.id)
-    return row
 
 
 def require_started(row: GameRow) -> None:

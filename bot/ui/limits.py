@@ -5,7 +5,7 @@ Discord's client enforces them, and :func:`check_options` enforces them again on
 before any handler runs (a modified client, or a test double, may send anything). The rules the
 parsers add beyond the bounds (a square's notation, a date's format, a name's characters) are
 in :data:`RULES`, so that :func:`options_table` can list every option with its whole rule
-(``python -m bot.ui.limits`` prints it; ``docs/commands.md`` is that table).
+(``python -m bot.docs`` prints it; ``docs/commands.md`` is that table).
 
 Commands that render or query a lot are rate limited per user and per channel (:data:`heavy`);
 the turn flow (menus, buttons, ``place``) never is.
@@ -179,7 +179,7 @@ def options_table(tree: app_commands.CommandTree[Any]) -> str:
     lines = [
         "# Commands and the rule of every option",
         "",
-        "Generated from the bot's command tree by `python -m bot.ui.limits`; a test keeps it",
+        "Generated from the bot's command tree by `python -m bot.docs`; a test keeps it",
         "current. Discord's client enforces the lengths and ranges, and the bot checks them again",
         "before doing anything. A value that breaks a rule gets a private message naming the",
         "option and the rule; nothing is changed.",
@@ -205,29 +205,3 @@ def options_table(tree: app_commands.CommandTree[Any]) -> str:
 
 def _described(text: Any) -> str:
     return str(text).replace("|", "/")
-
-
-async def _print_table() -> None:
-    from bot.app import CarcassonneBot, Settings
-    from bot.manager import GameManager
-    from bot.storage import open_storage
-    from bot.ui import install
-
-    bot = CarcassonneBot(
-        Settings(token="", database=":memory:", log_level="WARNING", dev_guild=None)
-    )
-    storage = await open_storage(":memory:")
-    try:
-        bot._manager = GameManager(storage)
-        await install(bot)
-        print(options_table(bot.tree), end="")
-    finally:
-        await storage.close()
-
-
-if __name__ == "__main__":
-    import asyncio
-
-    from bot.ui import limits  # this module as imported by the commands, not as __main__
-
-    asyncio.run(limits._print_table())

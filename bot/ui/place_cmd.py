@@ -18,7 +18,7 @@ from bot.i18n import quote_input
 from bot.ui import post
 from bot.ui.errors import UIError
 from bot.ui.flow import role_name
-from bot.ui.state import Snapshot, candidate_cells, snapshot, tried, turn_labels
+from bot.ui.state import Snapshot, candidate_cells, resolve, snapshot, tried, turn_labels
 from bot.ui.texts import player_locale, tr
 from engine import Game, Pass, PlaceFigure, PlaceTile
 
@@ -129,8 +129,6 @@ async def place(
 
 
 async def _snap(interaction: discord.Interaction) -> Snapshot | None:
-    from bot.ui.commands import resolve
-
     namespace = interaction.namespace
     try:
         row = await resolve(interaction, getattr(namespace, "game", None))

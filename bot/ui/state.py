@@ -13,13 +13,20 @@ import asyncio
 import string
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
+
+import discord
 
 from bot.lobby import player_names
 from bot.manager import GameManager
 from bot.outcomes import TurnView
 from bot.storage import GameRow
+from bot.ui.errors import UIError
 from engine import Game, MoveWagon, PlaceAbbey, PlaceFigure, PlaceTile
 from engine.turn import distinct_orientations
+
+if TYPE_CHECKING:
+    from bot.app import CarcassonneBot
 
 Pos = tuple[int, int]
 
@@ -44,6 +51,31 @@ class Snapshot:
         if self.game is None:
             raise RuntimeError(f"game {self.row.id} has not started")
         return self.game
+
+
+async def resolve(interaction: discord.Interaction, game: int | None) -> GameRow:
+    """The game named, else the one game of this thread or channel."""
+    manager = cast("CarcassonneBot", interaction.client).manager
+    if game is not None:
+        row = await manager.game(game)
+    else:
+        channel_id = interaction.channel_id or 0
+        rows = await manager.games_in_channel(channel_id)
+        in_thread = [r for r in rows if r.thread_id == channel_id]
+        rows = in_thread or rows
+        if not rows:  # a finished game's own thread still answers for it
+            ended = await manager.games_in_channel(channel_id, ("finished", "abandoned"))
+            rows = [r for r in ended if r.thread_id == channel_id]
+        if not rows:
+            raise UIError("no_game_here")
+        if len(rows) > 1:
+            raise UIError("several_games", ids=", ".join(f"#{r.id}" for r in rows[:10]))
+        row = rows[0]
+    interaction.extras["locale"] = row.locale
+    here = interaction.guild_id
+    if row.guild_id is not None and here is not None and row.guild_id != here:
+        raise UIError("other_guild", game_id=row.id)
+    return row
 
 
 async def snapshot(manager: GameManager, game_id: int) -> Snapshot:

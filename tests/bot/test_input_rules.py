@@ -45,26 +45,16 @@ def test_a_normal_date_is_midnight_utc() -> None:
     assert parse_day("2026-09-30").isoformat() == "2026-09-30T00:00:00+00:00"
 
 
-async def test_the_options_table_in_docs_is_current(tmp_path: Path) -> None:
+async def test_the_options_table_in_docs_is_current() -> None:
     """docs/commands.md lists every option of every command with its rule: regenerate it with
-    ``python -m bot.ui.limits > docs/commands.md`` when a command changes."""
-    from bot.app import CarcassonneBot, Settings
-    from bot.manager import GameManager
-    from bot.storage import open_storage
-    from bot.ui import install
+    ``python -m bot.docs > docs/commands.md`` when a command changes."""
+    from bot.docs import command_tree
     from bot.ui.limits import options_table
 
-    bot = CarcassonneBot(Settings(token="", database=":memory:", log_level="INFO", dev_guild=None))
-    storage = await open_storage(str(tmp_path / "t.sqlite3"))
-    try:
-        bot._manager = GameManager(storage)
-        await install(bot)
-        table = options_table(bot.tree)
-    finally:
-        await storage.close()
+    tree = await command_tree()
     documented = (Path(__file__).parents[2] / "docs" / "commands.md").read_text(encoding="utf-8")
-    assert table == documented, "regenerate docs/commands.md with python -m bot.ui.limits"
-    options = [p for c in bot.tree.walk_commands() for p in getattr(c, "parameters", [])]
+    assert options_table(tree) == documented, "regenerate docs/commands.md: python -m bot.docs"
+    options = [p for c in tree.walk_commands() for p in getattr(c, "parameters", [])]
     assert len(options) > 60
     for param in options:
         if param.type.name == "string" and not param.choices:

@@ -1,0 +1,39 @@
+"""``python -m bot.docs``: print the table of every command option and its rule (Markdown).
+
+``docs/commands.md`` is its output; ``tests/bot/test_input_rules.py`` fails when they differ.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from discord import app_commands
+
+from bot.app import CarcassonneBot, Settings
+from bot.databases import open_storage
+from bot.manager import GameManager
+from bot.ui import install
+from bot.ui.limits import options_table
+
+
+async def command_tree() -> app_commands.CommandTree[Any]:
+    """The commands of a bot built like the real one (installed, nothing connected)."""
+    bot = CarcassonneBot(
+        Settings(token="", database=":memory:", log_level="WARNING", dev_guild=None)
+    )
+    storage = await open_storage(":memory:")
+    try:
+        bot._manager = GameManager(storage)
+        await install(bot)
+        return bot.tree
+    finally:
+        await storage.close()
+
+
+async def commands_table() -> str:
+    return options_table(await command_tree())
+
+
+if __name__ == "__main__":
+    print(asyncio.run(commands_table()), end="")
