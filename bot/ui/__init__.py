@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
 
 async def install(bot: CarcassonneBot) -> None:
-    from bot.ui import pbp_commands
+    # The modules that answer components and add family hooks register themselves on import.
+    from bot.ui import castle_ui, flow, lobby_ui, pbp_commands  # noqa: F401
     from bot.ui.abandon import AbandonButton
     from bot.ui.commands import CarcassonneGroup
     from bot.ui.components import DYNAMIC_ITEMS

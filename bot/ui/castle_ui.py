@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.ui import images, post
+from bot.ui import components, families, images, post
 from bot.ui.components import button, select
 from bot.ui.errors import UIError
-from bot.ui.state import Snapshot, label, snapshot, tried, turn_labels
+from bot.ui.state import Snapshot, bot_of, current, label, snapshot, tried, turn_labels
 from bot.ui.texts import tr
 from bot.ui.words import tile_words
 from engine import Game, Pass, PlaceTile, UseWallTile
@@ -142,6 +142,7 @@ def step_lines(after: Game, locale: str) -> list[str]:
 # -- the wall-tile step (ephemeral) -------------------------------------------------------------
 
 
+@components.handles("wall", "wsel", "wok", "wend")
 async def on_component(
     interaction: discord.Interaction, f: dict[str, Any], value: str | None
 ) -> None:
@@ -159,8 +160,6 @@ async def on_component(
 
 
 async def open_step(interaction: discord.Interaction, game_id: int, turn: int, code: str) -> None:
-    from bot.ui.flow import current
-
     snap, locale = await current(interaction, game_id, turn, PHASES[code])
     await interaction.response.defer(ephemeral=True, thinking=True)
     content, file, view = await wall_step(snap, locale, code, "")
@@ -170,8 +169,6 @@ async def open_step(interaction: discord.Interaction, game_id: int, turn: int, c
 async def choose(
     interaction: discord.Interaction, game_id: int, turn: int, code: str, choice: str
 ) -> None:
-    from bot.ui.flow import current
-
     snap, locale = await current(interaction, game_id, turn, PHASES[code])
     await interaction.response.defer()
     content, file, view = await wall_step(snap, locale, code, choice)
@@ -298,8 +295,6 @@ async def _board(game: Game, lang: str, marks: Mapping[FeatureKey, str]) -> disc
 async def confirm(
     interaction: discord.Interaction, game_id: int, turn: int, code: str, choice: str
 ) -> None:
-    from bot.ui.flow import bot_of, current
-
     _, locale = await current(interaction, game_id, turn, PHASES[code])
     action = parse_choice(choice)
     await interaction.response.defer()
@@ -312,10 +307,13 @@ async def confirm(
 
 
 async def end_turn(interaction: discord.Interaction, game_id: int, turn: int) -> None:
-    from bot.ui.flow import bot_of, current
-
     await current(interaction, game_id, turn, "figure")
     await interaction.response.defer()
     manager = bot_of(interaction).manager
     result = await manager.apply(game_id, interaction.user.id, Pass(), turn=turn, phase="figure")
     await post.announce(bot_of(interaction), await snapshot(manager, game_id), result.events)
+
+
+families.register(
+    "castle", families.FamilyHooks(prompt=prompt, step_lines=step_lines, closing_pass=closing_pass)
+)

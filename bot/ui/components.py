@@ -13,11 +13,37 @@ abbey after the last tile; ``c`` the tile is already down (figure only); ``w`` a
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import discord
 
 from bot.ui.errors import guarded
+
+Handler = Callable[..., Awaitable[None]]
+H = TypeVar("H", bound=Handler)
+_HANDLERS: dict[str, Handler] = {}
+
+
+def handles(*names: str) -> Callable[[H], H]:
+    """Register the function answering the components ``names`` (``lobby``, ``lobby_option``,
+    or turn kinds such as ``pl`` or ``wall``): the modules that draw the components register their
+    answers, so this module imports none of them."""
+
+    def register(handler: H) -> H:
+        for name in names:
+            _HANDLERS[name] = handler
+        return handler
+
+    return register
+
+
+def handler(name: str) -> Handler:
+    found = _HANDLERS.get(name)
+    if found is None:
+        raise RuntimeError(f"nothing answers {name!r} components: bot.ui.install was not run")
+    return found
+
 
 P = r"cc:(?P<kind>{kinds}):(?P<game>\d+)"
 ID = r"(?P<turn>\d+)"
@@ -50,9 +76,8 @@ class LobbyButton(
         return cls(int(match["game"]), match["op"], item.label or "", item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.ui import lobby_ui
-
-        await guarded(interaction, lambda i: lobby_ui.on_button(i, self.game, self.op))
+        answer = handler("lobby")
+        await guarded(interaction, lambda i: answer(i, self.game, self.op))
 
 
 class LobbyOption(
@@ -77,11 +102,8 @@ class LobbyOption(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list(self.item.values)
-        from bot.ui import lobby_ui
-
-        await guarded(
-            interaction, lambda i: lobby_ui.on_option(i, self.game, self.name, values, self.arg)
-        )
+        answer = handler("lobby_option")
+        await guarded(interaction, lambda i: answer(i, self.game, self.name, values, self.arg))
 
 
 class TurnButton(
@@ -107,9 +129,8 @@ class TurnButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         match = self.__discord_ui_compiled_template__.fullmatch(self.item.custom_id or "")
         assert match is not None
-        from bot.ui import flow
-
-        await guarded(interaction, lambda i: flow.on_component(i, _fields(match), None))
+        answer = handler(match["kind"])
+        await guarded(interaction, lambda i: answer(i, _fields(match), None))
 
 
 class TurnSelect(
@@ -132,9 +153,8 @@ class TurnSelect(
         match = self.__discord_ui_compiled_template__.fullmatch(self.item.custom_id or "")
         assert match is not None
         value = self.item.values[0] if self.item.values else ""
-        from bot.ui import flow
-
-        await guarded(interaction, lambda i: flow.on_component(i, _fields(match), value))
+        answer = handler(match["kind"])
+        await guarded(interaction, lambda i: answer(i, _fields(match), value))
 
 
 def button(

@@ -11,18 +11,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.narrate import role_name as role_words
 from bot.outcomes import MoveResult
-from bot.ui import hunters_ui, images, post
+from bot.ui import components, families, hunters_ui, images, post
 from bot.ui.components import button, select
 from bot.ui.errors import UIError
 from bot.ui.state import (
     Snapshot,
+    bot_of,
     candidate_cells,
+    current,
     hole_labels,
     offered_rotations,
     snapshot,
@@ -37,34 +39,14 @@ from engine import Action, Event, Game, MoveWagon, Pass, PlaceAbbey, PlaceFigure
 from renderer.board import GhostSpot
 
 if TYPE_CHECKING:
-    from bot.app import CarcassonneBot
+    pass
 
 #: The decision phase each component kind answers (checked before showing anything).
 PHASES = {"a": "tile", "e": "abbey_end", "c": "figure", "w": "wagon", "n": "abbey_end"}
 
 
-def bot_of(interaction: discord.Interaction) -> CarcassonneBot:
-    return cast("CarcassonneBot", interaction.client)
-
-
-async def current(
-    interaction: discord.Interaction, game_id: int, turn: int, phase: str
-) -> tuple[Snapshot, str]:
-    """The game, checked: the stamp is current and the clicking user is the one to decide."""
-    snap = await snapshot(bot_of(interaction).manager, game_id)
-    interaction.extras["locale"] = snap.locale
-    locale = player_locale(interaction, snap.locale)
-    view = snap.view
-    if view.finished or snap.row.status != "active":
-        raise UIError("game_closed", game_id=game_id)
-    if view.turn != turn or view.phase != phase:
-        raise UIError("stale")
-    if view.user_id != interaction.user.id:
-        name = snap.names[view.seat] if view.seat is not None else "?"
-        raise UIError("not_for_you", player=name)
-    return snap, locale
-
-
+@components.handles("cell", "hole", "fig", "put", "fs", "wag", "pl", "ok", "abbey", "hand")
+@components.handles("tile", "endno", "more")
 async def on_component(
     interaction: discord.Interaction, f: dict[str, Any], value: str | None
 ) -> None:
@@ -100,10 +82,6 @@ async def on_component(
         await show_hand(interaction, game_id, turn)
     elif kind == "tile":  # a hand tile button of an older release: the hand now has menus
         raise UIError("stale")
-    elif kind in ("wall", "wsel", "wok", "wend"):  # The Castle's wall tiles
-        from bot.ui import castle_ui
-
-        await castle_ui.on_component(interaction, f, value)
 
 
 # -- the placement step (ephemeral) --------------------------------------------------------
@@ -284,9 +262,7 @@ async def step(
     else:
         lines = [tr("step_intro_one", locale, label=label)]
     lines.append(tr("step_pick" if figures else "step_no_spot", locale))
-    from bot.ui.castle_ui import step_lines
-
-    lines.extend(step_lines(after, locale))
+    lines.extend(families.hooks(after.setup.game).step_lines(after, locale))
     lines.extend(hunters_ui.step_lines(after, locale))
     view = discord.ui.View(timeout=None)
     base = f"{gid}:{turn}:{x}:{y}:{rot}:{tile}"
@@ -395,9 +371,7 @@ async def confirm(
             fx, fy = (x, y) if first is not None else (game.last_pos or (0, 0))
             second = PlaceFigure(figure, fx, fy, _at(at))
         else:
-            from bot.ui.castle_ui import closing_pass
-
-            second = await closing_pass(game, first)
+            second = await families.hooks(game.setup.game).closing_pass(game, first)
     phase = PHASES.get(rot, "tile")
     what = played_words(game, first, second, x, y, locale)
     try:

@@ -16,6 +16,7 @@ from bot.errors import ColourTaken
 from bot.lobby import COLOURS, player_names
 from bot.storage import GameRow
 from bot.ui import images
+from bot.ui.components import LobbyButton, LobbyOption
 from bot.ui.errors import UIError
 from bot.ui.texts import tr
 
@@ -50,8 +51,6 @@ def seat_order(row: GameRow) -> str:
 
 
 def colour_view(row: GameRow, user_id: int, locale: str) -> discord.ui.View:
-    from bot.ui.components import LobbyOption
-
     names = player_names(row.seats)
     holders = {s.colour: names[s.seat] for s in row.seats}
     mine = next((s.colour for s in row.seats if s.user_id == user_id), None)
@@ -118,8 +117,6 @@ async def choose_colour(
 
 def seats_view(row: GameRow, locale: str, who: int | None = None) -> discord.ui.View:
     """Pick a player, then the seat to move them to; or shuffle; or go back to the options."""
-    from bot.ui.components import LobbyButton, LobbyOption
-
     names = player_names(row.seats)
     view = discord.ui.View(timeout=None)
     players = [

@@ -14,7 +14,7 @@ import discord
 
 import catalogs
 from bot.storage import GameRow
-from bot.ui import images, lobby_seats, post
+from bot.ui import components, images, lobby_seats, post
 from bot.ui.clocks import timing_summary
 from bot.ui.errors import UIError
 from bot.ui.state import snapshot
@@ -93,7 +93,6 @@ def lobby_embed(row: GameRow) -> discord.Embed:
 
 
 def lobby_view(row: GameRow) -> discord.ui.View:
-    from bot.ui.components import LobbyButton
 
     locale = row.locale or "en"
     view = discord.ui.View(timeout=None)
@@ -106,10 +105,11 @@ def lobby_view(row: GameRow) -> discord.ui.View:
         ("cancel", discord.ButtonStyle.danger),
     ):
         if op != "colour" or row.kind in images.STYLED_GAMES:
-            view.add_item(LobbyButton(row.id, op, tr(op, locale), style))
+            view.add_item(components.LobbyButton(row.id, op, tr(op, locale), style))
     return view
 
 
+@components.handles("lobby")
 async def on_button(interaction: discord.Interaction, game_id: int, op: str) -> None:
     manager = bot_of(interaction).manager
     row = await manager.game(game_id)
@@ -137,11 +137,9 @@ async def on_button(interaction: discord.Interaction, game_id: int, op: str) -> 
         return
     elif op == "start" and len(row.seats) < 2 and row.owner_id == user.id and row.kind != "castle":
         # Starting alone is allowed (a solo game), but never by accident.
-        from bot.ui.components import LobbyButton
-
         confirm = discord.ui.View(timeout=None)
         label = tr("solo_start", locale)
-        confirm.add_item(LobbyButton(row.id, "solo", label, discord.ButtonStyle.success))
+        confirm.add_item(components.LobbyButton(row.id, "solo", label, discord.ButtonStyle.success))
         await interaction.response.send_message(
             tr("solo_confirm", locale, game_id=game_id), view=confirm, ephemeral=True
         )
@@ -165,7 +163,6 @@ async def on_button(interaction: discord.Interaction, game_id: int, op: str) -> 
 
 
 def options_view(row: GameRow, locale: str) -> discord.ui.View:
-    from bot.ui.components import LobbyOption
 
     current = {
         "expansion": "abbey_mayor" if row.expansions else "none",
@@ -188,7 +185,7 @@ def options_view(row: GameRow, locale: str) -> discord.ui.View:
         menu: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=f"cc:lopt:{row.id}:{name}", options=options
         )
-        view.add_item(LobbyOption(menu, row.id, name))
+        view.add_item(components.LobbyOption(menu, row.id, name))
     for button in creator_buttons(row, locale):
         view.add_item(button)
     return view
@@ -196,15 +193,16 @@ def options_view(row: GameRow, locale: str) -> discord.ui.View:
 
 def creator_buttons(row: GameRow, locale: str) -> list[Any]:
     """The options' last row: the tactical hand on or off, and the seat order."""
-    from bot.ui.components import LobbyButton
 
     found = []
     if row.kind == "carcassonne":
         on = bool(row.options.get("hand"))
         label = tr("hand_on" if on else "hand_off", locale)
         style = discord.ButtonStyle.success if on else discord.ButtonStyle.secondary
-        found.append(LobbyButton(row.id, "hand", label, style))
-    found.append(LobbyButton(row.id, "seats", tr("seats", locale), discord.ButtonStyle.secondary))
+        found.append(components.LobbyButton(row.id, "hand", label, style))
+    found.append(
+        components.LobbyButton(row.id, "seats", tr("seats", locale), discord.ButtonStyle.secondary)
+    )
     for item in found:
         item.item.row = 4
     return found
@@ -244,6 +242,7 @@ def option_change(name: str, value: str) -> dict[str, Any]:
     return {"options": {name: value}}
 
 
+@components.handles("lobby_option")
 async def on_option(
     interaction: discord.Interaction,
     game_id: int,

@@ -17,7 +17,7 @@ import discord
 from bot.narrate import feature_name as feature_words
 from bot.narrate import narrate, where
 from bot.storage import GameRow
-from bot.ui import clocks, final, hunters_ui, images
+from bot.ui import clocks, families, final, hunters_ui, images
 from bot.ui.components import button, select
 from bot.ui.state import (
     Snapshot,
@@ -137,11 +137,9 @@ async def prompt(
     card: TileCard | None = None
     if view.finished:
         return "", await images.end_file(game, locale, styles=images.seat_styles(snap.row)), None
-    from bot.ui.castle_ui import prompt as castle_prompt
-
-    castle = await castle_prompt(snap)
-    if castle is not None:
-        return castle
+    own = await families.hooks(game.setup.game).prompt(snap)
+    if own is not None:
+        return own
     if view.phase == "tile":
         lines.append(tr("your_turn", locale, player=who))
         if game.hand_mode:

@@ -22,6 +22,7 @@ from bot.manager import GameManager
 from bot.outcomes import TurnView
 from bot.storage import GameRow
 from bot.ui.errors import UIError
+from bot.ui.texts import player_locale
 from engine import Game, MoveWagon, PlaceAbbey, PlaceFigure, PlaceTile
 from engine.turn import distinct_orientations
 
@@ -55,7 +56,7 @@ class Snapshot:
 
 async def resolve(interaction: discord.Interaction, game: int | None) -> GameRow:
     """The game named, else the one game of this thread or channel."""
-    manager = cast("CarcassonneBot", interaction.client).manager
+    manager = bot_of(interaction).manager
     if game is not None:
         row = await manager.game(game)
     else:
@@ -76,6 +77,28 @@ async def resolve(interaction: discord.Interaction, game: int | None) -> GameRow
     if row.guild_id is not None and here is not None and row.guild_id != here:
         raise UIError("other_guild", game_id=row.id)
     return row
+
+
+def bot_of(interaction: discord.Interaction) -> CarcassonneBot:
+    return cast("CarcassonneBot", interaction.client)
+
+
+async def current(
+    interaction: discord.Interaction, game_id: int, turn: int, phase: str
+) -> tuple[Snapshot, str]:
+    """The game, checked: the stamp is current and the clicking user is the one to decide."""
+    snap = await snapshot(bot_of(interaction).manager, game_id)
+    interaction.extras["locale"] = snap.locale
+    locale = player_locale(interaction, snap.locale)
+    view = snap.view
+    if view.finished or snap.row.status != "active":
+        raise UIError("game_closed", game_id=game_id)
+    if view.turn != turn or view.phase != phase:
+        raise UIError("stale")
+    if view.user_id != interaction.user.id:
+        name = snap.names[view.seat] if view.seat is not None else "?"
+        raise UIError("not_for_you", player=name)
+    return snap, locale
 
 
 async def snapshot(manager: GameManager, game_id: int) -> Snapshot:

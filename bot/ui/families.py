@@ -1,0 +1,59 @@
+"""What a game family adds to the common turn flow, registered by the family's own UI module.
+
+The common flow (:mod:`bot.ui.flow`, :mod:`bot.ui.post`) asks :func:`hooks` for the game in
+play and never imports a family's module: The Castle's (:mod:`bot.ui.castle_ui`) registers its
+turn message, its step notes and its end-of-turn pass when :func:`bot.ui.install` imports it. A
+new family or expansion with its own turn needs registers here the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import discord
+
+    from bot.ui.state import Snapshot
+    from engine import Game
+
+Prompt = tuple[str, "discord.File", "discord.ui.View"]
+
+
+async def _no_prompt(snap: Snapshot) -> Prompt | None:
+    return None
+
+
+def _no_lines(after: Game, locale: str) -> list[str]:
+    return []
+
+
+async def _plain_pass(game: Game, first: object) -> Any:
+    from engine import Pass
+
+    return Pass()
+
+
+@dataclass(frozen=True)
+class FamilyHooks:
+    """``prompt``: the family's own turn message (None: the common one); ``step_lines``: notes for
+    the placement step; ``closing_pass``: the action ending a turn placed with no figure (None:
+    the turn stays open)."""
+
+    prompt: Callable[[Snapshot], Awaitable[Prompt | None]] = _no_prompt
+    step_lines: Callable[[Game, str], list[str]] = _no_lines
+    closing_pass: Callable[[Game, object], Awaitable[Any]] = _plain_pass
+
+
+COMMON = FamilyHooks()
+_HOOKS: dict[str, FamilyHooks] = {}
+
+
+def register(family: str, hooks: FamilyHooks) -> None:
+    _HOOKS[family] = hooks
+
+
+def hooks(family: str) -> FamilyHooks:
+    """The hooks of ``family`` (a game's ``setup.game``), the common ones when it has none."""
+    return _HOOKS.get(family, COMMON)
