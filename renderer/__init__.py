@@ -21,3 +21,7 @@ __all__ = [
     "render_preview",
     "render_rotations",
 ]
+
+# The game families' own drawing registers itself in renderer.families on import; imported last,
+# after the common modules they build on.
+from renderer import castle_render, hunters_art, hunters_end, hunters_figures  # noqa: F401

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
+from renderer import families
 from renderer import palette as pal
 from renderer.board import glyph_height
 from renderer.castle_icons import marker_icon, palace_icon, subject_icon, wall_tile_icon
@@ -272,3 +273,8 @@ def castle_phone_picture(
         score = options.count("points", castle.scores[player]).split()[0]
         measures.digits.append(glyph_height(score, pal.font(40)))
     return PhonePicture(stack(parts), measures, None, ())
+
+
+families.register_pictures(
+    "castle", board=castle_picture, phone=castle_phone_picture, end=castle_end_picture
+)

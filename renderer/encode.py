@@ -14,6 +14,7 @@ import threading
 from PIL import Image, ImageDraw
 
 from engine.tiles import kinds_by_name
+from renderer import families
 from renderer import palette as pal
 from renderer.figures import ROLE_SCALE, figure_icon
 from renderer.tileart import tile_image
@@ -62,11 +63,8 @@ def _sample_sheet() -> Image.Image:
 
 
 def _family_sheet(family: str) -> Image.Image:
-    if family == "hunters":
-        from renderer.hunters_art import palette_sheet
-
-        return palette_sheet()
-    return _sample_sheet()
+    own = families.pictures(family).palette_sheet
+    return own() if own is not None else _sample_sheet()
 
 
 def shared_palette(family: str = "carcassonne") -> Image.Image:

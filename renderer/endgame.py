@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw, ImageFont
 
+from renderer import families
 from renderer import palette as pal
 from renderer.board import draw_board
 from renderer.encode import encode_png
@@ -129,14 +130,9 @@ def chart_picture(
 def game_end_picture(game: Game, options: RenderOptions | None = None) -> Image.Image:
     """The final board (no strip) above the breakdown chart."""
     options = options or RenderOptions()
-    if game.setup.game == "castle":
-        from renderer.castle_render import castle_end_picture
-
-        return castle_end_picture(game, options)
-    if game.setup.game == "hunters":
-        from renderer.hunters_end import game_end_picture as hunters_end
-
-        return hunters_end(game, options)
+    own = families.pictures(game.setup.game).end
+    if own is not None:
+        return own(game, options)
     board, frame = draw_board(game.board.tiles, game.figures(), options, last=game.last_pos)
     width = max(board.width, 560)
     chart = chart_picture(game, width, frame.tile, options)

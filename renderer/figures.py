@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 
 from engine.board import Figure
 from engine.tiles import Oriented
+from renderer import families
 from renderer import palette as pal
 
 SUPERSAMPLE = 3
@@ -46,10 +47,9 @@ _LOCK = threading.Lock()
 def role_of(figure: Figure, oriented: Oriented) -> str:
     """How a figure is drawn: follower, farmer (a follower on a field), mayor, wagon or barn;
     in Hunters & Gatherers hunter, gatherer, fisher or hut."""
-    if figure.kind in ("man", "hut"):
-        from renderer.hunters_figures import role_of as hunters_role
-
-        return hunters_role(figure, oriented) or "man"
+    family_role = families.FIGURE_ROLES.get(figure.kind)
+    if family_role is not None:  # Hunters & Gatherers' men and huts
+        return family_role(figure, oriented) or "man"
     if figure.kind == "follower":
         local = figure.local
         if 0 <= local < len(oriented.features) and oriented.features[local].type == "field":
@@ -70,10 +70,9 @@ def figure_icon(player: int, role: str, tile_size: int) -> Image.Image:
 
 
 def draw_figure(player: int, role: str, tile_size: int) -> Image.Image:
-    from renderer import hunters_figures
-
-    if role in hunters_figures.SCALES:
-        return hunters_figures.draw_figure(player, role, tile_size)
+    family_art = families.FIGURE_ART.get(role)
+    if family_art is not None:
+        return family_art(player, role, tile_size)
     side = max(12, round(tile_size * FIGURE_SCALE * ROLE_SCALE.get(role, 1.0)))
     big = side * SUPERSAMPLE
     image = Image.new("RGBA", (big, big), (0, 0, 0, 0))

@@ -14,6 +14,7 @@ import random
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from engine.tiles import Oriented, load_set
+from renderer import families
 from renderer import hunters_icons as icons
 from renderer.hunters_geometry import (
     GRID,
@@ -23,6 +24,7 @@ from renderer.hunters_geometry import (
     base_layout,
     decorations,
     features_of,
+    is_hunters_tile,
     marks,
     tile_extra,
     turn_point,
@@ -351,3 +353,7 @@ def palette_sheet() -> Image.Image:
         shade = i * 4
         draw.rectangle((i * 15, size * 8, i * 15 + 14, size * 9), fill=(shade, shade, shade))
     return sheet
+
+
+families.TILE_ART.append((is_hunters_tile, draw_tile))
+families.register_pictures("hunters", palette_sheet=palette_sheet)

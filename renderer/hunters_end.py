@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from PIL import Image, ImageDraw
 
 import catalogs
+from renderer import families
 from renderer import hunters_icons as icons
 from renderer import palette as pal
 from renderer.board import draw_board
@@ -110,3 +111,6 @@ def game_end_picture(game: Game, options: RenderOptions) -> Image.Image:
     image.paste(chart, (0, board.height))
     image.paste(strip, (0, board.height + chart.height))
     return image
+
+
+families.register_pictures("hunters", end=game_end_picture)

@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 
 from engine.board import Figure
 from engine.tiles import Oriented
+from renderer import families
 from renderer import palette as pal
 from renderer.figures import _MEEPLE, FIGURE_SCALE, SUPERSAMPLE, mark
 
@@ -185,3 +186,7 @@ def _hut(
         half * 0.2,
         pal.ink_on(colour),
     )
+
+
+families.FIGURE_ROLES.update({"man": role_of, "hut": role_of})
+families.FIGURE_ART.update({role: draw_figure for role in SCALES})

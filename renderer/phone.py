@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from PIL import Image, ImageDraw
 
 import catalogs
+from renderer import families
 from renderer import palette as pal
 from renderer.board import Measures, Pos, Window, draw_board, glyph_height
 from renderer.figures import figure_icon
@@ -124,10 +125,9 @@ def turn_picture(
     """The phone picture of the board now (see the module's text). ``whole`` draws every square
     however large the board (``/carcassonne board``)."""
     options = options or RenderOptions()
-    if game.setup.game == "castle":
-        from renderer.castle_render import castle_phone_picture
-
-        return castle_phone_picture(game, options, candidates=candidates, card=card)
+    own = families.pictures(game.setup.game).phone
+    if own is not None:
+        return own(game, options, candidates=candidates, card=card)  # type: ignore[no-any-return]
     candidates = candidates or {}
     measures = Measures([], [], [])
     area = extent(game, list(candidates))

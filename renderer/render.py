@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image
 
+from renderer import families
 from renderer import palette as pal
 from renderer.board import Pos, SpotKey, draw_board
 from renderer.encode import encode_png
@@ -90,12 +91,9 @@ def board_picture(
 ) -> Image.Image:
     """The board with its players strip, as a Pillow image (see :func:`render_board`)."""
     options = options or RenderOptions()
-    if game.setup.game == "castle":
-        from renderer.castle_render import castle_picture
-
-        return castle_picture(
-            game, options, candidates=candidates, preview=preview, spot_labels=spot_labels
-        )
+    own = families.pictures(game.setup.game).board
+    if own is not None:
+        return own(game, options, candidates=candidates, preview=preview, spot_labels=spot_labels)
     ghost, spots = ghost_and_spots(game, preview, spot_labels)
     board, frame = draw_board(
         game.board.tiles,

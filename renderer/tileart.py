@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from engine.tiles import Oriented
+from renderer import families
 from renderer import palette as pal
 from renderer.castle_art import castle_tile_image
 from renderer.castle_layout import is_castle_tile
@@ -51,10 +52,9 @@ def tile_image(oriented: Oriented, size: int) -> Image.Image:
 
 def draw_tile(oriented: Oriented, size: int) -> Image.Image:
     """Draw an oriented tile from scratch (no cache)."""
-    if is_hunters_tile(oriented):
-        from renderer.hunters_art import draw_tile as draw_hunters_tile
-
-        return draw_hunters_tile(oriented, size)
+    for accepts, draw_family_tile in families.TILE_ART:
+        if accepts(oriented):
+            return draw_family_tile(oriented, size)
     big = size * SUPERSAMPLE
     chosen = layout(oriented)
     image = Image.new("RGB", (big, big), pal.FIELD)

@@ -1,0 +1,47 @@
+"""What a game family adds to the common drawing, registered by the family's own modules.
+
+The common modules (board, tile art, figures, phone pictures, end pictures, PNG encoding) ask
+this registry and never import a family's module; The Castle's and Hunters & Gatherers' modules
+register here when :mod:`renderer` is imported (its ``__init__`` imports them last). A new family
+or expansion draws its own tiles, figures or pictures by registering the same way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image
+
+from engine.tiles import Oriented
+
+
+@dataclass(frozen=True)
+class FamilyPictures:
+    """A family's own whole pictures, each replacing the common one when set."""
+
+    board: Callable[..., Image.Image] | None = None
+    phone: Callable[..., Any] | None = None
+    end: Callable[..., Image.Image] | None = None
+    palette_sheet: Callable[[], Image.Image] | None = None
+
+
+_PICTURES: dict[str, FamilyPictures] = {}
+#: Tile art: the first drawer whose test accepts an oriented tile draws it.
+TILE_ART: list[tuple[Callable[[Oriented], bool], Callable[[Oriented, int], Image.Image]]] = []
+#: How a figure kind is drawn on a tile (kind -> function of figure and tile -> role or None).
+FIGURE_ROLES: dict[str, Callable[[Any, Oriented], str | None]] = {}
+#: Figure drawers by role (role -> function of seat, role, tile size -> RGBA icon).
+FIGURE_ART: dict[str, Callable[[int, str, int], Image.Image]] = {}
+
+
+def register_pictures(family: str, **hooks: Any) -> None:
+    """Set some of ``family``'s pictures (``board``, ``phone``, ``end``, ``palette_sheet``)."""
+    _PICTURES[family] = dataclasses.replace(_PICTURES.get(family, FamilyPictures()), **hooks)
+
+
+def pictures(family: str) -> FamilyPictures:
+    """The pictures ``family`` draws itself (none set: the common ones)."""
+    return _PICTURES.get(family, FamilyPictures())
