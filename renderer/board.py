@@ -15,11 +15,10 @@ from PIL import Image, ImageDraw
 
 from engine.board import Figure, PlacedTile
 from engine.tiles import Oriented
+from renderer import families
 from renderer import palette as pal
 from renderer.figures import figure_icon, role_of
 from renderer.geometry import CORNER_SPOTS, Point, layout
-from renderer.hunters_geometry import is_hunters_tile
-from renderer.hunters_geometry import spots as hunters_spots
 from renderer.options import RenderOptions
 from renderer.tileart import tile_image
 
@@ -107,12 +106,9 @@ def make_frame(
 
 def spots_of(oriented: Oriented) -> Mapping[int, Point]:
     """Figure spot per local feature of a tile (Hunters & Gatherers tiles have their own)."""
-    if is_hunters_tile(oriented):
-        return hunters_spots(oriented)
-    from renderer.castle_layout import castle_layout, is_castle_tile
-
-    if is_castle_tile(oriented):
-        return castle_layout(oriented).spots
+    for accepts, family_spots in families.TILE_SPOTS:
+        if accepts(oriented):
+            return family_spots(oriented)
     return layout(oriented).spots
 
 

@@ -9,7 +9,7 @@ or expansion draws its own tiles, figures or pictures by registering the same wa
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,8 +29,14 @@ class FamilyPictures:
 
 
 _PICTURES: dict[str, FamilyPictures] = {}
-#: Tile art: the first drawer whose test accepts an oriented tile draws it.
-TILE_ART: list[tuple[Callable[[Oriented], bool], Callable[[Oriented, int], Image.Image]]] = []
+Accepts = Callable[[Oriented], bool]
+#: Tile art: the first family whose test accepts an oriented tile draws it, (family, test, draw);
+#: the common code caches the result under the family's name.
+TILE_ART: list[tuple[str, Accepts, Callable[[Oriented, int], Image.Image]]] = []
+#: Tile images a family caches itself (test, image at a size), used before :data:`TILE_ART`.
+TILE_IMAGES: list[tuple[Accepts, Callable[[Oriented, int], Image.Image]]] = []
+#: Figure spots of a family's tiles (test, local feature -> point in tile units).
+TILE_SPOTS: list[tuple[Accepts, Callable[[Oriented], Mapping[int, tuple[float, float]]]]] = []
 #: How a figure kind is drawn on a tile (kind -> function of figure and tile -> role or None).
 FIGURE_ROLES: dict[str, Callable[[Any, Oriented], str | None]] = {}
 #: Figure drawers by role (role -> function of seat, role, tile size -> RGBA icon).

@@ -15,8 +15,6 @@ from PIL import Image, ImageDraw
 from engine.tiles import Oriented
 from renderer import families
 from renderer import palette as pal
-from renderer.castle_art import castle_tile_image
-from renderer.castle_layout import is_castle_tile
 from renderer.geometry import (
     CENTRE_RADIUS,
     ROAD_WIDTH,
@@ -26,7 +24,6 @@ from renderer.geometry import (
     _inside,
     layout,
 )
-from renderer.hunters_geometry import is_hunters_tile
 
 SUPERSAMPLE = 3
 WALL_WIDTH = 0.075
@@ -37,10 +34,11 @@ _LOCK = threading.Lock()
 
 def tile_image(oriented: Oriented, size: int) -> Image.Image:
     """The art of an oriented tile at ``size`` pixels (cached; do not modify the result)."""
-    if is_castle_tile(oriented):
-        return castle_tile_image(oriented, size)
+    for accepts, family_image in families.TILE_IMAGES:
+        if accepts(oriented):
+            return family_image(oriented, size)
     # Tile sets may reuse kind names (the base game and Hunters & Gatherers both have an "S").
-    family = "hunters" if is_hunters_tile(oriented) else ""
+    family = next((name for name, accepts, _ in families.TILE_ART if accepts(oriented)), "")
     key = (family, oriented.kind, oriented.rotation, size)
     found = _CACHE.get(key)
     if found is None:
@@ -52,7 +50,7 @@ def tile_image(oriented: Oriented, size: int) -> Image.Image:
 
 def draw_tile(oriented: Oriented, size: int) -> Image.Image:
     """Draw an oriented tile from scratch (no cache)."""
-    for accepts, draw_family_tile in families.TILE_ART:
+    for _, accepts, draw_family_tile in families.TILE_ART:
         if accepts(oriented):
             return draw_family_tile(oriented, size)
     big = size * SUPERSAMPLE

@@ -29,7 +29,7 @@ from bot.ui.state import Snapshot, bot_of, current, label, snapshot, tried, turn
 from bot.ui.texts import tr
 from bot.ui.words import tile_words
 from engine import Game, Pass, PlaceTile, UseWallTile
-from renderer.castle_render import render_castle
+from renderer.castle.render import render_castle
 from renderer.options import RenderOptions
 
 if TYPE_CHECKING:

@@ -45,12 +45,12 @@ def columns(game: Game, locale: str) -> list[tuple[str, str]]:
     """The end chart's categories that scored, in its order, with its words."""
     options = RenderOptions(lang=locale)
     if game.setup.game == "hunters":
-        from renderer import hunters_end
+        from renderer.hunters import end as hunters_end
 
         order: Sequence[str] = hunters_end.CATEGORY_ORDER
         labels = hunters_end.category_names(options)
     elif game.setup.game == "castle":
-        from renderer import castle_labels
+        from renderer.castle import labels as castle_labels
 
         order, labels = castle_labels.CATEGORIES, castle_labels.category_names(options)
     else:
@@ -94,7 +94,7 @@ def table_embed(snap: Snapshot) -> discord.Embed:
     cols = columns(game, locale)
     gold: list[int] | None = None
     if game.setup.game == "hunters":
-        from renderer.hunters_end import bonus_tiles_by_player
+        from renderer.hunters.end import bonus_tiles_by_player
 
         gold = bonus_tiles_by_player(game)
     embed = discord.Embed(title=tr("final_title", locale), colour=discord.Colour.gold())

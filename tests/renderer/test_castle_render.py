@@ -32,11 +32,11 @@ from renderer import (
     render_preview,
     render_rotations,
 )
-from renderer.castle_icons import ROLES, WALL_BACK, WALL_FACE, subject_icon
-from renderer.castle_layout import GRID, castle_kinds, castle_layout, region_at
-from renderer.castle_picture import draw_castle
-from renderer.castle_render import castle_picture, render_castle
-from renderer.castle_track import castle_track
+from renderer.castle.icons import ROLES, WALL_BACK, WALL_FACE, subject_icon
+from renderer.castle.layout import GRID, castle_kinds, castle_layout, region_at
+from renderer.castle.picture import draw_castle
+from renderer.castle.render import castle_picture, render_castle
+from renderer.castle.track import castle_track
 from renderer.geometry import edge_mid, position_point
 from renderer.palette import player_colour
 from renderer.tileart import tile_image

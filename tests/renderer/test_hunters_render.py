@@ -33,9 +33,9 @@ from renderer import palette as pal
 from renderer.board import draw_board, figure_point
 from renderer.encode import encode_png
 from renderer.figures import figure_icon, role_of
-from renderer.hunters_art import BONUS_FRAME, FISH, is_bonus
-from renderer.hunters_end import bonus_tiles_by_player
-from renderer.hunters_geometry import (
+from renderer.hunters.art import BONUS_FRAME, FISH, is_bonus
+from renderer.hunters.end import bonus_tiles_by_player
+from renderer.hunters.geometry import (
     LAND,
     base_layout,
     decorations,

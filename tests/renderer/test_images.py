@@ -95,8 +95,9 @@ def test_command_line_draws_the_board_at_a_turn(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "fr", "de"])
 def test_the_end_chart_legend_wraps_inside_the_picture(lang: str) -> None:
-    from renderer import hunters_end, palette
+    from renderer import palette
     from renderer.endgame import legend_lines
+    from renderer.hunters import end as hunters_end
 
     options = RenderOptions(lang=lang)
     named = list(hunters_end.category_names(options).items())

@@ -1,6 +1,6 @@
 """Procedural art for Hunters & Gatherers tiles: meadows, forests, rivers, lakes, springs.
 
-The landscape is painted for the unrotated tile from :mod:`renderer.hunters_geometry` and then
+The landscape is painted for the unrotated tile from :mod:`renderer.hunters.geometry` and then
 turned, so a tile looks the same in every rotation; the icons (animals, gold, mushrooms, the
 volcano, fire, shrine) are drawn afterwards, upright, at their turned places. Bonus tiles get a
 gold frame and a star. Drawn three times larger and scaled down, like the base tiles.
@@ -15,8 +15,8 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from engine.tiles import Oriented, load_set
 from renderer import families
-from renderer import hunters_icons as icons
-from renderer.hunters_geometry import (
+from renderer.hunters import icons
+from renderer.hunters.geometry import (
     GRID,
     RIVER_WIDTH,
     SPRING_RADIUS,
@@ -26,6 +26,7 @@ from renderer.hunters_geometry import (
     features_of,
     is_hunters_tile,
     marks,
+    spots,
     tile_extra,
     turn_point,
 )
@@ -319,8 +320,8 @@ def palette_sheet() -> Image.Image:
     landscape and icon, each figure of each seat on each ground, interface colours, greys."""
     from renderer import palette as pal
     from renderer.figures import figure_icon
-    from renderer.hunters_end import CATEGORY_COLOURS
-    from renderer.hunters_figures import SCALES
+    from renderer.hunters.end import CATEGORY_COLOURS
+    from renderer.hunters.figures import SCALES
 
     size = 96
     samples = ("S", "L13", "L14", "L15", "L17", "L32", "B01", "B02", "B03", "B04", "B08", "B10")
@@ -355,5 +356,6 @@ def palette_sheet() -> Image.Image:
     return sheet
 
 
-families.TILE_ART.append((is_hunters_tile, draw_tile))
+families.TILE_ART.append(("hunters", is_hunters_tile, draw_tile))
+families.TILE_SPOTS.append((is_hunters_tile, spots))
 families.register_pictures("hunters", palette_sheet=palette_sheet)

@@ -13,11 +13,11 @@ from PIL import Image, ImageDraw
 
 import catalogs
 from renderer import families
-from renderer import hunters_icons as icons
 from renderer import palette as pal
 from renderer.board import draw_board
 from renderer.endgame import chart_picture
 from renderer.figures import mark
+from renderer.hunters import icons
 from renderer.options import RenderOptions
 
 if TYPE_CHECKING:

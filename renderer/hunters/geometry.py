@@ -1,7 +1,7 @@
 """Hunters & Gatherers tile geometry, derived from the tile data alone.
 
-Water is laid out first (:mod:`renderer.hunters_water`), then the land left over is shared
-between forests and meadows (:mod:`renderer.hunters_land`). The result is checked against the
+Water is laid out first (:mod:`renderer.hunters.water`), then the land left over is shared
+between forests and meadows (:mod:`renderer.hunters.land`). The result is checked against the
 data; a few lake, spring and forest-depth variants are tried and the best kept. Then figure spots
 are placed, apart from each other so their number badges do not overlap, and the decorations
 (animals, gold, mushrooms, the volcano) beside them.
@@ -21,8 +21,8 @@ from functools import cache
 
 from engine.tiles import Oriented, load_set
 from renderer.geometry import Point, _distances
-from renderer.hunters_land import FOREST_REACH, LAND, check_land, grow_land
-from renderer.hunters_water import (
+from renderer.hunters.land import FOREST_REACH, LAND, check_land, grow_land
+from renderer.hunters.water import (
     GRID,
     RIVER_WIDTH,
     SPRING_RADIUS,

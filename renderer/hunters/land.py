@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 
 from renderer.geometry import _lerp, edge_mid
-from renderer.hunters_water import GRID, Feat
+from renderer.hunters.water import GRID, Feat
 
 LAND = frozenset({"forest", "meadow"})
 #: Growth cost per step: forests grow slower than meadows, so they stay near their edges.

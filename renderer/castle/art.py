@@ -1,7 +1,7 @@
 """Procedural art of The Castle's tiles: grey towers, red-roofed houses, green courtyards with
 market stalls, cobbled paths with wells, small squares and doors.
 
-Drawn from :mod:`renderer.castle_layout` three times larger and scaled down; one image per (kind,
+Drawn from :mod:`renderer.castle.layout` three times larger and scaled down; one image per (kind,
 rotation, size) is cached for all threads. The tile is drawn unrotated and turned as a whole, so
 light and roofs turn with it, as a real tile does.
 """
@@ -16,14 +16,16 @@ from collections.abc import Sequence
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from engine.tiles import Oriented
+from renderer import families
 from renderer import palette as pal
-from renderer.castle_layout import (
+from renderer.castle.layout import (
     GRID,
     PATH_WIDTH,
     PLAZA_RADIUS,
     CastleLayout,
     castle_kinds,
     castle_layout,
+    is_castle_tile,
 )
 from renderer.geometry import Point
 
@@ -353,3 +355,7 @@ def market_stall(draw: ImageDraw.ImageDraw, centre: tuple[float, float], size: f
     for i in (-1, 0, 1):
         gx, gy = x + i * size * 0.22, y + h + g * 0.6
         draw.ellipse((gx - g, gy - g, gx + g, gy + g), fill=GOODS, outline=OUTLINE, width=2)
+
+
+families.TILE_IMAGES.append((is_castle_tile, castle_tile_image))
+families.TILE_SPOTS.append((is_castle_tile, lambda oriented: castle_layout(oriented).spots))

@@ -16,16 +16,16 @@ from PIL import Image, ImageDraw
 from renderer import families
 from renderer import palette as pal
 from renderer.board import glyph_height
-from renderer.castle_icons import marker_icon, palace_icon, subject_icon, wall_tile_icon
-from renderer.castle_labels import CATEGORIES, CATEGORY_COLOURS, category_names, text
-from renderer.castle_picture import (
+from renderer.castle.icons import marker_icon, palace_icon, subject_icon, wall_tile_icon
+from renderer.castle.labels import CATEGORIES, CATEGORY_COLOURS, category_names, text
+from renderer.castle.picture import (
     FeatureKey,
     Pos,
     SpotKey,
     draw_castle,
     make_frame,
 )
-from renderer.castle_track import castle_track
+from renderer.castle.track import castle_track
 from renderer.encode import encode_png
 from renderer.endgame import chart_picture
 from renderer.options import RenderOptions

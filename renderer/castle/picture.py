@@ -1,6 +1,6 @@
 """The Castle's board picture: the walls with the score track and corner towers, the interior.
 
-Everything is drawn from the game state and the castle data (:mod:`renderer.castle_track`): the
+Everything is drawn from the game state and the castle data (:mod:`renderer.castle.track`): the
 wall ring carries the 100 numbered track spaces and the players' markers; each corner tower shows
 its two spaces and, until someone takes it, its face-down wall tile; start squares lie on the
 inner half of their wall cells; the interior shows placed tiles, empty squares, figures and the
@@ -22,7 +22,7 @@ from engine.castle import ROLES
 from engine.tiles import Oriented
 from renderer import palette as pal
 from renderer.board import Frame, Measures, badge
-from renderer.castle_art import (
+from renderer.castle.art import (
     COURT,
     ROOF,
     TOWER,
@@ -31,9 +31,9 @@ from renderer.castle_art import (
     market_stall,
     roofs,
 )
-from renderer.castle_icons import marker_icon, palace_icon, subject_icon, wall_tile_icon
-from renderer.castle_layout import castle_layout
-from renderer.castle_track import INNER_DEPTH, Track, WallCell, castle_track, inner_box, space_box
+from renderer.castle.icons import marker_icon, palace_icon, subject_icon, wall_tile_icon
+from renderer.castle.layout import castle_layout
+from renderer.castle.track import INNER_DEPTH, Track, WallCell, castle_track, inner_box, space_box
 from renderer.options import RenderOptions
 
 if TYPE_CHECKING:

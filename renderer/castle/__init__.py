@@ -1,0 +1,1 @@
+"""The Castle (2 players): its castle board, walls, subjects and pictures."""
