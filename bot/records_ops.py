@@ -166,6 +166,8 @@ class RecordsOps(ManagerBase):
     async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
         """Change some of a guild's defaults (fields of :class:`GuildSettings`), checked."""
         current = await self.storage.guild_settings(guild_id)
+        if "locale" in changes:
+            changes = {**changes, "locale_chosen": True}
         try:
             settings = dataclasses.replace(current, **changes)
         except TypeError:

@@ -684,14 +684,15 @@ class SqliteStorage(SqliteLeagues, Storage):
             self._read() as db,
             db.execute(
                 "SELECT locale, game, expansions, options, channel_id, turn_seconds, "
-                "timeout_policy, digest_channel_id FROM guild_settings WHERE guild_id = ?",
+                "timeout_policy, digest_channel_id, locale_chosen FROM guild_settings "
+                "WHERE guild_id = ?",
                 (guild_id,),
             ) as cursor,
         ):
             row = await cursor.fetchone()
         if row is None:
             return GuildSettings(guild_id)
-        locale, game, expansions, options, channel, seconds, policy, digest = row
+        locale, game, expansions, options, channel, seconds, policy, digest, chosen = row
         return GuildSettings(
             guild_id,
             locale,
@@ -702,6 +703,7 @@ class SqliteStorage(SqliteLeagues, Storage):
             seconds,
             policy,
             digest,
+            bool(chosen),
         )
 
     async def save_guild_settings(self, settings: GuildSettings, now: float) -> None:
@@ -709,8 +711,8 @@ class SqliteStorage(SqliteLeagues, Storage):
         async with self._tx() as db:
             await db.execute(
                 "INSERT OR REPLACE INTO guild_settings (guild_id, locale, game, expansions, "
-                "options, channel_id, turn_seconds, timeout_policy, digest_channel_id, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "options, channel_id, turn_seconds, timeout_policy, digest_channel_id, updated_at, "
+                "locale_chosen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     s.guild_id,
                     s.locale,
@@ -722,6 +724,7 @@ class SqliteStorage(SqliteLeagues, Storage):
                     s.timeout_policy,
                     s.digest_channel_id,
                     now,
+                    int(s.locale_chosen),
                 ),
             )
 

@@ -137,6 +137,8 @@ class GuildSettings:
     turn_seconds: int | None = None
     timeout_policy: TimeoutPolicy = "autoplay"
     digest_channel_id: int | None = None
+    #: Whether an admin chose ``locale``; until then games speak the server's Discord language.
+    locale_chosen: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.app_commands import locale_str as _
 
-from bot.i18n import shown_name
+from bot.i18n import language, shown_name
 from bot.storage import GameRow, Status
 from bot.ui import abandon, clocks, help_ui, images, lobby_ui, pbp_commands, place_cmd, post, undo
 from bot.ui.errors import UIError
@@ -103,7 +103,17 @@ async def adopt_server_locale(interaction: discord.Interaction) -> None:
     """Answer in the server's language unless the player's own is known (see texts)."""
     if interaction.guild_id is not None:
         settings = await bot_of(interaction).manager.guild_settings(interaction.guild_id)
-        interaction.extras.setdefault("locale", settings.locale)
+        interaction.extras.setdefault("locale", server_language(interaction, settings))
+
+
+def server_language(interaction: discord.Interaction, settings: Any) -> str:
+    """The language of the server's games: the one its admins chose, else the server's own
+    Discord language when the bot speaks it, else English."""
+    guild = interaction.guild
+    server = guild.preferred_locale if guild is not None else interaction.guild_locale
+    if settings.locale_chosen or server is None:
+        return str(settings.locale)
+    return language(str(server.value))
 
 
 @app_commands.guild_only()
@@ -187,6 +197,7 @@ class CarcassonneGroup(app_commands.Group):
             expansions=expansions,
             options=rules,
             private=private,
+            locale=server_language(interaction, settings) if settings else None,
             **pbp_commands.game_timing(turn_hours, timeout),
         )
         message = await channel.send(embed=lobby_ui.lobby_embed(row), view=lobby_ui.lobby_view(row))

@@ -84,7 +84,7 @@ CREATE TABLE guild_settings (
                               CHECK (timeout_policy IN ('autoplay', 'skip', 'forfeit')),
     digest_channel_id INTEGER,
     updated_at        REAL    NOT NULL
-);
+, locale_chosen INTEGER NOT NULL DEFAULT 0);
 
 -- table league_audit
 CREATE TABLE league_audit (

@@ -74,3 +74,17 @@ async def test_a_german_client_gets_its_private_steps_in_german_in_an_english_ga
     refused = await table.players[1].slash(table.thread(), "carcassonne undo")
     texts = [m.content for m in [refused.response, *refused.followups] if m is not None]
     assert texts and all("the" not in t.split() for t in texts), texts
+
+
+async def test_a_german_server_plays_in_german_until_an_admin_chooses_otherwise(
+    simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = Table(simcord_env, locale="de")
+    client_language(monkeypatch, "en-US")
+    await table.new()
+    assert YOUR_TURN["de"] in table.last().content
+    manager = table.bot.manager
+    await manager.update_guild_settings(table.guild.id, locale="en")
+    assert (await manager.guild_settings(table.guild.id)).locale_chosen
+    await table.new()
+    assert YOUR_TURN["en"] in table.last().content
