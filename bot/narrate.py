@@ -10,7 +10,7 @@ place that turns them into sentences, so the bot's messages read the same everyw
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import catalogs
@@ -134,9 +134,19 @@ def _bonus_kinds() -> frozenset[str]:
 BONUS_TILES = _bonus_kinds()
 
 
-def narrate(events: Sequence[Event], names: Sequence[str], locale: str | None) -> list[str]:
-    """Sentences for a turn's events, in order; figure returns and turn starts stay silent."""
+TileWords = Callable[[str], str]
+
+
+def narrate(
+    events: Sequence[Event],
+    names: Sequence[str],
+    locale: str | None,
+    tiles: TileWords | None = None,
+) -> list[str]:
+    """Sentences for a turn's events, in order; figure returns and turn starts stay silent.
+    ``tiles`` names a tile kind in words ("city on 2 sides · road"); without it, its code."""
     lines: list[str] = []
+    tile = tiles or str
     current: str | None = None
     for event in events:
         if isinstance(event, TilePlaced):
@@ -149,7 +159,7 @@ def narrate(events: Sequence[Event], names: Sequence[str], locale: str | None) -
                 key,
                 locale,
                 player=names[event.player],
-                tile=event.kind,
+                tile=tile(event.kind),
                 where=where(event.x, event.y),
             )
         elif isinstance(event, FigurePlaced) and current is not None:
@@ -163,7 +173,7 @@ def narrate(events: Sequence[Event], names: Sequence[str], locale: str | None) -
             if current:
                 lines.append(current + text("end", locale))
                 current = None
-            line = _other(event, names, locale)
+            line = _other(event, names, locale, tile)
             if line:
                 lines.append(line)
     if current:
@@ -171,20 +181,21 @@ def narrate(events: Sequence[Event], names: Sequence[str], locale: str | None) -
     return lines
 
 
-def _other(event: Event, names: Sequence[str], locale: str | None) -> str:
+def _other(event: Event, names: Sequence[str], locale: str | None, tile: TileWords = str) -> str:
     castle = _castle_event(event, names, locale)
     if castle is not None:
         return castle
     if isinstance(event, FeatureScored):
         return describe_score(event, names, locale) if event.points else ""
     if isinstance(event, TileDiscarded):
-        return text("discarded", locale, tile=event.kind)
+        return text("discarded", locale, tile=tile(event.kind))
     if isinstance(event, TurnSkipped):
-        return text("skipped", locale, player=names[event.player], tile=event.kind or "-")
+        shown = tile(event.kind) if event.kind else "-"
+        return text("skipped", locale, player=names[event.player], tile=shown)
     if isinstance(event, PlayerLeft):
         return text("left", locale, player=names[event.player])
     if isinstance(event, BonusTileDrawn):
-        return text("bonus", locale, player=names[event.player], tile=event.kind)
+        return text("bonus", locale, player=names[event.player], tile=tile(event.kind))
     if isinstance(event, WagonMoved):
         return text(
             "wagon_moved", locale, player=names[event.player], where=where(event.x, event.y)

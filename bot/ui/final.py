@@ -17,6 +17,7 @@ import discord
 from bot.narrate import join_names, narrate
 from bot.ui.state import Snapshot
 from bot.ui.texts import tr
+from bot.ui.words import tiles_in_words
 from engine import Event, Game
 from engine.events import FeatureScored, GameEnded
 from renderer import endgame
@@ -178,7 +179,8 @@ def messages(
     """The end of the game as (text, embeds) per message, each within Discord's limits; the
     first carries the headline and the final table (the picture goes with it)."""
     turn, final = split_events(events)
-    lines = [*extra, *narrate(turn, snap.names, snap.locale), f"**{headline(snap)}**"]
+    words = tiles_in_words(snap)
+    lines = [*extra, *narrate(turn, snap.names, snap.locale, words), f"**{headline(snap)}**"]
     texts = chunks(lines, CONTENT)
     embeds = [table_embed(snap)]
     scored = end_scoring_lines(snap, final)

@@ -29,7 +29,7 @@ from bot.ui.state import (
     wagon_labels,
 )
 from bot.ui.texts import tr
-from bot.ui.words import sides_words, tile_words
+from bot.ui.words import sides_words, tile_words, tiles_in_words
 from engine import Event, Game
 from renderer.phone import TileCard
 
@@ -280,7 +280,7 @@ async def announce(
                 message = sent
         assert message is not None
     else:
-        lines = [*extra, *narrate(events, snap.names, snap.locale)]
+        lines = [*extra, *narrate(events, snap.names, snap.locale, tiles_in_words(snap))]
         if text:
             lines.append(text)
             lines.extend(await clocks.clock_lines(bot.manager, snap.row, snap.locale))

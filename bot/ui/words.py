@@ -8,10 +8,16 @@ spot says its feature and where it lies on the tile ("road, south").
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 import catalogs
 from engine.tiles import Oriented, TileKind
 from renderer.board import spot_point
 from renderer.geometry import CORNER_SPOTS
+
+if TYPE_CHECKING:
+    from bot.ui.state import Snapshot
 
 #: Feature words, in the singular (English, French).
 #: Edge letters of the tile data -> feature.
@@ -86,3 +92,12 @@ def spot_words(oriented: Oriented, at: int | str, locale: str | None) -> str:
     if where == "C":
         return word
     return f"{word}, {catalogs.text('direction', where, locale)}"
+
+
+def tiles_in_words(snap: Snapshot) -> Callable[[str], str] | None:
+    """Tile kinds of this game in words, as narration names them."""
+    game = snap.game
+    if game is None:
+        return None
+    kinds, locale = game.kinds, snap.locale
+    return lambda name: tile_words(kinds[name], locale) if name in kinds else name

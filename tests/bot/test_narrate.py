@@ -30,11 +30,11 @@ def test_a_turn_reads_as_one_sentence_then_its_scores() -> None:
         FigureReturned(1, "follower", 0, -1),
     ]
     assert narrate(events, NAMES, "en") == [
-        "Bob placed tile E at (0, -1) and put a knight on it.",
+        "Bob placed a tile (E) at (0, -1) and put a knight on it.",
         "Bob scored 4 for the city (2 tiles, 0 pennants).",
     ]
     assert narrate(events, NAMES, "fr") == [
-        "Bob a posé la tuile E en (0, -1) et y a mis un chevalier.",
+        "Bob a posé une tuile (E) en (0, -1) et y a mis un chevalier.",
         "Bob marque 4 points pour la ville (2 tuiles, 0 blason).",
     ]
 
@@ -56,7 +56,7 @@ def test_end_of_game_scores_discards_and_the_winner() -> None:
         GameEnded((30, 30), (0, 1)),
     ]
     assert narrate(events, NAMES, "en") == [
-        "Tile X fitted nowhere and was removed from the game.",
+        "A tile (X) fitted nowhere and was removed from the game.",
         "Alice scored 6 for the farmers' field at the end (2 completed cities).",
         "Game over! Alice and Bob share the win with 30 points.",
     ]

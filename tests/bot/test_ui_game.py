@@ -50,7 +50,7 @@ async def test_a_two_player_game_from_new_to_the_final_board(simcord_env: simcor
         message = table.last()
         assert f"<@{after.user_id}>" in message.content
         assert message.content.count(f"<@{after.user_id}>") == 1
-        assert "placed tile" in message.content
+        assert "placed a tile (" in message.content
         assert_png(simcord_env, message)
     for _ in range(200):
         view = await table.bot.manager.decision(game_id)

@@ -110,13 +110,14 @@ async def test_a_two_player_game_with_a_bonus_tile_to_the_final_scores(
 
     # Turn 0: Alice puts a gatherer in the forest beside the start tile's gold.
     message = await play_step(table, game_id, (1, 0), 270, "gatherer")
-    assert "alice placed tile L34 at (1, 0) and put a gatherer on it." in message.content
+    gatherer = "alice placed a tile (forest · meadow) at (1, 0) and put a gatherer on it."
+    assert gatherer in message.content
 
     # Turn 1: Bob closes the forest: Alice's gatherer scores, Bob wins the bonus tile.
     message = await play_step(table, game_id, (0, 1), 0, None)
     text = message.content
     assert "alice scored 6 for the forest (3 tiles, gold)." in text
-    assert "Gold! bob draws bonus tile B01 and plays it now." in text
+    assert "Gold! bob draws a bonus tile (" in text
     assert "Bonus tile: **" in text and "Place it now, it is still your turn." in text
     bob = table.players[1]
     assert text.count(f"<@{bob.id}>") == 1
@@ -138,7 +139,7 @@ async def test_a_two_player_game_with_a_bonus_tile_to_the_final_scores(
     assert "Played." in said(done)
     view = await manager.decision(game_id)
     assert view.turn == 2 and view.user_id == table.players[0].id
-    assert "bob placed bonus tile B01" in table.last().content
+    assert "bob placed a bonus tile (" in table.last().content
     assert "put a hunter on it" in table.last().content
 
     # The last land tiles, one line each; a hut goes on the lake of L13 when it comes.
@@ -243,17 +244,17 @@ def test_hunters_events_read_as_sentences_in_both_languages() -> None:
         ),
     ]
     assert narrate(events, names, "en") == [
-        "Bob placed tile L34 at (0, 1).",
+        "Bob placed a tile (L34) at (0, 1).",
         "Alice scored 8 for the forest (4 tiles, gold).",
-        "Gold! Bob draws bonus tile B03 and plays it now.",
-        "Bob placed bonus tile B03 at (2, 0) and put a hut on it.",
+        "Gold! Bob draws a bonus tile (B03) and plays it now.",
+        "Bob placed a bonus tile (B03) at (2, 0) and put a hut on it.",
         "Bob scored 6 for the river (3 tiles, 3 fish).",
         "Bob scored 5 for the river system's huts at the end (5 fish in the river system).",
         "Alice scored 8 for the hunting ground at the end (2 deer, 2 mammoths, 1 aurochs, "
         "1 sabre-tooth tiger ate 1 deer).",
     ]
     french = narrate(events, names, "fr")
-    assert french[3] == "Bob a posé la tuile bonus B03 en (2, 0) et y a mis une hutte."
+    assert french[3] == "Bob a posé une tuile bonus (B03) en (2, 0) et y a mis une hutte."
     assert french[6].endswith(
         "(2 cerfs, 2 mammouths, 1 aurochs, 1 tigre à dents de sabre a mangé 1 cerf)."
     )

@@ -48,7 +48,7 @@ async def test_a_turn_half_chosen_before_a_restart_is_confirmed_after_it(
         await alice.click(step, custom_id=rotations[-1])
     await commit(alice, step)
     assert (await table.bot.manager.decision(game_id)).turn == 1
-    assert "alice placed tile" in table.last().content
+    assert "alice placed a tile (" in table.last().content
 
 
 async def test_a_private_game_is_played_in_a_private_thread_with_its_players(
