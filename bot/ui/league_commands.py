@@ -73,7 +73,19 @@ TIEBREAKS = [
 ]
 
 
+#: The texts that count something, and which of their numbers chooses the plural form.
+COUNTED = {
+    "standings_row": "points",
+    "profile_feature": "points",
+    "profile_standing": "points",
+    "result_row": "score",
+}
+
+
 def lt(key: str, locale: str | None, **params: Any) -> str:
+    counted = COUNTED.get(key)
+    if counted is not None:
+        return catalogs.plural("league_ui", key, int(params[counted]), locale, **params)
     return catalogs.text("league_ui", key, locale, **params)
 
 
