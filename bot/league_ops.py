@@ -69,6 +69,7 @@ from bot.leagues import (
 )
 from bot.live import LiveGame
 from bot.lobby_ops import LobbyOps
+from bot.manager_base import ManagerBase
 from bot.outcomes import TurnView
 from bot.storage import (
     TIMEOUT_POLICIES,
@@ -135,7 +136,14 @@ def _day(stamp: float) -> str:
     return datetime.fromtimestamp(stamp, UTC).strftime("%Y-%m-%d")
 
 
-class LeagueOps(LobbyOps):
+class LeagueOps:
+    """Leagues: creation, members, challenges, scheduling, results, ratings, seasons, audit log.
+    League games are lobbies and games like any other (through :class:`LobbyOps`)."""
+
+    def __init__(self, core: ManagerBase, lobbies: LobbyOps) -> None:
+        self.core = core
+        self.lobbies = lobbies
+
     _league_listeners: tuple[LeagueListener, ...] = ()
 
     def on_league_change(self, listener: LeagueListener) -> None:
@@ -152,20 +160,20 @@ class LeagueOps(LobbyOps):
     # -- finding leagues ----------------------------------------------------------------------
 
     async def league(self, league_id: int) -> LeagueRow:
-        found = await self.storage.get_league(league_id)
+        found = await self.core.storage.get_league(league_id)
         if found is None:
             raise LeagueNotFound(name=str(league_id))
         return found
 
     async def guild_leagues(self, guild_id: int) -> list[LeagueRow]:
-        return await self.storage.guild_leagues(guild_id)
+        return await self.core.storage.guild_leagues(guild_id)
 
     async def find_league(
         self, guild_id: int, name: str | None = None, channel_id: int | None = None
     ) -> LeagueRow:
         """The league called ``name``; without a name, the one league that fits: the open
         league of this channel, else the server's only open league, else its only league."""
-        every = await self.storage.guild_leagues(guild_id)
+        every = await self.core.storage.guild_leagues(guild_id)
         if name:
             wanted = " ".join(name.split()).casefold()
             for league in every:
@@ -243,7 +251,7 @@ class LeagueOps(LobbyOps):
         order = tuple(tiebreaks) if tiebreaks is not None else leagues.DEFAULT_TIEBREAKS
         if any(t not in leagues.TIEBREAKS for t in order):
             raise BadSetup(reason=f"tie-breakers are among {', '.join(leagues.TIEBREAKS)}")
-        now = self._clock()
+        now = self.core._clock()
         start, end = leagues.season_dates(starts, ends, now)
         row = LeagueRow(
             id=0,
@@ -265,7 +273,7 @@ class LeagueOps(LobbyOps):
             created_at=now,
         )
         audit = LeagueAudit(0, user_id, "create", now, reason=clean, season=1)
-        league_id = await self.storage.create_league(row, audit)
+        league_id = await self.core.storage.create_league(row, audit)
         log.info("league %s %r created in guild %s by %s", league_id, clean, guild_id, user_id)
         created = await self.league(league_id)
         self._notify(LeagueChange(league_id, "created", 1))
@@ -275,12 +283,12 @@ class LeagueOps(LobbyOps):
         league = await self.league(league_id)
         if league.closed:
             raise LeagueClosed(league=league.name)
-        members = await self.storage.league_members(league_id, include_left=True)
+        members = await self.core.storage.league_members(league_id, include_left=True)
         old = next((m for m in members if m.user_id == user_id), None)
         if old is not None and old.left_at is None:
             raise AlreadyMember(league=league.name)
-        member = LeagueMember(league_id, user_id, shown_name(name), self._clock())
-        await self.storage.save_league_member(member)
+        member = LeagueMember(league_id, user_id, shown_name(name), self.core._clock())
+        await self.core.storage.save_league_member(member)
         self._notify(LeagueChange(league_id, "joined", league.season.season))
         return member
 
@@ -288,16 +296,16 @@ class LeagueOps(LobbyOps):
         """Leave a league: results stay, and games already started are played to the end."""
         league = await self.league(league_id)
         member = await self._member(league, user_id, self_=True)
-        gone = dataclasses.replace(member, left_at=self._clock())
-        await self.storage.save_league_member(gone)
+        gone = dataclasses.replace(member, left_at=self.core._clock())
+        await self.core.storage.save_league_member(gone)
         self._notify(LeagueChange(league_id, "left", league.season.season))
         return gone
 
     async def league_members(self, league_id: int) -> list[LeagueMember]:
-        return await self.storage.league_members(league_id)
+        return await self.core.storage.league_members(league_id)
 
     async def _member(self, league: LeagueRow, user_id: int, *, self_: bool) -> LeagueMember:
-        for member in await self.storage.league_members(league.id):
+        for member in await self.core.storage.league_members(league.id):
             if member.user_id == user_id:
                 return member
         if self_:
@@ -307,7 +315,7 @@ class LeagueOps(LobbyOps):
     # -- league games -------------------------------------------------------------------------
 
     def _require_playing_time(self, league: LeagueRow) -> None:
-        season, now = league.season, self._clock()
+        season, now = league.season, self.core._clock()
         if league.closed:
             raise LeagueClosed(league=league.name)
         if now < season.starts_at:
@@ -322,7 +330,7 @@ class LeagueOps(LobbyOps):
     async def _busy(self, league: LeagueRow) -> dict[int, int]:
         """Players in an unfinished game (or open challenge) of the league -> that game."""
         busy: dict[int, int] = {}
-        for link, row in await self.storage.league_games(league.id):
+        for link, row in await self.core.storage.league_games(league.id):
             for user in (*(s.user_id for s in row.seats), *link.invited):
                 busy.setdefault(user, row.id)
         return busy
@@ -336,7 +344,7 @@ class LeagueOps(LobbyOps):
                 count=len(players),
             )
         seen: set[int] = set()
-        members = {m.user_id for m in await self.storage.league_members(league.id)}
+        members = {m.user_id for m in await self.core.storage.league_members(league.id)}
         busy = await self._busy(league)
         for user, _ in players:
             if user in seen:
@@ -352,7 +360,7 @@ class LeagueOps(LobbyOps):
     ) -> GameRow:
         """A lobby with the league's setup, linked to the league; ``players`` are seated."""
         first, rest = players[0], players[1:]
-        row = await self.create_lobby(
+        row = await self.lobbies.create_lobby(
             first[0],
             first[1],
             guild_id=league.guild_id,
@@ -365,11 +373,11 @@ class LeagueOps(LobbyOps):
             timeout_policy=league.timeout_policy if league.pace == "post" else None,
         )
         link = LeagueGame(
-            row.id, league.id, league.season.season, by, self._clock(), tuple(invited)
+            row.id, league.id, league.season.season, by, self.core._clock(), tuple(invited)
         )
-        await self.storage.link_league_game(link)
+        await self.core.storage.link_league_game(link)
         for user, name in rest:
-            row = await self.join(row.id, user, name)
+            row = await self.lobbies.join(row.id, user, name)
         return row
 
     async def schedule(
@@ -386,7 +394,7 @@ class LeagueOps(LobbyOps):
         if not (admin or by == league.organiser_id):
             raise OnlyOrganisers()
         self._require_playing_time(league)
-        rng = random.Random(self._seeds())
+        rng = random.Random(self.core._seeds())
         if players:
             await self._check_table(league, players)
             tables = [list(players)]
@@ -396,15 +404,15 @@ class LeagueOps(LobbyOps):
         for table in tables:
             rng.shuffle(table)
             row = await self._open_game(league, by, table)
-            started.append(await self.start(row.id, table[0][0]))
+            started.append(await self.lobbies.start(row.id, table[0][0]))
         log.info("league %s: %s scheduled games %s", league_id, by, [v.game_id for v in started])
         return started
 
     async def _round(self, league: LeagueRow) -> list[list[Player]]:
-        members = await self.storage.league_members(league.id)
+        members = await self.core.storage.league_members(league.id)
         busy = await self._busy(league)
         free = [m for m in members if m.user_id not in busy]
-        results = await self.storage.league_results(league.id)
+        results = await self.core.storage.league_results(league.id)
         ratings = await asyncio.to_thread(leagues.rate, results)
         played: dict[int, int] = {}
         for result in results:
@@ -437,10 +445,10 @@ class LeagueOps(LobbyOps):
     async def answer_challenge(
         self, game_id: int, user_id: int, name: str, *, accept: bool
     ) -> ChallengeAnswer:
-        link = await self.storage.league_game(game_id)
+        link = await self.core.storage.league_game(game_id)
         if link is None:
             raise NotLeagueGame(game_id=game_id)
-        row = await self.game(game_id)
+        row = await self.core.game(game_id)
         if row.status != "lobby":
             raise ChallengeClosed(game_id=game_id, status=row.status)
         withdrawing = not accept and user_id == row.owner_id
@@ -450,21 +458,21 @@ class LeagueOps(LobbyOps):
             everyone = [s.user_id for s in row.seats] + list(link.invited)
             raise NotInvited(players=", ".join(f"<@{u}>" for u in everyone))
         if not accept:  # an invited player declines, or the challenger withdraws
-            manager = cast("GameManager", self)
+            manager = cast("GameManager", self.core)
             row = await manager.abandon(game_id, row.owner_id)
             log.info("league game %s: challenge declined by %s", game_id, user_id)
             return ChallengeAnswer(row, (), declined=True)
         league = await self.league(link.league_id)
         self._require_playing_time(league)
-        row = await self.join(game_id, user_id, name)
+        row = await self.lobbies.join(game_id, user_id, name)
         waiting = tuple(u for u in link.invited if u != user_id)
-        await self.storage.link_league_game(dataclasses.replace(link, invited=waiting))
+        await self.core.storage.link_league_game(dataclasses.replace(link, invited=waiting))
         if waiting:
             return ChallengeAnswer(row, waiting)
         order = [s.user_id for s in row.seats]
-        random.Random(self._seeds()).shuffle(order)
-        await self.configure(game_id, row.owner_id, seat_order=order)
-        view = await self.start(game_id, row.owner_id)
+        random.Random(self.core._seeds()).shuffle(order)
+        await self.lobbies.configure(game_id, row.owner_id, seat_order=order)
+        view = await self.lobbies.start(game_id, row.owner_id)
         return ChallengeAnswer(view.game, (), view)
 
     # -- results ------------------------------------------------------------------------------
@@ -472,7 +480,7 @@ class LeagueOps(LobbyOps):
     async def _league_game_ended(self, live: LiveGame) -> None:
         """Called by the manager (game lock held) once a game is saved as finished."""
         try:
-            link = await self.storage.league_game(live.row.id)
+            link = await self.core.storage.league_game(live.row.id)
             if link is None:
                 return
             recorded = await self._record(link, live.row, live.game)
@@ -484,9 +492,9 @@ class LeagueOps(LobbyOps):
 
     async def _record(self, link: LeagueGame, row: GameRow, game: Game) -> int | None:
         season = next(
-            s for s in await self.storage.seasons(link.league_id) if s.season == link.season
+            s for s in await self.core.storage.seasons(link.league_id) if s.season == link.season
         )
-        ended = row.ended_at if row.ended_at is not None else self._clock()
+        ended = row.ended_at if row.ended_at is not None else self.core._clock()
         if season.closed_at is not None and ended > season.closed_at:
             log.info("league game %s ended after its season closed: not counted", row.id)
             return None
@@ -495,26 +503,26 @@ class LeagueOps(LobbyOps):
         if len({p.user_id for p in placings}) != len(placings) or len(placings) < 2:
             return None
         result = LeagueResult(
-            row.id, link.league_id, link.season, ended, placings, recorded_at=self._clock()
+            row.id, link.league_id, link.season, ended, placings, recorded_at=self.core._clock()
         )
-        result_id = await self.storage.record_league_result(result)
+        result_id = await self.core.storage.record_league_result(result)
         if result_id is not None:
             log.info("league %s: result of game %s recorded", link.league_id, row.id)
         return result_id
 
     async def _catch_up(self, league_id: int) -> None:
         """Record the results a stop of the bot left unrecorded (normally none)."""
-        for game_id in await self.storage.unrecorded_league_games(league_id):
-            link = await self.storage.league_game(game_id)
+        for game_id in await self.core.storage.unrecorded_league_games(league_id):
+            link = await self.core.storage.league_game(game_id)
             if link is None:
                 continue
-            async with self.lock(game_id):
-                live = await self._live(game_id)
+            async with self.core.lock(game_id):
+                live = await self.core._live(game_id)
                 await self._record(link, live.row, live.game)
 
     async def _results(self, league_id: int) -> list[LeagueResult]:
         await self._catch_up(league_id)
-        return await self.storage.league_results(league_id)
+        return await self.core.storage.league_results(league_id)
 
     async def league_ratings(self, league_id: int) -> tuple[Ratings, list[LeagueResult]]:
         results = await self._results(league_id)
@@ -525,29 +533,31 @@ class LeagueOps(LobbyOps):
     async def season_table(self, league_id: int, season: int | None = None) -> SeasonTable:
         """The standings of ``season`` (default: the current one)."""
         league = await self.league(league_id)
-        seasons = {s.season: s for s in await self.storage.seasons(league_id)}
+        seasons = {s.season: s for s in await self.core.storage.seasons(league_id)}
         chosen = seasons.get(season or league.season.season, league.season)
         results = [
             r for r in await self._results(league_id) if r.season == chosen.season and r.counted
         ]
         members: dict[int, str] | None = None
         if chosen.closed_at is None:
-            members = {m.user_id: m.name for m in await self.storage.league_members(league_id)}
+            members = {m.user_id: m.name for m in await self.core.storage.league_members(league_id)}
         rows = leagues.standings(results, league.points, league.tiebreaks, members)
         in_play = 0
         if chosen.closed_at is None:
-            in_play = sum(1 for _, g in await self.storage.league_games(league_id, ("active",)))
+            in_play = sum(
+                1 for _, g in await self.core.storage.league_games(league_id, ("active",))
+            )
         return SeasonTable(league, chosen, rows, len(results), in_play)
 
     async def leaderboard(self, league_id: int) -> list[tuple[LeagueMember, Rating]]:
         """Members with at least one counted game, best rating first."""
         ratings, _ = await self.league_ratings(league_id)
-        members = {m.user_id: m for m in await self.storage.league_members(league_id)}
+        members = {m.user_id: m for m in await self.core.storage.league_members(league_id)}
         return [(members[u], r) for u, r in ratings.leaderboard(members)]
 
     async def league_profile(self, league_id: int, user_id: int, name: str = "") -> Profile:
         ratings, results = await self.league_ratings(league_id)
-        members = await self.storage.league_members(league_id)
+        members = await self.core.storage.league_members(league_id)
         board = ratings.leaderboard(m.user_id for m in members)
         known = next((m.name for m in members if m.user_id == user_id), name)
         return leagues.profile(results, user_id, ratings, known, board)
@@ -561,7 +571,7 @@ class LeagueOps(LobbyOps):
         if not admin:
             raise OnlyAdmins()
         text = leagues.check_reason(why)
-        link = await self.storage.league_game(game_id)
+        link = await self.core.storage.league_game(game_id)
         if link is None:
             raise NotLeagueGame(game_id=game_id)
         league = await self.league(link.league_id)
@@ -570,11 +580,11 @@ class LeagueOps(LobbyOps):
         )
         if found is None:
             raise NoResult(game_id=game_id)
-        now = self._clock()
+        now = self.core._clock()
         audit = LeagueAudit(
             league.id, user_id, "annul", now, reason=text, season=found.season, game_id=game_id
         )
-        if not await self.storage.annul_league_result(game_id, user_id, text, now, audit):
+        if not await self.core.storage.annul_league_result(game_id, user_id, text, now, audit):
             raise NoResult(game_id=game_id)
         log.warning(
             "league %s: result of game %s annulled by %s: %s", league.id, game_id, user_id, text
@@ -603,7 +613,7 @@ class LeagueOps(LobbyOps):
         text = leagues.check_reason(why)
         if league.closed:
             raise LeagueClosed(league=league.name)
-        now = self._clock()
+        now = self.core._clock()
         following = None
         if next_ends is not None:
             _, end = leagues.season_dates(None, next_ends, now)
@@ -611,7 +621,7 @@ class LeagueOps(LobbyOps):
         await self._catch_up(league_id)
         season = league.season.season
         audit = LeagueAudit(league_id, user_id, "close", now, reason=text, season=season)
-        if not await self.storage.close_season(league_id, season, now, audit, following):
+        if not await self.core.storage.close_season(league_id, season, now, audit, following):
             raise LeagueClosed(league=league.name)
         log.warning("league %s: season %s closed by %s: %s", league_id, season, user_id, text)
         self._notify(LeagueChange(league_id, "closed", season))
@@ -623,7 +633,7 @@ class LeagueOps(LobbyOps):
         league = await self.league(league_id)
         if not (admin or user_id == league.organiser_id):
             raise OnlyOrganisers()
-        return await self.storage.league_audit(league_id, limit)
+        return await self.core.storage.league_audit(league_id, limit)
 
     def season_end_day(self, season: SeasonRow) -> str | None:
         """The last day of a season (its end is midnight after it), for display."""

@@ -26,7 +26,12 @@ from engine import Game, GameError
 log = logging.getLogger(__name__)
 
 
-class LobbyOps(ManagerBase):
+class LobbyOps:
+    """Lobbies: open, join, leave, colours, options and seats, start (a service of the manager)."""
+
+    def __init__(self, core: ManagerBase) -> None:
+        self.core = core
+
     # -- lobby ------------------------------------------------------------------------------
 
     async def create_lobby(
@@ -46,7 +51,9 @@ class LobbyOps(ManagerBase):
         locale: str | None = None,
     ) -> GameRow:
         """Open a lobby with its creator in seat 0; unset values come from the guild settings."""
-        defaults = await self.storage.guild_settings(guild_id) if guild_id is not None else None
+        defaults = (
+            await self.core.storage.guild_settings(guild_id) if guild_id is not None else None
+        )
         kind = game or (defaults.game if defaults else "carcassonne")
         same_kind = defaults is not None and defaults.game == kind
         chosen_expansions = tuple(
@@ -70,7 +77,7 @@ class LobbyOps(ManagerBase):
         )
         policy = timeout_policy or (defaults.timeout_policy if defaults else "autoplay")
         check_timing(seconds, policy)
-        now = self._clock()
+        now = self.core._clock()
         row = GameRow(
             id=0,
             owner_id=owner_id,
@@ -88,27 +95,27 @@ class LobbyOps(ManagerBase):
             timeout_policy=policy,  # type: ignore[arg-type]
             seats=(SeatRow(0, owner_id, shown_name(owner_name), lobby.COLOURS[0], "playing", now),),
         )
-        game_id = await self.storage.create_game(row)
+        game_id = await self.core.storage.create_game(row)
         return dataclasses.replace(row, id=game_id)
 
     async def _change_lobby(self, game_id: int, change: Callable[[GameRow], GameRow]) -> GameRow:
-        async with self.lock(game_id):
-            row = await self._row(game_id)
+        async with self.core.lock(game_id):
+            row = await self.core._row(game_id)
             lobby.require_lobby(row)
-            changed = dataclasses.replace(change(row), updated_at=self._clock())
-            await self.storage.save_game(changed)
+            changed = dataclasses.replace(change(row), updated_at=self.core._clock())
+            await self.core.storage.save_game(changed)
             return changed
 
     async def join(
         self, game_id: int, user_id: int, name: str, colour: str | None = None
     ) -> GameRow:
-        now = self._clock()
+        now = self.core._clock()
         return await self._change_lobby(
             game_id, lambda row: lobby.join(row, user_id, name, now, colour)
         )
 
     async def leave(self, game_id: int, user_id: int) -> GameRow:
-        now = self._clock()
+        now = self.core._clock()
         return await self._change_lobby(game_id, lambda row: lobby.leave(row, user_id, now))
 
     async def set_colour(self, game_id: int, user_id: int, colour: str) -> GameRow:
@@ -174,15 +181,15 @@ class LobbyOps(ManagerBase):
 
     async def start(self, game_id: int, user_id: int, *, seed: int | None = None) -> TurnView:
         """The creator starts the game: seats are fixed, the stack is shuffled from the seed."""
-        async with self.lock(game_id):
-            row = await self._row(game_id)
+        async with self.core.lock(game_id):
+            row = await self.core._row(game_id)
             lobby.require_lobby(row)
             lobby.require_owner(row, user_id)
             lobby.check_player_count(row)
-            now = self._clock()
+            now = self.core._clock()
             row = dataclasses.replace(
                 row,
-                seed=self._seeds() if seed is None else seed,
+                seed=self.core._seeds() if seed is None else seed,
                 status="active",
                 started_at=now,
                 updated_at=now,
@@ -192,7 +199,9 @@ class LobbyOps(ManagerBase):
             except GameError as error:
                 raise BadSetup(reason=reason(error)) from None
             row = dataclasses.replace(row, turn=game.turn, current_seat=game.decision.player)
-            await self.storage.save_game(row, deadlines=await self._timers(row, game, now))
+            await self.core.storage.save_game(
+                row, deadlines=await self.core._timers(row, game, now)
+            )
             live = LiveGame(row, game, [])
-            self.cache.put(live)
+            self.core.cache.put(live)
             return TurnView.of(row, game)

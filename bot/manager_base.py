@@ -44,7 +44,8 @@ REMINDER_AT = 0.75
 
 
 class ManagerBase:
-    """State shared by every manager operation."""
+    """State shared by every manager operation: storage, live games, locks, clock, seeds. The
+    manager extends it with the turns and hands it to its services."""
 
     def __init__(
         self,

@@ -39,7 +39,12 @@ MAX_ACTIONS = 5_000
 FORCED = ("autoplay", "skip", "forfeit", "resigned")
 
 
-class RecordsOps(ManagerBase):
+class RecordsOps:
+    """Records (export, import), listings of games, and server and player settings."""
+
+    def __init__(self, core: ManagerBase) -> None:
+        self.core = core
+
     # -- records ----------------------------------------------------------------------------
 
     async def export_record(self, game_id: int) -> dict[str, Any]:
@@ -48,8 +53,8 @@ class RecordsOps(ManagerBase):
         An action the bot played carries why as an extra ``"forced"`` field (``autoplay``,
         ``skip``, ``forfeit``, ``resigned``); the engine ignores it when replaying.
         """
-        async with self.lock(game_id):
-            live = await self._live(game_id)
+        async with self.core.lock(game_id):
+            live = await self.core._live(game_id)
             record = live.game.record()
             for data, row in zip(record["actions"], live.log, strict=True):
                 if row.forced is not None:
@@ -88,7 +93,7 @@ class RecordsOps(ManagerBase):
         holders = list(users) if users is not None else [owner_id] * game.players
         if len(holders) != game.players:
             raise BadRecord(reason=f"{game.players} players but {len(holders)} users given")
-        now = self._clock()
+        now = self.core._clock()
         rows: list[ActionRow] = []
         left: dict[int, SeatStatus] = {}
         for index, raw in enumerate(raw_actions):
@@ -124,9 +129,9 @@ class RecordsOps(ManagerBase):
             if finished else None,
             started_at=now, ended_at=now if finished else None, seats=seats,
         )  # fmt: skip
-        game_id = await self.storage.import_game(row, rows)
+        game_id = await self.core.storage.import_game(row, rows)
         row = dataclasses.replace(row, id=game_id)
-        self.cache.put(LiveGame(row, game, [dataclasses.replace(r) for r in rows]))
+        self.core.cache.put(LiveGame(row, game, [dataclasses.replace(r) for r in rows]))
         return row
 
     # -- listings and settings --------------------------------------------------------------
@@ -135,7 +140,7 @@ class RecordsOps(ManagerBase):
         self, channel_id: int, statuses: Sequence[Status] = ("lobby", "active")
     ) -> list[GameRow]:
         """Games posted in a channel or in one of its game threads, most recent first."""
-        return await self.storage.list_games(channel_id=channel_id, statuses=statuses)
+        return await self.core.storage.list_games(channel_id=channel_id, statuses=statuses)
 
     async def games_of_user(
         self,
@@ -144,28 +149,30 @@ class RecordsOps(ManagerBase):
         guild_id: int | None = None,
         statuses: Sequence[Status] = ("lobby", "active"),
     ) -> list[GameRow]:
-        return await self.storage.list_games(user_id=user_id, guild_id=guild_id, statuses=statuses)
+        return await self.core.storage.list_games(
+            user_id=user_id, guild_id=guild_id, statuses=statuses
+        )
 
     async def games_awaiting(self, user_id: int, guild_id: int | None = None) -> list[GameRow]:
         """Active games where it is ``user_id``'s turn, longest waiting first."""
-        return await self.storage.games_awaiting(user_id, guild_id)
+        return await self.core.storage.games_awaiting(user_id, guild_id)
 
     async def set_messages(
         self, game_id: int, *, thread_id: int | None, message_id: int | None
     ) -> None:
         """Remember the game's thread and its latest message (to edit or disable prompts)."""
-        async with self.lock(game_id):
-            await self.storage.set_messages(game_id, thread_id, message_id)
-            live = self.cache.get(game_id)
+        async with self.core.lock(game_id):
+            await self.core.storage.set_messages(game_id, thread_id, message_id)
+            live = self.core.cache.get(game_id)
             if live is not None:
                 live.row = dataclasses.replace(live.row, thread_id=thread_id, message_id=message_id)
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        return await self.storage.guild_settings(guild_id)
+        return await self.core.storage.guild_settings(guild_id)
 
     async def update_guild_settings(self, guild_id: int, **changes: Any) -> GuildSettings:
         """Change some of a guild's defaults (fields of :class:`GuildSettings`), checked."""
-        current = await self.storage.guild_settings(guild_id)
+        current = await self.core.storage.guild_settings(guild_id)
         if "locale" in changes:
             changes = {**changes, "locale_chosen": True}
         try:
@@ -176,21 +183,21 @@ class RecordsOps(ManagerBase):
             raise BadSettings(reason=f"language must be one of {', '.join(LOCALES)}")
         lobby.check_setup(settings.game, settings.expansions, settings.options)
         check_timing(settings.turn_seconds, settings.timeout_policy)
-        await self.storage.save_guild_settings(settings, self._clock())
+        await self.core.storage.save_guild_settings(settings, self.core._clock())
         return settings
 
     async def user_settings(self, user_id: int) -> UserSettings:
-        return await self.storage.user_settings(user_id)
+        return await self.core.storage.user_settings(user_id)
 
     async def update_user_settings(self, user_id: int, **changes: Any) -> UserSettings:
-        current = await self.storage.user_settings(user_id)
+        current = await self.core.storage.user_settings(user_id)
         try:
             settings = dataclasses.replace(current, **changes)
         except TypeError:
             raise BadSettings(reason=f"unknown setting among {', '.join(changes)}") from None
         if settings.locale is not None and settings.locale not in LOCALES:
             raise BadSettings(reason=f"language must be one of {', '.join(LOCALES)}")
-        await self.storage.save_user_settings(settings, self._clock())
+        await self.core.storage.save_user_settings(settings, self.core._clock())
         return settings
 
 

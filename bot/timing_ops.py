@@ -65,7 +65,12 @@ class DigestLine:
     clock: TurnClock | None  # None for a game without a time limit
 
 
-class TimingOps(ManagerBase):
+class TimingOps:
+    """Play-by-post timing: turn clocks, absences, the daily digest."""
+
+    def __init__(self, core: ManagerBase) -> None:
+        self.core = core
+
     # -- vacations --------------------------------------------------------------------------
 
     async def set_away(self, user_id: int, until: float | None) -> UserSettings:
@@ -74,20 +79,20 @@ class TimingOps(ManagerBase):
         Their deadlines pause at once and resume with the time that was left when they come
         back (early with ``None``, or when ``until`` passes, see :mod:`bot.scheduler`).
         """
-        now = self._clock()
+        now = self.core._clock()
         if until is not None:
             if until <= now:
                 raise BadSettings(reason="the end of your absence must be in the future")
             if until > now + MAX_AWAY:
                 raise BadSettings(reason=f"an absence lasts at most {MAX_AWAY // 86400} days")
-        current = await self.storage.user_settings(user_id)
+        current = await self.core.storage.user_settings(user_id)
         settings = dataclasses.replace(current, away_until=until)
-        await self.storage.save_user_settings(settings, now)
+        await self.core.storage.save_user_settings(settings, now)
         if until is None:
-            resumed = await self.storage.resume_deadlines(now, user_id)
+            resumed = await self.core.storage.resume_deadlines(now, user_id)
             log.info("user %s is back: %d deadlines resumed", user_id, len(resumed))
         else:
-            paused = await self.storage.pause_deadlines(now, user_id)
+            paused = await self.core.storage.pause_deadlines(now, user_id)
             log.info("user %s is away until %s: %d deadlines paused", user_id, until, paused)
         return settings
 
@@ -95,20 +100,20 @@ class TimingOps(ManagerBase):
 
     async def turn_clock(self, game_id: int) -> TurnClock | None:
         """The clock of the game's current turn; ``None`` if the game has no time limit."""
-        timers = [d for d in await self.storage.deadlines(game_id) if d.kind == "turn"]
+        timers = [d for d in await self.core.storage.deadlines(game_id) if d.kind == "turn"]
         pending = [d for d in timers if d.done_at is None]
         if not pending:
             return None
         deadline = pending[0]
         user = None
         if deadline.user_id is not None:
-            user = await self.storage.user_settings(deadline.user_id)
-        return TurnClock.of(deadline, user, self._clock())
+            user = await self.core.storage.user_settings(deadline.user_id)
+        return TurnClock.of(deadline, user, self.core._clock())
 
     async def digest_lines(self, guild_id: int) -> list[DigestLine]:
         """Every active game of the guild with whose turn it is, the most pressing first."""
         lines: list[DigestLine] = []
-        for row in await self.storage.list_games(guild_id=guild_id, statuses=("active",)):
+        for row in await self.core.storage.list_games(guild_id=guild_id, statuses=("active",)):
             seat = row.current_seat
             if seat is None or seat >= len(row.seats):
                 continue
