@@ -22,7 +22,7 @@ from pathlib import Path
 
 from bot.manager import GameManager
 from bot.outcomes import TurnView
-from bot.sqlite_storage import SqliteStorage
+from bot.storage.sqlite import SqliteStorage
 from engine import Action, Game, Pass
 
 

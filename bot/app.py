@@ -131,8 +131,8 @@ class CarcassonneBot(discord.Client):
         return self._manager
 
     async def setup_hook(self) -> None:
-        from bot.databases import open_storage
         from bot.manager import GameManager
+        from bot.storage.backends import open_storage
         from bot.ui import install
 
         self._storage = await open_storage(self.settings.database)

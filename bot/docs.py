@@ -11,8 +11,8 @@ from typing import Any
 from discord import app_commands
 
 from bot.app import CarcassonneBot, Settings
-from bot.databases import open_storage
 from bot.manager import GameManager
+from bot.storage.backends import open_storage
 from bot.ui import install
 from bot.ui.limits import options_table
 

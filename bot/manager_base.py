@@ -15,7 +15,6 @@ import weakref
 from collections.abc import Callable
 from typing import Any, Self
 
-from bot.databases import open_storage
 from bot.errors import (
     BadSettings,
     CorruptGame,
@@ -32,6 +31,7 @@ from bot.storage import (
     GameRow,
     Storage,
 )
+from bot.storage.backends import open_storage
 from engine import Game
 
 log = logging.getLogger(__name__)
@@ -70,7 +70,7 @@ class ManagerBase:
 
     @classmethod
     async def open(cls, location: str, **options: Any) -> Self:
-        """A manager on the database at ``location`` (see :func:`bot.databases.open_storage`)."""
+        """A manager on the database at ``location`` (see :mod:`bot.storage.backends`)."""
         return cls(await open_storage(location), **options)
 
     async def close(self) -> None:

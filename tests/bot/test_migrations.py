@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from bot.errors import DatabaseTooNew
-from bot.migrate import MIGRATIONS, discover
-from bot.sqlite_storage import SqliteStorage
+from bot.storage.migrate import MIGRATIONS, discover
+from bot.storage.sqlite import SqliteStorage
 
 SNAPSHOT = Path(__file__).with_name("schema.sql")
 

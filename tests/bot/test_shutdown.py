@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.databases import open_storage
 from bot.manager import GameManager
+from bot.storage.backends import open_storage
 
 ROOT = Path(__file__).parents[2]
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from conftest import started_game
 
-from bot import sqlite_storage
 from bot.manager import GameManager
 from bot.storage import ActionRow, Progress, WriteConflict
+from bot.storage import sqlite as sqlite_storage
 from engine import Action, Pass
 
 ALICE = 101
@@ -68,7 +68,7 @@ async def test_the_log_is_checkpointed_into_the_database_file(
 
 
 async def test_a_storage_left_open_never_keeps_the_process_alive(tmp_path: Path) -> None:
-    from bot.sqlite_storage import SqliteStorage
+    from bot.storage.sqlite import SqliteStorage
 
     storage = await SqliteStorage.open(tmp_path / "left-open.sqlite3")
     try:

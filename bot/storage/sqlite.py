@@ -21,8 +21,6 @@ from typing import Any
 
 import aiosqlite
 
-from bot.migrate import MIGRATIONS, migrate
-from bot.sqlite_leagues import SqliteLeagues
 from bot.storage import (
     ActionRow,
     Deadline,
@@ -35,6 +33,8 @@ from bot.storage import (
     UserSettings,
     WriteConflict,
 )
+from bot.storage.migrate import MIGRATIONS, migrate
+from bot.storage.sqlite_leagues import SqliteLeagues
 
 GAME_COLUMNS = (
     "guild_id, channel_id, thread_id, message_id, owner_id, kind, expansions, options, "

@@ -15,6 +15,6 @@ async def open_storage(location: str) -> Storage:
     """
     if location.startswith(("postgres://", "postgresql://")):
         raise ValueError("PostgreSQL storage is not available yet: use a SQLite file path")
-    from bot.sqlite_storage import SqliteStorage
+    from bot.storage.sqlite import SqliteStorage
 
     return await SqliteStorage.open(location.removeprefix("sqlite:///"))

@@ -1,6 +1,6 @@
 """The storage interface of the game manager: plain rows in, plain rows out, all async.
 
-Nothing here knows which database holds the rows. :mod:`bot.sqlite_storage` implements it on
+Nothing here knows which database holds the rows. :mod:`bot.storage.sqlite` implements it on
 SQLite (aiosqlite); a PostgreSQL backend (asyncpg) would implement the same :class:`Storage`.
 Setup values (expansions, options, results) are JSON-shaped Python values, so new games and
 options need no schema change.

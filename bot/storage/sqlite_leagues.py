@@ -1,4 +1,4 @@
-"""The league part of :class:`bot.sqlite_storage.SqliteStorage`: every SQL statement on leagues.
+"""The league part of :class:`bot.storage.sqlite.SqliteStorage`: every SQL statement on leagues.
 
 A mixin on the same connection, lock and transactions as the rest of the storage (``_tx`` for
 writes, ``_read`` for reads); the tables are those of ``migrations/0003_leagues.sql``.

@@ -15,7 +15,7 @@ import aiosqlite
 
 from bot.errors import DatabaseTooNew
 
-MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
 
