@@ -6,7 +6,7 @@ Every ``interval`` seconds :meth:`Scheduler.tick` reads what is due from storage
    pending deadlines of players away are paused;
 2. turn starts: each timed turn is announced once (:meth:`Notifier.turn_started`);
 3. reminders: one per turn, at ``reminder_at`` of the turn's time (see
-   :class:`bot.manager_base.ManagerBase`);
+   :class:`bot.manager.base.ManagerBase`);
 4. deadlines: the game's timeout policy is applied through
    :meth:`bot.manager.GameManager.force_turn` and announced (:meth:`Notifier.forced`);
 5. digests: once a day per guild with a digest channel, the list of whose turn it is where.
@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from bot.errors import GameNotFound, GameOver, NotActive, StaleAction
+from bot.manager.timing import DigestLine
 from bot.outcomes import MoveResult
 from bot.storage import Deadline, GameRow, GuildSettings, Storage, UserSettings
-from bot.timing_ops import DigestLine
 
 if TYPE_CHECKING:
     from bot.manager import GameManager

@@ -321,7 +321,7 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def save_user_settings(self, settings: UserSettings, now: float) -> None: ...
 
-    # -- leagues (rows defined at the end of this module; used by bot.league_ops) -------------
+    # -- leagues (rows defined at the end of this module; used by bot.manager.leagues) -------------
 
     @abc.abstractmethod
     async def create_league(self, league: LeagueRow, audit: LeagueAudit) -> int:

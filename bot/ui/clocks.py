@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from bot.manager.timing import TurnClock
 from bot.storage import GameRow
-from bot.timing_ops import TurnClock
 from bot.ui.texts import tr
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""The ``/league`` command group: community leagues on Discord, over :mod:`bot.league_ops`.
+"""The ``/league`` command group: community leagues on Discord, over :mod:`bot.manager.leagues`.
 
 Commands: ``create`` (members who can manage the server), ``join``, ``leave``, ``standings``,
 ``leaderboard``, ``profile``, ``schedule`` (the organiser: named players, or a round for every
@@ -28,8 +28,8 @@ from discord.app_commands import locale_str as _
 
 import catalogs
 from bot.i18n import language
-from bot.league_ops import LeagueChange, SeasonTable
 from bot.leagues import OnlyOrganisers, Profile, Standing
+from bot.manager.leagues import LeagueChange, SeasonTable
 from bot.narrate import feature_name as scored_feature
 from bot.storage import GameRow, LeagueRow
 from bot.ui import lobby_ui, post

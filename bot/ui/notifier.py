@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.manager.timing import DigestLine
 from bot.scheduler import ForcedTurn
 from bot.storage import Deadline, GameRow, GuildSettings, UserSettings
-from bot.timing_ops import DigestLine
 from bot.ui import post
 from bot.ui.clocks import clock_short, jump_link, stamp
 from bot.ui.state import snapshot

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from bot.manager.timing import DigestLine
 from bot.scheduler import ForcedTurn
 from bot.storage import Deadline, GameRow, GuildSettings, UserSettings
-from bot.timing_ops import DigestLine
 
 HOUR = 3600.0
 DAY = 24 * HOUR

@@ -10,7 +10,6 @@ import pytest
 from conftest import ALICE, BOB, CAROL, play_random
 
 from bot.errors import BadSetup
-from bot.league_ops import LeagueChange
 from bot.leagues import (
     AlreadyMember,
     BadFormat,
@@ -28,6 +27,7 @@ from bot.leagues import (
     rate,
 )
 from bot.manager import GameManager
+from bot.manager.leagues import LeagueChange
 from bot.storage import LeagueRow
 
 GUILD, CHANNEL, ADMIN = 900, 901, 999

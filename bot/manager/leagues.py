@@ -68,8 +68,8 @@ from bot.leagues import (
     Standing,
 )
 from bot.live import LiveGame
-from bot.lobby_ops import LobbyOps
-from bot.manager_base import ManagerBase
+from bot.manager.base import ManagerBase
+from bot.manager.lobbies import LobbyOps
 from bot.outcomes import TurnView
 from bot.storage import (
     TIMEOUT_POLICIES,

@@ -1,7 +1,8 @@
 """The game manager's foundation: locks, the live-game cache, loading by replay, rendering.
 
-:class:`bot.manager.GameManager` is assembled from this base and the lobby and record
-operations (:mod:`bot.lobby_ops`, :mod:`bot.records_ops`); see :mod:`bot.manager` for the policies.
+:class:`bot.manager.GameManager` extends it with the turns and hands it to its services
+(:mod:`bot.manager.lobbies`, :mod:`.records`, :mod:`.timing`, :mod:`.leagues`); see
+:mod:`bot.manager` for the policies.
 """
 
 from __future__ import annotations

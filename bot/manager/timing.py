@@ -13,7 +13,7 @@ import logging
 from dataclasses import dataclass
 
 from bot.errors import BadSettings
-from bot.manager_base import ManagerBase
+from bot.manager.base import ManagerBase
 from bot.storage import Deadline, UserSettings
 
 log = logging.getLogger(__name__)

@@ -53,12 +53,13 @@ from bot.errors import (
     UndoStale,
     reason,
 )
-from bot.league_ops import LeagueOps
 from bot.live import LiveGame, autoplay_action, replay
-from bot.lobby_ops import LobbyOps
-from bot.manager_base import ManagerBase, require_active
+from bot.manager.base import ManagerBase, require_active
+from bot.manager.leagues import LeagueOps
+from bot.manager.lobbies import LobbyOps
+from bot.manager.records import RecordsOps
+from bot.manager.timing import TimingOps
 from bot.outcomes import AbandonVote, MoveResult, Played, TurnView, UndoResult
-from bot.records_ops import RecordsOps
 from bot.storage import (
     TIMEOUT_POLICIES,
     ActionRow,
@@ -69,7 +70,6 @@ from bot.storage import (
     Status,
     WriteConflict,
 )
-from bot.timing_ops import TimingOps
 from engine import (
     Action,
     Forfeit,
@@ -86,8 +86,9 @@ from engine import (
 )
 
 if TYPE_CHECKING:
-    from bot.league_ops import ChallengeAnswer, LeagueListener, Player, SeasonTable
     from bot.leagues import Profile, Rating, Ratings
+    from bot.manager.leagues import ChallengeAnswer, LeagueListener, Player, SeasonTable
+    from bot.manager.timing import DigestLine, TurnClock
     from bot.storage import (
         GuildSettings,
         LeagueAudit,
@@ -99,7 +100,6 @@ if TYPE_CHECKING:
         Storage,
         UserSettings,
     )
-    from bot.timing_ops import DigestLine, TurnClock
 
 log = logging.getLogger(__name__)
 
@@ -298,7 +298,7 @@ class GameManager(ManagerBase):
             result=result,
             ended_at=progress.ended_at,
         )
-        if status == "finished":  # a league game's result counts (see bot.league_ops)
+        if status == "finished":  # a league game's result counts (see bot.manager.leagues)
             await self.leagues._league_game_ended(live)
         image = await self._render(live.game) if render else None
         return MoveResult(tuple(step[0] for step in done), TurnView.of(live.row, game), image)

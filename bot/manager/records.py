@@ -15,7 +15,7 @@ from bot.errors import (
 )
 from bot.i18n import LOCALES, hidden_chars, shown_name
 from bot.live import LiveGame
-from bot.manager_base import ManagerBase, check_timing
+from bot.manager.base import ManagerBase, check_timing
 from bot.outcomes import Played
 from bot.storage import (
     ActionRow,

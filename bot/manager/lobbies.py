@@ -15,7 +15,7 @@ from bot.errors import (
 )
 from bot.i18n import shown_name
 from bot.live import LiveGame, setup_of
-from bot.manager_base import ManagerBase, check_timing
+from bot.manager.base import ManagerBase, check_timing
 from bot.outcomes import TurnView
 from bot.storage import (
     GameRow,
