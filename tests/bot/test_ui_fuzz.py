@@ -35,6 +35,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ui_scenes import forced_game
 
+from bot.ui.texts import tr
 from engine import Game, Phase, Setup
 from engine.cli import random_action
 
@@ -215,6 +216,7 @@ async def call_once(
 ) -> None:
     table = world.table
     who = data.draw(st.sampled_from(world.members), label="who")
+    CLIENT[0] = data.draw(st.sampled_from(["en-US", "fr", "de"]), label="client language")
     thread = table.thread()
     where = data.draw(st.sampled_from([thread, table.channel, world.elsewhere]), label="where")
     values: dict[str, Any] = {}
@@ -250,7 +252,9 @@ async def call_once(
     texts = [m.content or "" for m in answers]
     assert result.acknowledged, f"no answer to /{command.qualified_name} {values}"
     for text in texts:
-        assert "Something went wrong" not in text and "Traceback" not in text, text
+        assert "Traceback" not in text, text
+        for language in ("en", "fr", "de"):
+            assert tr("unexpected", language) not in text, text
     errors = [r for r in recorder.records if r.levelno >= logging.ERROR]
     assert not errors, [r.getMessage() for r in errors]
     refused = [r for r in recorder.records if "refused:" in r.getMessage()]
@@ -261,10 +265,23 @@ async def call_once(
     assert not env.errors
 
 
+#: The Discord client language of the next call (refusals are told in it).
+CLIENT = ["en-US"]
+
+
 @pytest.fixture(autouse=True)
 def bot_checks_options_itself(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Let every value through simcord, as if Discord did not check the declared bounds."""
+    """Let every value through simcord, as if Discord did not check the declared bounds, and
+    send each call from the client language the test chose."""
     monkeypatch.setattr(simcord.interactions, "validate_option_value", lambda _c, _o, v: v)
+    original = simcord.interactions.base_payload
+
+    def localised(*args: Any, **kwargs: Any) -> Any:
+        record, payload = original(*args, **kwargs)
+        payload["locale"] = CLIENT[0]
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", localised)
 
 
 @settings(FUZZ, max_examples=EXAMPLES)
