@@ -173,6 +173,7 @@ async def play(
                 if inspect is not None:
                     inspect(env, thread.last_message)
                 counts.append(await decide(thread, bot, game_id, actor, rng))
+            await bot.close_database()
             return counts
 
 

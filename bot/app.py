@@ -203,13 +203,18 @@ class CarcassonneBot(discord.Client):
         try:
             await self.stop_scheduler()
             await super().close()
-            if self._manager is not None:
-                await self._manager.settle()
         finally:
-            if self._storage is not None:
-                await self._storage.close()
-                self._storage = None
-                log.info("database closed")
+            await self.close_database()
+
+    async def close_database(self) -> None:
+        """Let the moves in progress finish, then close the database and its thread (also for
+        hosts such as test harnesses that detach the client without closing it)."""
+        if self._manager is not None:
+            await self._manager.settle()
+        if self._storage is not None:
+            storage, self._storage = self._storage, None
+            await storage.close()
+            log.info("database closed")
 
 
 def stop_on_signals(client: discord.Client) -> None:

@@ -6,12 +6,14 @@ Everything goes through simcord: real discord.py, a fake Discord, no network.
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import discord
-import pytest
+import pytest_asyncio
 import simcord
 
 from benchmarks.turn_ux import components as components
@@ -23,16 +25,31 @@ UPLOAD_LIMIT = 10 * 1024 * 1024
 TARGET = 2 * 1024 * 1024
 
 
-def make_bot(database: Path) -> CarcassonneBot:
-    return CarcassonneBot(
-        Settings(token="test", database=str(database), log_level="INFO", dev_guild=None)
-    )
+#: The bots made by the test in progress (restarts make new ones), closed at its end.
+OPENED: list[CarcassonneBot] = []
 
 
-@pytest.fixture
-def simcord_bot(tmp_path: Path) -> CarcassonneBot:
+def make_bot(database: Path, *, tick_seconds: float | None = None) -> CarcassonneBot:
+    settings = Settings(token="test", database=str(database), log_level="INFO", dev_guild=None)
+    if tick_seconds is not None:
+        settings = dataclasses.replace(settings, tick_seconds=tick_seconds)
+    bot = CarcassonneBot(settings)
+    OPENED.append(bot)
+    return bot
+
+
+async def close_bots() -> None:
+    """Close the databases of every bot the test made. simcord detaches a bot without closing
+    it; closing here, in the test's own event loop, leaves no database thread behind."""
+    while OPENED:
+        await OPENED.pop().close_database()
+
+
+@pytest_asyncio.fixture
+async def simcord_bot(tmp_path: Path) -> AsyncIterator[CarcassonneBot]:
     """The bot under test, on a fresh database (simcord's ``simcord_env`` fixture runs it)."""
-    return make_bot(tmp_path / "games.sqlite3")
+    yield make_bot(tmp_path / "games.sqlite3")
+    await close_bots()
 
 
 class Table:

@@ -4,13 +4,15 @@ the digest and ``mygames``, with the scheduler ticking on simcord's virtual cloc
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
+import pytest_asyncio
 import simcord
-from conftest_ui import Table, assert_png, said
+from conftest_ui import Table, assert_png, close_bots, make_bot, said
 from discord import app_commands
 
 from bot.app import CarcassonneBot, Settings
@@ -25,20 +27,13 @@ pytestmark = pytest.mark.simcord(settle_timeout=120)
 
 
 def pbp_bot(database: Path) -> CarcassonneBot:
-    return CarcassonneBot(
-        Settings(
-            token="test",
-            database=str(database),
-            log_level="INFO",
-            dev_guild=None,
-            tick_seconds=TICK,
-        )
-    )
+    return make_bot(database, tick_seconds=TICK)
 
 
-@pytest.fixture
-def simcord_bot(tmp_path: Path) -> CarcassonneBot:
-    return pbp_bot(tmp_path / "games.sqlite3")
+@pytest_asyncio.fixture
+async def simcord_bot(tmp_path: Path) -> AsyncIterator[CarcassonneBot]:
+    yield pbp_bot(tmp_path / "games.sqlite3")
+    await close_bots()
 
 
 async def later(env: simcord.Env, hours: float) -> None:
