@@ -78,19 +78,26 @@ def commands_in(template: str, lang: str) -> str:
     return _COMMAND.sub(local, template)
 
 
+@cache
+def _forms(context: str, key: str, lang: str) -> tuple[tuple[str, ...], str]:
+    """The message's forms as shown in ``lang`` (commands named as there), and the language
+    they come from (English when ``lang`` lacks the message). Computed once per message."""
+    found, source = _message(context, key, lang)
+    forms = found.string if isinstance(found.string, tuple) else (found.string,)
+    return tuple(commands_in(str(form), source) for form in forms), source
+
+
 def text(context: str, key: str, locale: str | None, /, **params: Any) -> str:
     """The text ``context``/``key`` in the language of ``locale``, filled in with ``params``."""
-    found, lang = _message(context, key, language(locale))
-    template = found.string[0] if isinstance(found.string, tuple) else found.string
-    return commands_in(str(template), lang).format(**params)
+    forms, _ = _forms(context, key, language(locale))
+    return forms[0].format(**params)
 
 
 def plural(context: str, key: str, n: int, locale: str | None, /, **params: Any) -> str:
     """The form of ``context``/``key`` for the number ``n`` (given to the text as ``{n}``)."""
-    found, lang = _message(context, key, language(locale))
-    forms = found.string if isinstance(found.string, tuple) else (found.string,)
-    index = _plural_rule(lang)(n)
-    return commands_in(str(forms[min(index, len(forms) - 1)]), lang).format(n=n, **params)
+    forms, source = _forms(context, key, language(locale))
+    index = _plural_rule(source)(n)
+    return forms[min(index, len(forms) - 1)].format(n=n, **params)
 
 
 def has(context: str, key: str) -> bool:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from babel.messages.pofile import write_po
 
-from catalogs import HERE, LANGUAGES, catalog
+from catalogs import HERE, LANGUAGES, _forms, catalog
 
 
 def put(context: str, key: str, texts: Mapping[str, str | tuple[str, ...]]) -> None:
@@ -29,6 +29,7 @@ def put(context: str, key: str, texts: Mapping[str, str | tuple[str, ...]]) -> N
         found.add(msgid, string=value, context=context)
         with open(HERE / f"{lang}.po", "wb") as target:
             write_po(target, found, width=100, no_location=True, omit_header=False)
+    _forms.cache_clear()
 
 
 def main(argv: list[str]) -> int:

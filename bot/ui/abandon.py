@@ -10,8 +10,7 @@ The last Agree abandons the game; one Refuse drops the request. Every abandon is
 from __future__ import annotations
 
 import logging
-import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 import discord
 
@@ -19,7 +18,8 @@ from bot.i18n import shown_name
 from bot.outcomes import AbandonVote
 from bot.storage import GameRow
 from bot.ui import post
-from bot.ui.errors import UIError, guarded
+from bot.ui.components import IdButton
+from bot.ui.errors import UIError
 from bot.ui.texts import player_locale, tr
 
 if TYPE_CHECKING:
@@ -122,24 +122,8 @@ async def on_button(interaction: discord.Interaction, game_id: int, agree: bool)
     )
 
 
-class AbandonButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"cc:abandon:(?P<game>\d+):(?P<op>yes|no)",
-):
+class AbandonButton(IdButton, template=r"cc:abandon:(?P<game>\d+):(?P<op>yes|no)"):
     """Agree / Refuse on a request to abandon a game (state in the id: game and answer)."""
 
-    def __init__(self, custom_id: str, label: str, style: discord.ButtonStyle) -> None:
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> AbandonButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(item.custom_id or "", item.label or "", item.style)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        match = self.__discord_ui_compiled_template__.fullmatch(self.item.custom_id or "")
-        assert match is not None
-        game, agree = int(match["game"]), match["op"] == "yes"
-        await guarded(interaction, lambda i: on_button(i, game, agree))
+    async def answer(self, interaction: discord.Interaction, fields: dict[str, str]) -> None:
+        await on_button(interaction, int(fields["game"]), fields["op"] == "yes")

@@ -542,19 +542,23 @@ class CarcassonneGroup(app_commands.Group):
         await interaction.response.send_message(tr(key, locale, summary=summary), ephemeral=True)
 
 
+#: The words of each problem :func:`engine.record.read_record` finds in a file.
+RECORD_REASONS = {
+    "not_text": "json_not_text",
+    "too_deep": "json_too_deep",
+    "invalid": "json_invalid",
+    "huge_number": "json_huge_number",
+}
+
+
 def record_refusal(error: RecordError, locale: str) -> tuple[str, dict[str, Any]]:
     """The text key and parameters telling a player why a file is not a record."""
     if error.code == "too_big":
         return "too_big", {}
     if error.code == "empty":
         return "empty_file", {}
-    reason = {
-        "not_text": lambda: tr("json_not_text", locale),
-        "too_deep": lambda: tr("json_too_deep", locale, **error.params),
-        "invalid": lambda: tr("json_invalid", locale, **error.params),
-        "huge_number": lambda: tr("json_huge_number", locale),
-    }.get(error.code, lambda: tr("json_not_object", locale))()
-    return "bad_json", {"reason": reason}
+    key = RECORD_REASONS.get(error.code, "json_not_object")
+    return "bad_json", {"reason": tr(key, locale, **error.params)}
 
 
 def settings_summary(settings: Any, locale: str) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 import discord
 
@@ -54,6 +54,30 @@ MENU_KINDS = "cell|put|fs|hole|wag|wsel"
 
 def _fields(match: re.Match[str]) -> dict[str, Any]:
     return {k: v for k, v in match.groupdict().items() if v is not None}
+
+
+class IdButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button whose whole state is its custom id (subclasses give the ``template`` and answer
+    in :meth:`answer` with the id's fields); rebuilt from the id after a restart."""
+
+    def __init__(self, custom_id: str, label: str, style: discord.ButtonStyle) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Self:
+        assert isinstance(item, discord.ui.Button)
+        return cls(item.custom_id or "", item.label or "", item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        match = self.__discord_ui_compiled_template__.fullmatch(self.item.custom_id or "")
+        assert match is not None
+        fields = match.groupdict()
+        await guarded(interaction, lambda i: self.answer(i, fields))
+
+    async def answer(self, interaction: discord.Interaction, fields: dict[str, str]) -> None:
+        raise NotImplementedError
 
 
 class LobbyButton(

@@ -12,6 +12,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine import Pass
+
 if TYPE_CHECKING:
     import discord
 
@@ -30,8 +32,6 @@ def _no_lines(after: Game, locale: str) -> list[str]:
 
 
 async def _plain_pass(game: Game, first: object) -> Any:
-    from engine import Pass
-
     return Pass()
 
 

@@ -11,7 +11,7 @@ message is posted; one refusal ends the request.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -19,7 +19,7 @@ from bot.i18n import shown_name
 from bot.outcomes import UndoResult
 from bot.storage import GameRow
 from bot.ui import post
-from bot.ui.errors import guarded
+from bot.ui.components import IdButton
 from bot.ui.state import snapshot
 from bot.ui.texts import tr
 
@@ -118,24 +118,8 @@ def _asker(message: discord.Message | None) -> int | None:
     return int(found[1]) if found else None
 
 
-class UndoButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"cc:undo:(?P<game>\d+):(?P<start>\d+):(?P<op>yes|no)",
-):
+class UndoButton(IdButton, template=r"cc:undo:(?P<game>\d+):(?P<start>\d+):(?P<op>yes|no)"):
     """Agree / Refuse on an undo request (state in the id: game, turn's first action, answer)."""
 
-    def __init__(self, custom_id: str, label: str, style: discord.ButtonStyle) -> None:
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> UndoButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(item.custom_id or "", item.label or "", item.style)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        match = self.__discord_ui_compiled_template__.fullmatch(self.item.custom_id or "")
-        assert match is not None
-        game, start, op = int(match["game"]), int(match["start"]), match["op"]
-        await guarded(interaction, lambda i: on_button(i, game, start, op))
+    async def answer(self, interaction: discord.Interaction, fields: dict[str, str]) -> None:
+        await on_button(interaction, int(fields["game"]), int(fields["start"]), fields["op"])

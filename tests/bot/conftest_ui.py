@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 import pytest_asyncio
 import simcord
 
@@ -193,3 +194,16 @@ async def commit(player: Any, step: Any, spot: int | None = None) -> Any:
     else:
         target = spot_ids(step)[spot - 1]
     return await player.click(step, custom_id=target)
+
+
+def client_language(monkeypatch: pytest.MonkeyPatch, locale: str) -> None:
+    """Every interaction comes from a Discord client set to ``locale``."""
+    interactions = simcord.interactions
+    original = interactions.base_payload
+
+    def localised(*args: Any, **kwargs: Any) -> Any:
+        record, payload = original(*args, **kwargs)
+        payload["locale"] = locale
+        return record, payload
+
+    monkeypatch.setattr(interactions, "base_payload", localised)

@@ -16,10 +16,9 @@ from ui_scenes import forced_game
 from bot.ui.texts import tr
 from bot.ui.translator import command_text
 from engine import Pass
+from engine.record import MAX_RECORD_BYTES
 
 __all__ = ["simcord_bot"]
-
-RECORD_LIMIT = 1024 * 1024
 
 
 @dataclasses.dataclass
@@ -128,7 +127,7 @@ CASES: list[tuple[str, str, str, str, dict[str, Any], str]] = [
     ("import JSON list", "alice", "channel", "import", {"file": ("x.json", b"[1, 2]")},
      "not a game record"),
     ("import too big", "alice", "channel", "import",
-     {"file": ("x.json", b" " * (RECORD_LIMIT + 1))}, "too large"),
+     {"file": ("x.json", b" " * (MAX_RECORD_BYTES + 1))}, "too large"),
     ("import nested too deeply", "alice", "channel", "import",
      {"file": ("x.json", b"[" * 100_000 + b"]" * 100_000)},
      "nested too deeply (more than 32 lists or objects inside each other, at line 1, column 33)"),

@@ -4,11 +4,10 @@ language (the server's setting), private steps in each player's own Discord lang
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 import simcord
-from conftest_ui import Table, simcord_bot
+from conftest_ui import Table, client_language, simcord_bot
 
 from benchmarks.turn_ux import decide
 from bot.ui.texts import tr
@@ -18,20 +17,6 @@ __all__ = ["simcord_bot"]
 #: A sentence each language says at every turn, without its mention.
 YOUR_TURN = {lang: tr("your_turn", lang, player="").strip(" ,") for lang in ("en", "fr", "de")}
 GAME_OVER = {"en": "Game over", "fr": "Fin !", "de": "Partie vorbei"}
-
-
-def client_language(monkeypatch: pytest.MonkeyPatch, locale: str) -> None:
-    """Every interaction comes from a Discord client set to ``locale``."""
-    from simcord import interactions
-
-    original = interactions.base_payload
-
-    def localised(*args: Any, **kwargs: Any) -> Any:
-        record, payload = original(*args, **kwargs)
-        payload["locale"] = locale
-        return record, payload
-
-    monkeypatch.setattr(interactions, "base_payload", localised)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "de"])

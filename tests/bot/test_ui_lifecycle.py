@@ -12,6 +12,7 @@ from conftest_ui import (
     Table,
     assert_png,
     attachment_bytes,
+    client_language,
     commit,
     custom_ids,
     make_bot,
@@ -157,16 +158,7 @@ async def test_a_player_with_a_french_client_is_answered_in_french(
     table = Table(simcord_env)
     bob = table.players[1]
     await table.new()
-    from simcord import interactions
-
-    original = interactions.base_payload
-
-    def french(*args: object, **kwargs: object) -> object:
-        record, payload = original(*args, **kwargs)  # type: ignore[arg-type]
-        payload["locale"] = "fr"
-        return record, payload
-
-    monkeypatch.setattr(interactions, "base_payload", french)
+    client_language(monkeypatch, "fr")
     prompt = table.last()
     menu, option = put_options(prompt)[0]
     refused = await bob.select(prompt, [option["value"]], custom_id=menu)
