@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
 
@@ -231,6 +231,29 @@ def figure_counts(game: Game, player: int) -> dict[str, int]:
     return counts
 
 
+def column_titles(words: Sequence[str], width: int) -> tuple[list[list[str]], int]:
+    """Each title on one line, or two split at a space, at the largest size (20 px down to 14)
+    at which every line fits ``width``."""
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    for size in range(20, 13, -1):
+        font = pal.font(size)
+
+        def fits(line: str, font: Any = font) -> bool:
+            return measure.textlength(line, font=font) <= width
+
+        titles = []
+        for text in words:
+            if fits(text):
+                titles.append([text])
+            elif " " in text and all(fits(part) for part in text.split(" ", 1)):
+                titles.append(text.split(" ", 1))
+            else:
+                break
+        else:
+            return titles, size
+    return [[text] for text in words], 14
+
+
 def players_table(
     game: Game, options: RenderOptions, measures: Measures, *, part: bool = False
 ) -> Image.Image:
@@ -239,24 +262,20 @@ def players_table(
     counts = [figure_counts(game, p) for p in range(game.players)]
     columns = [c for c in COLUMNS if any(c in row for row in counts)]
     row_h = TEXT + 22
-    head_h = SMALL + 56
     pad = 14
+    col_w = 112
+    # Column titles: one size for all, the largest at which each fits its column on at most two
+    # lines ("Grande / abbaye"); a long single word ("Bürgermeister") makes it smaller.
+    titles, size = column_titles([word(options, kind) for kind in columns], col_w - 6)
+    two_lines = any(len(lines) > 1 for lines in titles)
+    head_h = SMALL + 56 + (size + 2 if two_lines else 0)
     height = head_h + row_h * game.players + SMALL * 2 + 3 * pad + (SMALL + 8 if part else 0)
     image = Image.new("RGB", (WIDTH, height), pal.BACKGROUND)
     draw = ImageDraw.Draw(image)
     big, small = pal.font(TEXT), pal.font(SMALL)
-    col_w = 112
     first = WIDTH - pad - col_w * len(columns)
     score_x = first - 24  # right edge of the scores
     current = None if game.finished else game.decision.player
-    # Column titles: the figure (in the first player's colour is misleading: neutral grey). One
-    # size for all titles, the largest at which the longest fits its column ("Bürgermeister").
-    titles = {kind: word(options, kind) for kind in columns}
-    size = 20
-    while size > 13 and any(
-        draw.textlength(t, font=pal.font(size)) > col_w - 6 for t in titles.values()
-    ):
-        size -= 1
     for i, kind in enumerate(columns):
         cx = first + i * col_w + col_w // 2
         if kind == "abbey":
@@ -264,7 +283,9 @@ def players_table(
         else:
             icon = figure_icon(5, kind, 96)
             image.paste(icon, (cx - icon.width // 2, pad + 20 - icon.height // 2), icon)
-        draw.text((cx, pad + 44), titles[kind], font=pal.font(size), fill=pal.INK, anchor="mt")
+        for n, line in enumerate(titles[i]):
+            at = (cx, pad + 44 + n * (size + 2))
+            draw.text(at, line, font=pal.font(size), fill=pal.INK, anchor="mt")
     draw.text(
         (score_x, pad + 44), word(options, "score"), font=pal.font(20), fill=pal.INK, anchor="rt"
     )

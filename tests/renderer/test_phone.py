@@ -85,3 +85,12 @@ def test_a_wide_board_shows_the_part_around_the_action() -> None:
     assert set(picture.hidden) == outside
     whole = turn_picture(game, RenderOptions(), candidates=labels, whole=True)
     assert whole.window is None and not whole.hidden
+
+
+def test_column_titles_wrap_at_a_space_before_they_shrink() -> None:
+    from renderer.phone import column_titles
+
+    titles, size = column_titles(["Partisans", "Grande abbaye"], 106)
+    assert titles == [["Partisans"], ["Grande", "abbaye"]] and size == 20
+    titles, size = column_titles(["Bürgermeister", "Abtei"], 106)
+    assert titles == [["Bürgermeister"], ["Abtei"]] and 14 <= size < 20
