@@ -28,7 +28,7 @@ from bot.errors import (
 from bot.i18n import shown_name
 from bot.storage import GameRow, SeatRow
 from engine import MalformedError, Setup
-from engine.setup import GAME_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
+from engine.core.setup import GAME_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
 
 #: Figure colours in the order they are handed out: the renderer's colour-blind-safe palette
 #: (each colour comes with its own mark on the figures).

@@ -27,7 +27,7 @@ from engine import (
     WallTileTaken,
     WallTileUsed,
 )
-from engine.events import BonusTileDrawn, PlayerLeft, TurnSkipped, WagonMoved
+from engine.core.events import BonusTileDrawn, PlayerLeft, TurnSkipped, WagonMoved
 
 
 def text(key: str, locale: str | None, **params: Any) -> str:
@@ -126,7 +126,7 @@ def _hunters_detail(event: FeatureScored, locale: str | None) -> str:
 
 
 def _bonus_kinds() -> frozenset[str]:
-    from engine.tiles import load_set
+    from engine.core.tiles import load_set
 
     return frozenset(k.name for k in load_set("hunters") if k.extra.get("bonus"))
 

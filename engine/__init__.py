@@ -1,9 +1,16 @@
 """Pure, deterministic rules engine for Carcassonne and its relatives.
 
 No Discord, Pillow, SQLite or asyncio here: a game is (setup, seed, actions).
+
+Layout: :mod:`engine.core` (board, features, turn machine, records) and one package per game
+family beside it (:mod:`engine.carcassonne` with its expansions, :mod:`engine.hunters`,
+:mod:`engine.castle`). Importing :mod:`engine` registers every family, so ``Game(setup)`` builds
+the right game.
 """
 
-from engine.actions import (
+from engine.carcassonne import CarcassonneGame
+from engine.castle import CastleGame
+from engine.core.actions import (
     Action,
     Forfeit,
     MoveWagon,
@@ -15,9 +22,8 @@ from engine.actions import (
     UseWallTile,
     action_from_json,
 )
-from engine.castle import CastleGame
-from engine.errors import GameError, IllegalActionError, MalformedError, WrongPhaseError
-from engine.events import (
+from engine.core.errors import GameError, IllegalActionError, MalformedError, WrongPhaseError
+from engine.core.events import (
     Event,
     FeatureScored,
     FigurePlaced,
@@ -30,13 +36,14 @@ from engine.events import (
     WallTileTaken,
     WallTileUsed,
 )
-from engine.game import Game
+from engine.core.game import Game
+from engine.core.setup import Setup
+from engine.core.turn import Decision, LegalPlacements, Phase
 from engine.hunters import HuntersGame
-from engine.setup import Setup
-from engine.turn import Decision, LegalPlacements, Phase
 
 __all__ = [
     "Action",
+    "CarcassonneGame",
     "CastleGame",
     "Decision",
     "Event",

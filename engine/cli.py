@@ -10,13 +10,13 @@ import sys
 import time
 from typing import Any
 
-from engine.actions import Action, Pass
-from engine.errors import GameError, IllegalActionError
-from engine.events import FeatureScored
-from engine.game import Game
-from engine.record import MAX_RECORD_BYTES, RecordError, read_record
-from engine.setup import OPTIONS, Setup
-from engine.turn import Phase
+from engine.core.actions import Action, MoveWagon, Pass, PlaceAbbey, UseWallTile
+from engine.core.errors import GameError, IllegalActionError
+from engine.core.events import FeatureScored
+from engine.core.game import Game
+from engine.core.record import MAX_RECORD_BYTES, RecordError, read_record
+from engine.core.setup import OPTIONS, Setup
+from engine.core.turn import Phase
 
 
 def replay_output(record: Any) -> tuple[int, dict[str, Any]]:
@@ -29,7 +29,7 @@ def replay_output(record: Any) -> tuple[int, dict[str, Any]]:
     actions = record.get("actions", [])
     if not isinstance(actions, list):
         return 2, {"error": "'actions' must be a list", "action": None}
-    from engine.actions import action_from_json
+    from engine.core.actions import action_from_json
 
     names = setup.players
     events: list[dict[str, Any]] = []
@@ -70,18 +70,18 @@ def random_action(game: Game, rng: random.Random) -> Action:
     """One uniformly random legal action for the decision at hand."""
     if game.phase is Phase.TILE:
         view = game.legal_placements()
-        others: list[Action] = [*game.legal_abbeys(), *game.legal_wall_tiles()]
+        others: list[Action] = [*game.legal(PlaceAbbey), *game.legal(UseWallTile)]
         count = len(view)
         pick = rng.randrange(count + len(others))
         return view[pick] if pick < count else others[pick - count]
     options: list[Action] = []
     if game.phase is Phase.FIGURE:
         options.extend(game.legal_figures())
-        options.extend(game.legal_wall_tiles())
+        options.extend(game.legal(UseWallTile))
     elif game.phase is Phase.WAGON:
-        options.extend(game.legal_wagon_moves())
+        options.extend(game.legal(MoveWagon))
     elif game.phase is Phase.ABBEY_END:
-        options.extend(game.legal_abbeys())
+        options.extend(game.legal(PlaceAbbey))
     pick = rng.randrange(len(options) + 1)
     return options[pick] if pick < len(options) else Pass()
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from engine.board import Figure, PlacedTile
-from engine.tiles import Oriented
+from engine.core.board import Figure, PlacedTile
+from engine.core.tiles import Oriented
 from renderer import families
 from renderer import palette as pal
 from renderer.figures import figure_icon, role_of

@@ -10,7 +10,7 @@ from typing import Any
 
 import catalogs
 from engine import Game, Setup, action_from_json
-from engine.errors import GameError
+from engine.core.errors import GameError
 from renderer.endgame import render_game_end
 from renderer.options import RenderOptions
 from renderer.render import render_board

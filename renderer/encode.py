@@ -13,7 +13,7 @@ import threading
 
 from PIL import Image, ImageDraw
 
-from engine.tiles import kinds_by_name
+from engine.core.tiles import kinds_by_name
 from renderer import families
 from renderer import palette as pal
 from renderer.figures import ROLE_SCALE, figure_icon

@@ -15,7 +15,7 @@ from typing import Any
 
 from PIL import Image
 
-from engine.tiles import Oriented
+from engine.core.tiles import Oriented
 
 
 @dataclass(frozen=True)

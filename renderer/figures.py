@@ -11,8 +11,8 @@ import threading
 
 from PIL import Image, ImageDraw
 
-from engine.board import Figure
-from engine.tiles import Oriented
+from engine.core.board import Figure
+from engine.core.tiles import Oriented
 from renderer import families
 from renderer import palette as pal
 

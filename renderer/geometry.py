@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from engine.tiles import Oriented
+from engine.core.tiles import Oriented
 
 Point = tuple[float, float]
 CORNER_POINTS: tuple[Point, ...] = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))

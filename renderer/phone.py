@@ -225,10 +225,7 @@ def card_picture(
 
 
 def figure_counts(game: Game, player: int) -> dict[str, int]:
-    counts = {k: v for k, v in game.supply[player].items() if k in COLUMNS}
-    if getattr(game, "abbey_mayor", False):
-        counts["abbey"] = game.abbeys[player]
-    return counts
+    return {k: v for k, v in game.pieces(player).items() if k in COLUMNS}
 
 
 def column_titles(words: Sequence[str], width: int) -> tuple[list[list[str]], int]:

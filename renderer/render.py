@@ -25,7 +25,7 @@ from renderer.panel import PanelData, draw_panel, panel_width
 
 if TYPE_CHECKING:
     from engine import Game, PlaceTile
-    from engine.tiles import Oriented
+    from engine.core.tiles import Oriented
 
 
 def panel_data(game: Game) -> PanelData:

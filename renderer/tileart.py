@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from engine.tiles import Oriented
+from engine.core.tiles import Oriented
 from renderer import families
 from renderer import palette as pal
 from renderer.geometry import (

@@ -33,7 +33,7 @@ from renderer.castle.render import render_castle
 from renderer.options import RenderOptions
 
 if TYPE_CHECKING:
-    from engine.castle import CastleGame
+    from engine.castle.game import CastleGame
 
 KINDS = frozenset({"wall", "wsel", "wok", "wend"})
 PHASES = {"t": "tile", "f": "figure"}
@@ -55,7 +55,7 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View] | 
         return None
     gid, turn = snap.row.id, view.turn
     who = post.mention(snap, view.seat)
-    walls = game.legal_wall_tiles()
+    walls = game.legal(UseWallTile)
     items: list[Any] = []
     candidates: dict[tuple[int, int], str] = {}
     card = None
@@ -129,12 +129,12 @@ async def closing_pass(game: Game, first: object) -> Pass | None:
     if not is_castle(game) or not isinstance(first, PlaceTile):
         return Pass()
     after = await asyncio.to_thread(tried, game, first)
-    return None if after.legal_wall_tiles() else Pass()
+    return None if after.legal(UseWallTile) else Pass()
 
 
 def step_lines(after: Game, locale: str) -> list[str]:
     """A note for the placement step when wall tiles stay playable after this placement."""
-    if is_castle(after) and after.legal_wall_tiles():
+    if is_castle(after) and after.legal(UseWallTile):
         return [tr("castle_step_hint", locale)]
     return []
 
@@ -236,11 +236,11 @@ async def wall_step(
     snap: Snapshot, locale: str, code: str, choice: str
 ) -> tuple[str, discord.File, discord.ui.View]:
     game = snap.require_game()
-    from engine.castle import CastleGame
+    from engine.castle.game import CastleGame
 
     assert isinstance(game, CastleGame)
     gid, turn = snap.row.id, snap.view.turn
-    options = game.legal_wall_tiles()
+    options = game.legal(UseWallTile)
     if not options:
         raise UIError("castle_no_wall")
     labels = target_labels(game, options)

@@ -25,8 +25,8 @@ from bot.ui.errors import UIError
 from bot.ui.limits import Cell, Figure, GameNumber, Rotation, check_options, heavy
 from bot.ui.state import resolve, snapshot
 from bot.ui.texts import player_locale, rules_keys, rules_text, tr
-from engine.events import PlayerLeft
-from engine.record import MAX_RECORD_BYTES, RecordError, read_record
+from engine.core.events import PlayerLeft
+from engine.core.record import MAX_RECORD_BYTES, RecordError, read_record
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
@@ -542,7 +542,7 @@ class CarcassonneGroup(app_commands.Group):
         await interaction.response.send_message(tr(key, locale, summary=summary), ephemeral=True)
 
 
-#: The words of each problem :func:`engine.record.read_record` finds in a file.
+#: The words of each problem :func:`engine.core.record.read_record` finds in a file.
 RECORD_REASONS = {
     "not_text": "json_not_text",
     "too_deep": "json_too_deep",

@@ -19,7 +19,7 @@ from bot.ui.state import Snapshot
 from bot.ui.texts import tr
 from bot.ui.words import tiles_in_words
 from engine import Event, Game
-from engine.events import FeatureScored, GameEnded
+from engine.core.events import FeatureScored, GameEnded
 from renderer import endgame
 from renderer.options import RenderOptions
 

@@ -448,7 +448,7 @@ async def wagon_choice(
     else:
         x, y, at = value.split(",")
         game = snap.require_game()
-        labels = wagon_labels(game.legal_wagon_moves())
+        labels = wagon_labels(game.legal(MoveWagon))
         label = labels.get((int(x), int(y), _at(at)))
         if label is None:
             raise UIError("stale")

@@ -97,7 +97,7 @@ def demo_picture(locale: str) -> bytes:
     from bot.ui.state import turn_labels
     from engine import Game
     from engine.cli import random_action
-    from engine.setup import Setup
+    from engine.core.setup import Setup
     from renderer.encode import encode_png
     from renderer.options import RenderOptions
     from renderer.phone import turn_picture

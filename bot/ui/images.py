@@ -26,8 +26,8 @@ from PIL import Image, ImageDraw
 
 from bot.storage import GameRow
 from engine import Game, PlaceAbbey, PlaceTile
-from engine.board import PlacedTile
-from engine.tiles import Oriented
+from engine.core.board import PlacedTile
+from engine.core.tiles import Oriented
 from renderer import palette as pal
 from renderer.board import GhostSpot, badge, draw_board, spot_point
 from renderer.encode import encode_png

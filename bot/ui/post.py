@@ -31,6 +31,7 @@ from bot.ui.state import (
 from bot.ui.texts import tr
 from bot.ui.words import sides_words, tile_words, tiles_in_words
 from engine import Event, Game
+from engine.core.actions import MoveWagon, PlaceAbbey
 from renderer.phone import TileCard
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ def placement_options(
                 )
             )
     if abbeys:
-        for x, y in reading_order((a.x, a.y) for a in game.legal_abbeys()):
+        for x, y in reading_order((a.x, a.y) for a in game.legal(PlaceAbbey)):
             lab = labels[(x, y)]
             options.append(
                 discord.SelectOption(
@@ -170,7 +171,7 @@ async def prompt(
         )
     elif view.phase == "wagon":
         lines.append(tr("wagon_prompt", locale, player=who))
-        labels = wagon_labels(game.legal_wagon_moves())
+        labels = wagon_labels(game.legal(MoveWagon))
         wagons = labels  # lettered on their very spots (several may share a square)
         options = [
             discord.SelectOption(

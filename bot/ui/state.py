@@ -24,7 +24,7 @@ from bot.storage import GameRow
 from bot.ui.errors import UIError
 from bot.ui.texts import player_locale
 from engine import Game, MoveWagon, PlaceAbbey, PlaceFigure, PlaceTile
-from engine.turn import distinct_orientations
+from engine.core.turn import distinct_orientations
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
@@ -143,12 +143,12 @@ def turn_labels(game: Game, tile: str | None = None) -> dict[Pos, str]:
     play their abbey instead, the holes, lettered together in reading order."""
     cells = set(candidate_cells(game, tile))
     if game.decision.phase.value == "tile":
-        cells |= {(a.x, a.y) for a in game.legal_abbeys()}
+        cells |= {(a.x, a.y) for a in game.legal(PlaceAbbey)}
     return cell_labels(cells)
 
 
 def hole_labels(game: Game) -> dict[Pos, str]:
-    return cell_labels((a.x, a.y) for a in game.legal_abbeys())
+    return cell_labels((a.x, a.y) for a in game.legal(PlaceAbbey))
 
 
 def wagon_labels(moves: Sequence[MoveWagon]) -> dict[tuple[int, int, int | str], str]:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import catalogs
-from engine.tiles import Oriented, TileKind
+from engine.core.tiles import Oriented, TileKind
 from renderer.board import spot_point
 from renderer.geometry import CORNER_SPOTS
 

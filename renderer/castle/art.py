@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
-from engine.tiles import Oriented
+from engine.core.tiles import Oriented
 from renderer import families
 from renderer import palette as pal
 from renderer.castle.layout import (

@@ -24,7 +24,7 @@ from functools import cache
 
 from PIL import Image, ImageDraw
 
-from engine.tiles import Oriented, TileKind, kinds_by_name
+from engine.core.tiles import Oriented, TileKind, kinds_by_name
 from renderer.geometry import Point, _distances, cubic, edge_mid
 
 GRID = 40

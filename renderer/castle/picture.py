@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
-from engine.board import Figure, PlacedTile
-from engine.castle import ROLES
-from engine.tiles import Oriented
+from engine.castle.game import ROLES
+from engine.core.board import Figure, PlacedTile
+from engine.core.tiles import Oriented
 from renderer import palette as pal
 from renderer.board import Frame, Measures, badge
 from renderer.castle.art import (
@@ -37,7 +37,7 @@ from renderer.castle.track import INNER_DEPTH, Track, WallCell, castle_track, in
 from renderer.options import RenderOptions
 
 if TYPE_CHECKING:
-    from engine.castle import CastleGame
+    from engine.castle.game import CastleGame
 
 Pos = tuple[int, int]
 SpotKey = int | str

@@ -32,7 +32,7 @@ from renderer.options import RenderOptions
 
 if TYPE_CHECKING:
     from engine import Game, PlaceTile
-    from engine.castle import CastleGame
+    from engine.castle.game import CastleGame
     from renderer.phone import PhonePicture, TileCard
 
 
@@ -41,7 +41,7 @@ def is_castle(game: Game) -> bool:
 
 
 def _castle(game: Game) -> CastleGame:
-    from engine.castle import CastleGame
+    from engine.castle.game import CastleGame
 
     assert isinstance(game, CastleGame)
     return game

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from engine.castle_board import TRACK_SPACES, CastleGeometry, castle_geometry
-from engine.tiles import EDGE_STEPS
+from engine.castle.board import TRACK_SPACES, CastleGeometry, castle_geometry
+from engine.core.tiles import EDGE_STEPS
 
 Pos = tuple[int, int]
 Point = tuple[float, float]

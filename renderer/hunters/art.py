@@ -13,7 +13,7 @@ import random
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
-from engine.tiles import Oriented, load_set
+from engine.core.tiles import Oriented, load_set
 from renderer import families
 from renderer.hunters import icons
 from renderer.hunters.geometry import (

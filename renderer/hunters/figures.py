@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from engine.board import Figure
-from engine.tiles import Oriented
+from engine.core.board import Figure
+from engine.core.tiles import Oriented
 from renderer import families
 from renderer import palette as pal
 from renderer.figures import _MEEPLE, FIGURE_SCALE, SUPERSAMPLE, mark

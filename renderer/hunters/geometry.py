@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from engine.tiles import Oriented, load_set
+from engine.core.tiles import Oriented, load_set
 from renderer.geometry import Point, _distances
 from renderer.hunters.land import FOREST_REACH, LAND, check_land, grow_land
 from renderer.hunters.water import (

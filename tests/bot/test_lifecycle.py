@@ -21,7 +21,7 @@ from bot.errors import (
 )
 from bot.manager import GameManager
 from engine import Game
-from engine.events import PlayerLeft
+from engine.core.events import PlayerLeft
 
 
 async def test_a_new_manager_on_the_same_file_resumes_every_game_exactly(db_path: Path) -> None:

@@ -15,7 +15,7 @@ from scheduler_fakes import DAY, HOUR, NOON, FakeClock, FakeNotifier
 from bot.manager import GameManager
 from bot.scheduler import Scheduler
 from bot.storage import ActionRow, Progress
-from engine.events import PlayerLeft, TurnSkipped
+from engine.core.events import PlayerLeft, TurnSkipped
 
 GUILD = 55
 

@@ -16,7 +16,7 @@ from ui_scenes import forced_game
 from bot.ui.texts import tr
 from bot.ui.translator import command_text
 from engine import Pass
-from engine.record import MAX_RECORD_BYTES
+from engine.core.record import MAX_RECORD_BYTES
 
 __all__ = ["simcord_bot"]
 

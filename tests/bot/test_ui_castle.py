@@ -29,8 +29,8 @@ from conftest_ui import (
 )
 
 from engine import CastleGame, Game, Pass, PlaceTile, Setup, UseWallTile
-from engine.actions import Action
-from engine.tiles import kinds_by_name
+from engine.core.actions import Action
+from engine.core.tiles import kinds_by_name
 
 __all__ = ["simcord_bot"]
 

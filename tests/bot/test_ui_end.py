@@ -29,8 +29,8 @@ from bot.ui.state import Snapshot
 from bot.ui.texts import tr
 from engine import Game
 from engine.cli import random_action
-from engine.game import Phase
-from engine.setup import Setup
+from engine.core.game import Phase
+from engine.core.setup import Setup
 
 
 async def test_players_who_resigned_never_win_and_are_listed_last(

@@ -181,7 +181,7 @@ async def test_the_rules_say_the_deck_is_reconstructed_in_both_languages(
     result = await table.players[0].slash(table.thread(), "carcassonne rules")
     text = "\n".join(said(result))
     assert "**Hunters & Gatherers.**" in text
-    assert "The deck is reconstructed" in text and "engine/data/hunters.toml" in text
+    assert "The deck is reconstructed" in text and "engine/hunters/hunters.toml" in text
     assert "**Carcassonne.**" not in text  # only this game's rules
 
     french = Table(simcord_env)
@@ -224,7 +224,7 @@ def test_the_bonus_prompt_and_breakdown_in_french() -> None:
 def test_hunters_events_read_as_sentences_in_both_languages() -> None:
     from bot.narrate import narrate
     from engine import Event, FeatureScored, FigurePlaced, TilePlaced
-    from engine.events import BonusTileDrawn
+    from engine.core.events import BonusTileDrawn
 
     names = ["Alice", "Bob"]
     events: list[Event] = [

@@ -23,8 +23,9 @@ from engine import (
     PlaceTile,
     Setup,
 )
+from engine.carcassonne.abbey_mayor import of as am_of
 from engine.cli import random_action
-from engine.events import Event
+from engine.core.events import Event
 
 AM = ("abbey_mayor",)
 NAMES = ("Blue", "Red", "Yellow", "Green", "Black", "Grey")
@@ -182,7 +183,7 @@ def play_checked(game: Game, rng: random.Random, limit: int = 2000) -> None:
         for player, totals in enumerate(figure_totals(game)):
             assert dict(totals) == INITIAL, (player, dict(totals), game.record())
         assert all(a >= b for a, b in zip(game.scores, previous, strict=True)), game.record()
-        assert sum(game.abbeys) + sum(
+        assert sum(am_of(game).abbeys) + sum(
             1 for t in game.board.tiles.values() if t.oriented.kind == "ABBEY"
         ) == len(game.scores)
         previous = list(game.scores)

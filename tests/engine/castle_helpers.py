@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine import CastleGame, FeatureScored, Game, Pass, Phase, PlaceFigure, PlaceTile, Setup
-from engine.events import Event
+from engine.core.events import Event
 
 #: ((x, y), kind, rotation) as castle.md writes its examples.
 Placement = tuple[tuple[int, int], str, int]

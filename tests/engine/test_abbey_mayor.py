@@ -43,10 +43,11 @@ from engine import (
     PlaceTile,
     Setup,
 )
+from engine.carcassonne.abbey_mayor import of as am_of
 from engine.cli import main as cli_main
 from engine.cli import random_action, replay_output
-from engine.events import WagonMoved
-from engine.tiles import load_set
+from engine.core.events import WagonMoved
+from engine.core.tiles import load_set
 
 BLUE, RED, YELLOW = 0, 1, 2
 
@@ -115,13 +116,13 @@ def test_without_the_expansion_the_stack_has_no_am_tiles_and_nobody_has_an_abbey
     assert game.decision.tile is not None
     drawn = [game.decision.tile, *game.stack]
     assert len(drawn) == 71 and not any(n.startswith("AM") for n in drawn)
-    assert game.abbeys == [0, 0]
+    assert "abbey_mayor" not in game.plugins and "abbey" not in game.pieces(0)
     assert game.supply[0] == {"follower": 7}
 
 
 def test_each_player_gets_an_abbey_a_mayor_a_barn_and_a_wagon_for_up_to_six() -> None:
     game = new_game("D E", players=6)
-    assert game.abbeys == [1] * 6
+    assert am_of(game).abbeys == [1] * 6
     assert game.supply == [dict(INITIAL) for _ in range(6)]
 
 
@@ -378,16 +379,16 @@ def ring_2p(road_figure: str = "follower", monk: bool = False) -> Game:
 
 def test_an_abbey_goes_only_into_a_hole() -> None:
     game = new_game(RING_2P)
-    assert game.legal_abbeys() == []
+    assert game.legal(PlaceAbbey) == []
     with pytest.raises(IllegalActionError, match="hole"):
         game.play(PlaceAbbey(0, 1))
     build_ring(game)
     # Red to play: the hole now has tiles on all four sides (diagonals don't matter).
-    assert game.legal_abbeys() == [PlaceAbbey(0, 1)]
+    assert game.legal(PlaceAbbey) == [PlaceAbbey(0, 1)]
     for square in [(0, -1), (2, 1), (0, 0)]:
         with pytest.raises(IllegalActionError):
             game.play(PlaceAbbey(*square))
-    assert game.abbeys == [1, 1]
+    assert am_of(game).abbeys == [1, 1]
 
 
 def test_the_abbey_closes_the_road_it_touches_and_scores_it_at_once() -> None:
@@ -400,7 +401,7 @@ def test_the_abbey_closes_the_road_it_touches_and_scores_it_at_once() -> None:
     assert FigureReturned(RED, "follower", -1, 1) in events
     assert not game.board.is_complete(root(game, 0, 2, 0))  # the city below
     assert not game.board.is_complete(root(game, 1, 1, 4))  # the road to the right
-    assert game.abbeys == [0, 1]
+    assert am_of(game).abbeys == [0, 1]
     # The abbey is not a tile of what it closes: the city scores 1 tile, the right road 2.
     assert (0, 1) not in (game.board.ftiles[root(game, 0, 2, 0)] or set())
     assert (0, 1) not in (game.board.ftiles[root(game, 1, 1, 4)] or set())
@@ -443,14 +444,14 @@ def test_one_abbey_per_player_and_a_used_one_is_not_offered_at_the_end() -> None
     put(game, 0, 3, 0)
     put(game, -1, 3, 0)  # a second hole at (-1, 2)
     assert game.decision.player == BLUE and game.board.holes() == [(-1, 2)]
-    assert game.legal_abbeys() == []
+    assert game.legal(PlaceAbbey) == []
     with pytest.raises(IllegalActionError, match="already played"):
         game.play(PlaceAbbey(-1, 2))
     put(game, 1, 3, 0)  # Blue places the last tile
     assert (phase_of(game), game.decision.player) == (Phase.ABBEY_END, RED)
     put_abbey(game, -1, 2)
     assert game.finished  # Blue, whose abbey is used, is not asked
-    assert game.abbeys == [0, 0]
+    assert am_of(game).abbeys == [0, 0]
 
 
 def test_a_monk_on_the_abbey_scores_9_when_its_eight_neighbours_are_placed() -> None:
@@ -491,7 +492,7 @@ def test_a_wagon_freed_by_the_abbey_may_move_onto_it_or_the_cloister_at_the_othe
     events = put_abbey(game, 0, 1)
     assert scores_of(events)[0].points == {RED: 2}
     assert phase_of(game) is Phase.WAGON and game.decision.player == RED
-    assert set(game.legal_wagon_moves()) == {MoveWagon(0, 1, "C"), MoveWagon(-2, 1, "C")}
+    assert set(game.legal(MoveWagon)) == {MoveWagon(0, 1, "C"), MoveWagon(-2, 1, "C")}
     events = game.play(MoveWagon(0, 1, "C"))
     assert WagonMoved(RED, 0, 1, "C") in events
     assert (RED, "wagon", (0, 1), "C") in figures_at(game)
@@ -501,7 +502,7 @@ def test_a_wagon_freed_by_the_abbey_may_move_onto_it_or_the_cloister_at_the_othe
 def test_a_monk_on_the_abbey_leaves_only_the_far_cloister_for_the_wagon() -> None:
     game = ring_2p(road_figure="wagon")
     put_abbey(game, 0, 1, "follower")
-    assert game.legal_wagon_moves() == [MoveWagon(-2, 1, "C")]
+    assert game.legal(MoveWagon) == [MoveWagon(-2, 1, "C")]
 
 
 # -- the end-game abbey ------------------------------------------------------------------------
@@ -511,7 +512,7 @@ def test_end_game_abbeys_are_offered_from_the_next_player_before_final_scoring()
     game = new_game(RING_3P, players=3)
     build_ring(game)  # Blue placed N, the last tile
     assert phase_of(game) is Phase.ABBEY_END and game.decision.player == RED
-    assert game.legal_abbeys() == [PlaceAbbey(0, 1)] and game.can_pass
+    assert game.legal(PlaceAbbey) == [PlaceAbbey(0, 1)] and game.can_pass
     game.play(Pass())
     assert phase_of(game) is Phase.ABBEY_END and game.decision.player == YELLOW
     game.play(PlaceAbbey(0, 1))
@@ -522,7 +523,7 @@ def test_end_game_abbeys_are_offered_from_the_next_player_before_final_scoring()
     assert ("road", {RED: 2}) in kinds  # the road the abbey closed
     assert ("cloister", {YELLOW: 8}) in kinds  # 1 + the 7 placed neighbours
     assert game.finished
-    assert game.abbeys == [1, 1, 0]
+    assert am_of(game).abbeys == [1, 1, 0]
 
 
 def test_end_game_abbey_scores_what_it_closes_before_final_scoring() -> None:
@@ -544,7 +545,7 @@ def test_end_game_abbey_can_be_declined_by_everyone() -> None:
     assert [(s.feature, s.final, s.points) for s in scores_of(events)] == [
         ("road", True, {RED: 2})  # incomplete at the end: 1 per tile
     ]
-    assert game.abbeys == [1, 1, 1]
+    assert am_of(game).abbeys == [1, 1, 1]
 
 
 def test_no_end_game_abbey_step_without_a_hole() -> None:
@@ -812,7 +813,7 @@ def test_wagon_moves_on_to_the_cloister_or_free_road_at_the_ends_of_its_road() -
     assert (road.tiles, road.points) == (4, {BLUE: 4})
     assert (phase_of(game), game.decision.player) == (Phase.WAGON, BLUE)
     assert game.can_pass
-    assert set(game.legal_wagon_moves()) == {MoveWagon(-1, 0, "C"), MoveWagon(2, 0, 4)}
+    assert set(game.legal(MoveWagon)) == {MoveWagon(-1, 0, "C"), MoveWagon(2, 0, 4)}
     for refused in [MoveWagon(2, 0, 7), MoveWagon(0, 0, 4), MoveWagon(0, 0, 1)]:
         with pytest.raises(IllegalActionError, match="wagon"):
             game.play(refused)
@@ -843,7 +844,7 @@ def test_wagon_may_move_to_the_city_at_the_gate_but_not_to_occupied_or_completed
     put(game, -2, 0, 0)
     events = put(game, 1, -1, 0, "wagon", 7)  # Blue: T, its gate road meets the crossing
     assert scores_of(events, "road")[0].points == {BLUE: 2}
-    assert game.legal_wagon_moves() == [MoveWagon(1, -1, 0)]  # T's city only
+    assert game.legal(MoveWagon) == [MoveWagon(1, -1, 0)]  # T's city only
     game.play(MoveWagon(1, -1, 0))
     assert (BLUE, "wagon", (1, -1), "0") in figures_at(game)
 
@@ -856,7 +857,7 @@ def test_wagon_leaves_a_completed_city_along_the_road_at_its_gate() -> None:
     events = put(game, 1, -1, 180)  # Red closes the city; Blue's wagon is freed
     assert scores_of(events, "city")[0].points == {BLUE: 2}  # 2 tiles, classic small city
     assert (phase_of(game), game.decision.player) == (Phase.WAGON, BLUE)
-    assert game.legal_wagon_moves() == [MoveWagon(1, 0, 10)]
+    assert game.legal(MoveWagon) == [MoveWagon(1, 0, 10)]
     game.play(MoveWagon(1, 0, 10))
     assert (phase_of(game), game.decision.player) == (Phase.TILE, BLUE)
 
@@ -887,14 +888,14 @@ def test_freed_wagons_move_in_turn_order_from_the_active_player() -> None:
         (3, ((YELLOW, 3),)),
     ]
     assert (phase_of(game), game.decision.player) == (Phase.WAGON, YELLOW)
-    assert set(game.legal_wagon_moves()) == {
+    assert set(game.legal(MoveWagon)) == {
         MoveWagon(1, 0, 4),
         MoveWagon(1, 0, 7),
         MoveWagon(-1, 0, "C"),
     }
     game.play(MoveWagon(1, 0, 4))
     assert (phase_of(game), game.decision.player) == (Phase.WAGON, BLUE)
-    assert set(game.legal_wagon_moves()) == {MoveWagon(1, 0, 7), MoveWagon(1, -1, "C")}
+    assert set(game.legal(MoveWagon)) == {MoveWagon(1, 0, 7), MoveWagon(1, -1, "C")}
     game.play(MoveWagon(1, 0, 7))
     assert (phase_of(game), game.decision.player) == (Phase.TILE, YELLOW)
     assert {(f.player, f.pos, f.at) for f in game.figures() if f.kind == "wagon"} == {
@@ -1102,7 +1103,7 @@ def test_a_wagon_on_the_abbey_moves_on_to_a_road_the_abbey_closes() -> None:
     assert [c.points for c in scores_of(events, "cloister")] == [{BLUE: 9}]
     assert (phase_of(game), game.decision.player) == (Phase.WAGON, BLUE)
     # Not the city (now complete), not the west road (closed by the abbey, complete).
-    assert game.legal_wagon_moves() == [MoveWagon(1, 1, 4)]
+    assert game.legal(MoveWagon) == [MoveWagon(1, 1, 4)]
     events = game.play(MoveWagon(1, 1, 4))
     assert game.finished  # that was the last tile: the wagon scores its road at the end
     assert [(r.points, r.final) for r in scores_of(events, "road") if BLUE in r.points] == [

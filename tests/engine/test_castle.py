@@ -20,8 +20,8 @@ from engine import (
     PlaceTile,
     Setup,
 )
-from engine.castle_board import castle_geometry
-from engine.tiles import load_set
+from engine.castle.board import castle_geometry
+from engine.core.tiles import load_set
 
 # -- the castle as data ----------------------------------------------------------------------
 

@@ -15,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import CastleGame, Game, Setup, UseWallTile
-from engine.castle_board import castle_geometry, paths_match
+from engine.castle.board import castle_geometry, paths_match
 from engine.cli import main, random_action
-from engine.tiles import EDGE_STEPS
+from engine.core.tiles import EDGE_STEPS
 
 SEEDS = st.integers(0, 2**32)
 HANDS = st.lists(st.integers(1, 9), max_size=4)

@@ -28,9 +28,9 @@ from engine import (
     WallTileUsed,
     action_from_json,
 )
-from engine.castle import Palace
-from engine.castle_board import castle_geometry
-from engine.events import Event
+from engine.castle.board import castle_geometry
+from engine.castle.game import Palace
+from engine.core.events import Event
 
 # -- landing on the track ----------------------------------------------------------------------
 

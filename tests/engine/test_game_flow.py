@@ -19,7 +19,7 @@ from engine import (
     Setup,
     WrongPhaseError,
 )
-from engine.game import Game
+from engine.core.game import Game
 
 # -- the tactical hand ------------------------------------------------------------------------
 

@@ -24,10 +24,10 @@ from engine import (
     PlaceTile,
     Setup,
 )
-from engine.board import Figure
 from engine.cli import play_random, random_action
-from engine.events import BonusTileDrawn, Event
-from engine.tiles import load_set
+from engine.core.board import Figure
+from engine.core.events import BonusTileDrawn, Event
+from engine.core.tiles import load_set
 
 Layout = list[tuple[str, tuple[int, int], int]]
 

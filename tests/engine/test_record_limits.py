@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from engine.cli import main
-from engine.errors import GameError
-from engine.record import MAX_RECORD_BYTES, RecordError, read_record
-from engine.setup import MAX_SEED, Setup
+from engine.core.errors import GameError
+from engine.core.record import MAX_RECORD_BYTES, RecordError, read_record
+from engine.core.setup import MAX_SEED, Setup
 
 BASE = {"format": 1, "game": "carcassonne", "players": ["a", "b"], "actions": []}
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from support import REF, ref_distinct_rotations, rotated_edges, rotated_positions
 
-from engine.board import distinct_rotations
-from engine.tiles import load_set
+from engine.core.board import distinct_rotations
+from engine.core.tiles import load_set
 
 BASE = {kind.name: kind for kind in load_set("base")}
 

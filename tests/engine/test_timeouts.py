@@ -16,8 +16,8 @@ from engine import (
     Skip,
     action_from_json,
 )
-from engine.board import Figure
-from engine.events import PlayerLeft, TurnSkipped
+from engine.core.board import Figure
+from engine.core.events import PlayerLeft, TurnSkipped
 
 
 def game_of(draw: str, players: int = 2, **options: object) -> Game:

@@ -19,9 +19,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from engine import Game, Setup  # noqa: E402
-from engine.board import Board, Figure  # noqa: E402
 from engine.cli import play_random  # noqa: E402
-from engine.tiles import kinds_by_name  # noqa: E402
+from engine.core.board import Board, Figure  # noqa: E402
+from engine.core.tiles import kinds_by_name  # noqa: E402
 from renderer import RenderOptions, render_game_end, render_rotations  # noqa: E402
 from renderer.board import draw_board  # noqa: E402
 from renderer.encode import encode_png  # noqa: E402

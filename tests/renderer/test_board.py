@@ -13,7 +13,7 @@ from render_helpers import (
     random_game,
 )
 
-from engine.board import Figure
+from engine.core.board import Figure
 from renderer import RenderOptions, render_board, render_figure_spots, render_preview
 from renderer import palette as pal
 from renderer.board import draw_board, figure_point

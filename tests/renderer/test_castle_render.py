@@ -21,9 +21,9 @@ from PIL import Image
 from render_helpers import REFERENCE, ROOT, close, decode, difference
 
 from engine import CastleGame, Game, Pass, Phase, PlaceTile, Setup
-from engine.castle_board import castle_geometry
+from engine.castle.board import castle_geometry
 from engine.cli import random_action
-from engine.tiles import EDGE_STEPS
+from engine.core.tiles import EDGE_STEPS
 from renderer import (
     RenderOptions,
     render_board,

@@ -19,8 +19,8 @@ from PIL import Image
 from render_helpers import REFERENCE, ROOT, close, decode, difference
 
 from engine import Game, Pass, Phase, PlaceFigure, PlaceTile, Setup
-from engine.board import Board, Figure
-from engine.tiles import TileKind, kinds_by_name, load_set
+from engine.core.board import Board, Figure
+from engine.core.tiles import TileKind, kinds_by_name, load_set
 from renderer import (
     RenderOptions,
     render_board,

@@ -1,21 +1,20 @@
-"""Abbey & Mayor: abbeys, mayors, barns and wagons (RULES.md section 2).
+"""Abbey & Mayor's rules on the board: barns on corners, farmers joining a barn's field,
+where a freed wagon may move, the barns' final scoring (RULES.md section 2).
 
-The game's turn skeleton (engine/game.py) calls these functions at fixed rule points: which
-figures exist, where a figure may go, what happens when a barn is placed or a field with farmers
-joins a barn's field, where a freed wagon may move, and the barns' final scoring.
+The plug-in (:mod:`engine.carcassonne.abbey_mayor.plugin`) calls these at the game's hooks.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.board import Board, Figure, Pos
-from engine.events import FeatureScored, FigureReturned
-from engine.scoring import majority, strengths
-from engine.tiles import CORNERS, EDGE_STEPS, Oriented
+from engine.core.board import Board, Figure, Pos
+from engine.core.events import FeatureScored, FigureReturned
+from engine.core.majority import majority
+from engine.core.tiles import CORNERS, EDGE_STEPS, Oriented
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core.game import Game
 
 NAME = "abbey_mayor"
 EXTRA_FIGURES = {"mayor": 1, "barn": 1, "wagon": 1}
@@ -62,17 +61,6 @@ def barn_corners(board: Board, pos: Pos) -> list[tuple[str, int]]:
     return result
 
 
-def figure_allowed(board: Board, figure: str, ftype: str, root: int) -> bool:
-    """Whether ``figure`` may stand on a feature of type ``ftype`` (barns use corners)."""
-    if board.figures[root]:
-        return False
-    if figure == "mayor":
-        return ftype == "city"
-    if figure == "wagon":
-        return ftype in WAGON_FEATURES
-    return figure == "follower"
-
-
 def completed_cities(board: Board, field_root: int) -> int:
     return len({c for c in (board.find(n) for n in board.cities[field_root]) if board.open[c] == 0})
 
@@ -81,7 +69,7 @@ def score_field_farmers(game: Game, root: int, per_city: int, final: bool) -> No
     """Pay the farmer majority of a field ``per_city`` per completed city; farmers go home."""
     board = game.board
     cities = completed_cities(board, root)
-    winners = majority(strengths(board, root, game.players, game.out))
+    winners = majority(game.strengths(root))
     points = {p: per_city * cities for p in winners} if cities else {}
     for player, won in points.items():
         game.add_points(player, "field", won)
@@ -112,11 +100,11 @@ def has_farmers(board: Board, root: int) -> bool:
     return any(f.kind != "barn" for f in board.figures[root])
 
 
-def score_barns_final(game: Game, roots: list[int]) -> None:
+def score_barns_final(game: Game) -> None:
     """End: each barn scores 4 per completed city touching its field."""
     board = game.board
-    for root in roots:
-        if board.ftype[root] != "field":
+    for root, parent in enumerate(board.parent):
+        if parent != root or board.ftype[root] != "field":
             continue
         cities = completed_cities(board, root)
         for figure in board.figures[root]:

@@ -2,42 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from engine.events import FeatureScored, FigureReturned
+from engine.core.events import FeatureScored, FigureReturned
+from engine.core.majority import majority
 
 if TYPE_CHECKING:
-    from engine.board import Board
-    from engine.game import Game
+    from engine.core.board import Board
+    from engine.core.game import Game
 
 SCORED_DURING_PLAY = frozenset({"road", "city", "cloister"})
-
-
-def strengths(board: Board, root: int, players: int, out: Sequence[bool] = ()) -> list[int]:
-    """Each player's weight in a feature (a follower counts 1; a player who left counts 0)."""
-    weights = [0] * players
-    for figure in board.figures[root]:
-        if out and out[figure.player]:
-            continue
-        weights[figure.player] += figure_strength(board, root, figure.kind)
-    return weights
-
-
-def figure_strength(board: Board, root: int, kind: str) -> int:
-    if kind == "mayor":
-        return board.pennants[root]
-    if kind == "barn":
-        return 0
-    return 1
-
-
-def majority(weights: list[int]) -> list[int]:
-    """The players with the most weight (ties all win); nobody if everyone has 0."""
-    best = max(weights, default=0)
-    if best <= 0:
-        return []
-    return [p for p, w in enumerate(weights) if w == best]
 
 
 def feature_value(game: Game, root: int, complete: bool) -> int:
@@ -48,26 +22,29 @@ def feature_value(game: Game, root: int, complete: bool) -> int:
     assert tiles_set is not None
     tiles = len(tiles_set)
     half = game.options["incomplete"] == "half"
+    value = 0
     if kind == "road":
-        return tiles if complete or not half else tiles // 2
-    if kind == "city":
+        value = tiles if complete or not half else tiles // 2
+    elif kind == "city":
         pennants = board.pennants[root]
         if complete:
             if tiles == 2 and game.options["small_city"] == "classic":
-                return tiles + pennants
-            return 2 * tiles + 2 * pennants
-        return pennants if half else tiles + pennants
-    if kind == "cloister":
+                value = tiles + pennants
+            else:
+                value = 2 * tiles + 2 * pennants
+        else:
+            value = pennants if half else tiles + pennants
+    elif kind == "cloister":
         around = 9 - board.open[root]
-        return 9 if complete else (around // 2 if half else around)
-    return 0
+        value = 9 if complete else (around // 2 if half else around)
+    return game.feature_value(root, complete, value)
 
 
 def score_feature(game: Game, root: int, final: bool) -> None:
     """Score one road, city or cloister for its majority and return its figures."""
     board = game.board
     complete = board.open[root] == 0
-    weights = strengths(board, root, game.players, game.out)
+    weights = game.strengths(root)
     winners = majority(weights)
     value = feature_value(game, root, complete)
     kind = board.ftype[root]
@@ -95,8 +72,7 @@ def score_feature(game: Game, root: int, final: bool) -> None:
 def return_figures(game: Game, root: int) -> None:
     board = game.board
     for figure in board.figures[root]:
-        if figure.kind == "wagon":
-            game.free_wagon(figure.player, root)
+        if game.figure_scored(figure, root):
             continue
         game.supply[figure.player][figure.kind] += 1
         x, y = figure.pos
@@ -144,7 +120,7 @@ def score_farmers(game: Game, roots: list[int]) -> None:
     if mode == "modern":
         for field in fields:
             cities = _complete_cities(board, field)
-            winners = majority(strengths(board, field, game.players, game.out))
+            winners = majority(game.strengths(field))
             if not cities or not winners:
                 continue
             value = 3 * len(cities)
@@ -159,7 +135,7 @@ def score_farmers(game: Game, roots: list[int]) -> None:
     for city in sorted(per_city):
         weights = [0] * game.players
         for field in per_city[city]:
-            for p, w in enumerate(strengths(board, field, game.players, game.out)):
+            for p, w in enumerate(game.strengths(field)):
                 weights[p] += w
         winners = majority(weights)
         if winners:

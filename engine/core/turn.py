@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from engine.actions import PlaceTile
-from engine.board import distinct_rotations
-from engine.errors import IllegalActionError
-from engine.tiles import TileKind
+from engine.core.actions import PlaceTile
+from engine.core.board import distinct_rotations
+from engine.core.errors import IllegalActionError
+from engine.core.tiles import TileKind
 
 if TYPE_CHECKING:
-    from engine.game import Game
+    from engine.core.game import Game
 
 
 class Phase(StrEnum):
@@ -41,19 +41,33 @@ class LegalPlacements:
     def __init__(self, game: Game) -> None:
         self._game = game
         self._kinds = game.placeable_kinds()
+        #: With an expansion's placement rule (a river), the board's counts no longer apply:
+        #: the placements are listed once.
+        self._listed: list[PlaceTile] | None = None
+        if game.restricts_placement:
+            self._listed = list(self._iterate())
 
-    def __iter__(self) -> Iterator[PlaceTile]:
+    def _iterate(self) -> Iterator[PlaceTile]:
         with_name = self._game.hand_mode
         for kind in self._kinds:
             name = kind.name if with_name else None
-            for (x, y), rotation in self._game.board.placements(kind):
+            for (x, y), rotation in self._game.placements(kind):
                 yield PlaceTile(x, y, rotation, name)
 
+    def __iter__(self) -> Iterator[PlaceTile]:
+        if self._listed is not None:
+            return iter(self._listed)
+        return self._iterate()
+
     def __len__(self) -> int:
+        if self._listed is not None:
+            return len(self._listed)
         return sum(self._game.board.count_placements(kind) for kind in self._kinds)
 
     def __getitem__(self, index: int) -> PlaceTile:
         """The ``index``-th legal placement in iteration order, without listing the others."""
+        if self._listed is not None:
+            return self._listed[index]
         if index < 0:
             index += len(self)
         board = self._game.board
@@ -67,7 +81,7 @@ class LegalPlacements:
         raise IndexError("placement index out of range")
 
     def __bool__(self) -> bool:
-        return any(self._game.board.has_placement(kind) for kind in self._kinds)
+        return any(self._game.has_placement(kind) for kind in self._kinds)
 
     def __contains__(self, action: object) -> bool:
         if not isinstance(action, PlaceTile):

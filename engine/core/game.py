@@ -1,8 +1,10 @@
-"""The Carcassonne game state machine: decisions, checked actions, events.
+"""The turn machine every game family shares: decisions, checked actions, events.
 
 A game is (setup, seed, actions): :class:`Game` builds the stack from the setup, then each call to
 :meth:`Game.play` checks one action against the decision the game is waiting for, applies it and
-returns the events it caused. Rules that are not the turn's skeleton live in :mod:`engine.scoring`.
+returns the events it caused. Each game family subclasses :class:`Game` in its own package and
+overrides its rule points (tiles, figures, scoring); expansions fill the hooks of
+:class:`engine.core.expansion.Expansion`. Nothing here names a family or an expansion.
 
 >>> from engine import Game, Setup, Pass
 >>> game = Game(Setup(players=("Alice", "Bob"), seed=7))
@@ -13,91 +15,110 @@ returns the events it caused. Rules that are not the turn's skeleton live in :mo
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterator
+from typing import Any, ClassVar, TypeVar
 
-from engine import abbey_mayor as am
-from engine import scoring
-from engine.actions import (
-    Action,
-    Forfeit,
-    MoveWagon,
-    Pass,
-    PlaceAbbey,
-    PlaceFigure,
-    PlaceTile,
-    Skip,
-    UseWallTile,
-)
-from engine.board import Board, Figure, Pos
-from engine.errors import IllegalActionError, MalformedError, WrongPhaseError
-from engine.events import (
+from engine.core.actions import Action, Forfeit, Pass, PlaceFigure, PlaceTile, Skip
+from engine.core.board import Board, Figure, Pos
+from engine.core.errors import IllegalActionError, MalformedError, WrongPhaseError
+from engine.core.events import (
     Event,
     FigurePlaced,
-    FigureReturned,
     GameEnded,
     PlayerLeft,
     TileDiscarded,
     TilePlaced,
     TurnSkipped,
     TurnStarted,
-    WagonMoved,
 )
-from engine.setup import Setup
-from engine.tiles import EDGE_NAMES, ROTATIONS, TileKind, kinds_by_name
-from engine.turn import Decision, LegalPlacements, Phase
+from engine.core.expansion import PLUGINS, Expansion
+from engine.core.setup import GAME_PLAYERS, GAME_TITLES, OPTIONS, Setup
+from engine.core.tiles import EDGE_NAMES, ROTATIONS, TileKind, kinds_by_name
+from engine.core.turn import Decision, LegalPlacements, Phase
 
-__all__ = ["Decision", "Game", "LegalPlacements", "Phase"]
+__all__ = ["Decision", "Game", "LegalPlacements", "Phase", "register_game"]
 
-FOLLOWERS = 7
 HAND_SIZE = 3
-ROLES = {"road": "thief", "city": "knight", "cloister": "monk", "field": "farmer"}
-EDGE_WORDS = {"C": "city", "R": "road", "F": "field"}
+A = TypeVar("A", bound=Action)
+#: The hooks of :class:`Expansion` the turn machine calls; each is called only for the plug-ins
+#: that override it, so a game without expansions pays nothing for them.
+HOOKS = (
+    "arrange_stack",
+    "placement_refusal",
+    "may_stand",
+    "figure_refusal",
+    "figure_weight",
+    "figure_scored",
+    "pieces",
+    "on_merge",
+    "after_scoring",
+    "pending_decision",
+    "extra_tile",
+    "feature_value",
+    "before_end",
+    "final_scoring",
+    "snapshot",
+)
+#: Action types that belong to an expansion or to one game family, with the refusal (message,
+#: code) that a game without them gives; registered by their owners.
+FOREIGN_ACTIONS: dict[type[Action], tuple[str, str]] = {}
 
 
 class Game:
-    """One game of Carcassonne (base game, optionally with expansions).
+    """One game: the turn machine, with the rule points a game family overrides.
 
-    ``Game(setup)`` builds the right kind of game for ``setup.game``: the other games of the
-    family (Hunters & Gatherers, ...) are subclasses registered in :data:`GAMES`, overriding the
-    rule points that differ (tile sets, figures, scoring, the end of a turn).
+    ``Game(setup)`` builds the registered class of ``setup.game`` (:func:`register_game`), with
+    one instance of each expansion of ``setup.expansions`` (:mod:`engine.core.expansion`).
     """
 
     #: Words for the edge letters, for refusals ("its N edge is a road ...").
-    edge_words: ClassVar[dict[str, str]] = EDGE_WORDS
-    #: Role of a follower by the feature type it stands on.
-    roles: ClassVar[dict[str, str]] = ROLES
+    edge_words: ClassVar[dict[str, str]] = {}
+    #: Role of a figure by the feature type it stands on (a follower on a road is a thief).
+    roles: ClassVar[dict[str, str]] = {}
+    #: The figures that take the role of their feature.
+    role_figures: ClassVar[frozenset[str]] = frozenset()
 
     def __new__(cls, setup: Setup) -> Game:
         game_class = GAMES.get(setup.game, cls) if cls is Game else cls
         return super().__new__(game_class)
 
     def tile_sets(self) -> tuple[str, ...]:
-        return ("base", *self.setup.expansions)
+        """Rule point: the game's own tile sets (its expansions' are added to them)."""
+        raise NotImplementedError
 
     def initial_supply(self) -> dict[str, int]:
-        extra = am.EXTRA_FIGURES if self.abbey_mayor else {}
-        return {"follower": FOLLOWERS, **extra}
+        """Rule point: each player's figures at the start (its expansions' are added)."""
+        raise NotImplementedError
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
         self.options = setup.options
         self.hand_mode = bool(setup.options.get("hand", False))
         self.players = len(setup.players)
-        self.kinds: dict[str, TileKind] = kinds_by_name(*self.tile_sets())
+        self.plugins: dict[str, Expansion] = {
+            name: PLUGINS[name](self) for name in setup.expansions
+        }
+        self._hook_lists()
+        sets = [*self.tile_sets()]
+        sets += [p.tile_set for p in self.plugins.values() if p.tile_set]
+        self.kinds: dict[str, TileKind] = kinds_by_name(*sets)
         self.board = self._new_board()
         self.scores = [0] * self.players
         self.breakdown: list[dict[str, int]] = [{} for _ in range(self.players)]
-        self.abbey_mayor = am.NAME in setup.expansions
         figures = self.initial_supply()
+        for plugin in self.plugins.values():
+            figures.update(plugin.figures)
+        self.own_figures = frozenset(self.initial_supply())
+        self.figure_weights: dict[str, int] = {}
+        for plugin in self.plugins.values():
+            self.figure_weights.update(plugin.weights)
         self.supply: list[dict[str, int]] = [dict(figures) for _ in range(self.players)]
-        self.abbeys = [1 if self.abbey_mayor else 0] * self.players
         #: Seats that forfeited: skipped, their figures count and score nothing.
         self.out = [False] * self.players
         self.actions: list[Action] = []
         self.turn = 0
         self.current = 0
-        #: Who must decide now: the current player, or a wagon's owner, or an end-game abbey.
+        #: Who must decide now: the current player, or another seat an expansion asks.
         self.actor = 0
         self.phase = Phase.TILE
         self.tile: str | None = None
@@ -107,20 +128,41 @@ class Game:
         self.winners: tuple[int, ...] = ()
         self._touched: list[int] = []
         self._figure_choices: list[PlaceFigure] = []
-        self._freed_wagons: list[tuple[int, int]] = []  # (owner, scored root)
-        self._wagon_choices: list[MoveWagon] = []
-        self._barn_joins: list[int] = []
-        self._ending: list[int] | None = None  # players still to offer the end-game abbey
-        if self.abbey_mayor:
-            self.board.on_merge = self._on_merge
+        self._ending = False
+        merges = self._hooks["on_merge"]
+        if merges:
+            self.board.on_merge = merges[0] if len(merges) == 1 else self._on_merge
         self._pending: list[Event] = []
         self.stack = self._build_stack()
+        for arrange in self._hooks["arrange_stack"]:
+            self.stack = arrange(self.stack)
         self._lay_start()
         if self.hand_mode:
             for player in range(self.players):
                 self._refill_hand(player)
         self._begin_turn()
         self._pending.clear()
+
+    def _hook_lists(self) -> None:
+        """For each hook, the bound methods of the plug-ins that override it."""
+        self._hooks: dict[str, list[Callable[..., Any]]] = {}
+        for hook in HOOKS:
+            default = getattr(Expansion, hook)
+            self._hooks[hook] = [
+                getattr(p, hook)
+                for p in self.plugins.values()
+                if getattr(type(p), hook) is not default
+            ]
+        #: Figures an expansion places itself (a barn on a corner), by figure.
+        self._special_figures: dict[str, Expansion] = {}
+        #: (figure, feature type) -> whether the figure may stand there, filled as asked.
+        self._allowed: dict[tuple[str, str], bool] = {}
+        self._action_owner: dict[type[Action], Expansion] = {}
+        self._phase_owner: dict[Phase, Expansion] = {}
+        for plugin in self.plugins.values():
+            self._special_figures.update(dict.fromkeys(plugin.special_figures, plugin))
+            self._action_owner.update(dict.fromkeys(plugin.actions, plugin))
+            self._phase_owner.update(dict.fromkeys(plugin.phases, plugin))
 
     # -- setup ------------------------------------------------------------------------------
 
@@ -165,7 +207,7 @@ class Game:
         actions = record.get("actions", [])
         if not isinstance(actions, list):
             raise MalformedError("'actions' must be a list")
-        from engine.actions import action_from_json
+        from engine.core.actions import action_from_json
 
         for index, raw in enumerate(actions):
             try:
@@ -212,49 +254,76 @@ class Game:
             return []
         return list(self._figure_choices)
 
-    def legal_abbeys(self) -> list[PlaceAbbey]:
-        """Holes where the deciding player may put their abbey now (Abbey & Mayor)."""
-        if self.phase not in (Phase.TILE, Phase.ABBEY_END) or not self.abbeys[self.actor]:
-            return []
-        return [PlaceAbbey(x, y) for x, y in self.board.holes()]
+    @property
+    def restricts_placement(self) -> bool:
+        """Whether an expansion adds a placement rule to the edges' (a river)."""
+        return bool(self._hooks["placement_refusal"])
 
-    def legal_wagon_moves(self) -> list[MoveWagon]:
-        """Where the freed wagon may go (empty outside the wagon step); pass takes it back."""
-        return list(self._wagon_choices) if self.phase is Phase.WAGON else []
+    def has_placement(self, kind: TileKind) -> bool:
+        """Whether ``kind`` can go anywhere now (it fits, and no expansion's rule forbids it)."""
+        if not self._hooks["placement_refusal"]:
+            return self.board.has_placement(kind)
+        return any(True for _ in self.placements(kind))
 
-    def legal_wall_tiles(self) -> list[UseWallTile]:
-        """Wall tiles the player in turn may use now (The Castle; empty elsewhere)."""
+    def placements(self, kind: TileKind) -> Iterator[tuple[Pos, int]]:
+        """Every (square, rotation) where ``kind`` may go now."""
+        rules = self._hooks["placement_refusal"]
+        for pos, rotation in self.board.placements(kind):
+            if all(rule(kind, rotation, pos) is None for rule in rules):
+                yield pos, rotation
+
+    def legal(self, action_type: type[A]) -> list[A]:
+        """The legal actions of a kind an expansion or the game family adds (an abbey, a wagon
+        move, a wall tile); empty when the game does not have them or not now."""
+        kind: Any = action_type  # one of the union ``Action``
+        owner = self._action_owner.get(kind)
+        found = owner.legal(kind) if owner is not None else self.legal_own(kind)
+        return found  # type: ignore[return-value]
+
+    def legal_own(self, action_type: type[Action]) -> list[Action]:
+        """Rule point: the legal actions of a kind of the game family's own (The Castle)."""
         return []
 
     @property
     def can_pass(self) -> bool:
-        """Whether ``Pass`` answers the decision at hand (figure, wagon, end-game abbey)."""
-        return self.phase in (Phase.FIGURE, Phase.WAGON, Phase.ABBEY_END)
+        """Whether ``Pass`` answers the decision at hand (a figure, or an expansion's step)."""
+        return self.phase is Phase.FIGURE or self.phase in self._phase_owner
 
     def _figure_options(self) -> list[PlaceFigure]:
         assert self.last_pos is not None
         board = self.board
-        placed = board.tiles[self.last_pos]
+        pos = self.last_pos
+        placed = board.tiles[pos]
         oriented = placed.oriented
-        x, y = self.last_pos
-        supply = self.supply[self.current]
+        x, y = pos
+        allowed = self._allowed
+        special = self._special_figures
         result: list[PlaceFigure] = []
-        for figure, count in supply.items():
+        for figure, count in self.supply[self.current].items():
             if count <= 0:
                 continue
-            if figure == "barn":
-                result.extend(
-                    PlaceFigure("barn", x, y, corner)
-                    for corner, _ in am.barn_corners(board, self.last_pos)
-                )
+            owner = special.get(figure)
+            if owner is not None:
+                result.extend(owner.figure_options(figure, pos) or ())
                 continue
             for local, feat in enumerate(oriented.features):
-                if feat.type not in ROLES:
-                    continue
-                root = board.find(placed.first_node + local)
-                if am.figure_allowed(board, figure, feat.type, root):
+                key = (figure, feat.type)
+                ok = allowed.get(key)
+                if ok is None:
+                    ok = allowed[key] = self._may_stand(figure, feat.type)
+                if ok and not board.figures[board.find(placed.first_node + local)]:
                     result.append(PlaceFigure(figure, x, y, oriented.at_label(local)))
         return result
+
+    def _may_stand(self, figure: str, ftype: str) -> bool:
+        """Whether ``figure`` may stand on an empty ``ftype`` (asked once per pair and game)."""
+        if ftype not in self.roles:
+            return False
+        for hook in self._hooks["may_stand"]:
+            answer = hook(figure, ftype)
+            if answer is not None:
+                return bool(answer)
+        return figure in self.own_figures
 
     def figures(self) -> Iterator[Figure]:
         """Every figure on the board."""
@@ -263,9 +332,46 @@ class Game:
             if parent == node:
                 yield from board.figures[node]
 
+    def pieces(self, player: int) -> dict[str, int]:
+        """What ``player`` still has to place: the figure supply and the pieces an expansion
+        keeps beside it (an abbey tile)."""
+        result = dict(self.supply[player])
+        for hook in self._hooks["pieces"]:
+            result.update(hook(player))
+        return result
+
+    def strengths(self, root: int) -> list[int]:
+        """Each player's weight in feature ``root`` (a player who left counts 0)."""
+        weights = [0] * self.players
+        out = self.out
+        for figure in self.board.figures[root]:
+            if out[figure.player]:
+                continue
+            weights[figure.player] += self.figure_weight(figure, root)
+        return weights
+
+    def figure_weight(self, figure: Figure, root: int) -> int:
+        """A figure's weight in the majority of feature ``root`` (1 unless an expansion says)."""
+        for hook in self._hooks["figure_weight"]:
+            weight = hook(figure, root)
+            if weight is not None:
+                return int(weight)
+        return self.figure_weights.get(figure.kind, 1)
+
+    def feature_value(self, root: int, complete: bool, value: int) -> int:
+        """``value`` as the expansions change it (inns, cathedrals)."""
+        for hook in self._hooks["feature_value"]:
+            value = hook(root, complete, value)
+        return value
+
+    def figure_scored(self, figure: Figure, root: int) -> bool:
+        """True if an expansion takes ``figure`` when its feature is scored (a wagon)."""
+        hooks = self._hooks["figure_scored"]
+        return bool(hooks) and any(hook(figure, root) for hook in hooks)
+
     def snapshot(self) -> dict[str, Any]:
         """A comparable summary of the whole state (for replay checks and tests)."""
-        return {
+        data = {
             "tiles": sorted(
                 (pos, t.oriented.kind, t.oriented.rotation) for pos, t in self.board.tiles.items()
             ),
@@ -278,20 +384,21 @@ class Game:
             "phase": self.phase.value,
             "current": self.current,
             "actor": self.actor,
-            "abbeys": list(self.abbeys),
             "out": list(self.out),
-            "freed_wagons": list(self._freed_wagons),
             "turn": self.turn,
             "tile": self.tile,
             "discarded": list(self.discarded),
         }
+        for hook in self._hooks["snapshot"]:
+            data.update(hook())
+        return data
 
     # -- playing ----------------------------------------------------------------------------
 
     def play(self, action: Action) -> list[Event]:
         """Check and apply one action; return the events it caused.
 
-        Raises :class:`~engine.errors.IllegalActionError` (a ``ValueError``) with a message a
+        Raises :class:`~engine.core.errors.IllegalActionError` (a ``ValueError``) with a message a
         player can read, leaving the game unchanged.
         """
         if self.phase is Phase.OVER:
@@ -307,27 +414,21 @@ class Game:
             self._skip()
         elif isinstance(action, Forfeit):
             self._forfeit(action.player)
-        elif isinstance(action, PlaceAbbey | MoveWagon) and not self.abbey_mayor:
-            raise IllegalActionError(
-                "this game is played without the Abbey & Mayor expansion", "no_abbey_mayor"
-            )
-        elif isinstance(action, PlaceAbbey):
-            self._place_abbey(action)
-        elif isinstance(action, MoveWagon):
-            self._move_wagon(action)
-        elif isinstance(action, UseWallTile):
-            self._use_wall_tile(action)
-        else:
-            raise MalformedError(f"not an action: {action!r}")
+        elif type(action) in self._action_owner:
+            self._action_owner[type(action)].play(action)
+        elif not self.play_own(action):
+            refusal = FOREIGN_ACTIONS.get(type(action))
+            if refusal is None:
+                raise MalformedError(f"not an action: {action!r}")
+            raise IllegalActionError(*refusal)
         self.actions.append(action)
         events, self._pending = self._pending, []
         return events
 
-    def _use_wall_tile(self, action: UseWallTile) -> None:
-        """Rule point: play a wall tile (The Castle only)."""
-        raise IllegalActionError(
-            "wall tiles belong to The Castle, not to this game", "no_wall_tiles"
-        )
+    def play_own(self, action: Action) -> bool:
+        """Rule point: apply an action of the game family's own kind (The Castle's wall tiles);
+        False if this game has no such action."""
+        return False
 
     def emit(self, event: Event) -> None:
         self._pending.append(event)
@@ -374,6 +475,10 @@ class Game:
                     y=action.y,
                     side=EDGE_NAMES[side],
                 )
+        for rule in self._hooks["placement_refusal"]:
+            refusal = rule(kind, action.rotation, pos)
+            if refusal is not None:
+                raise refusal
         return kind
 
     def _chosen_kind(self, name: str | None) -> TileKind:
@@ -453,8 +558,9 @@ class Game:
                 "no_figure_left",
                 figure=action.figure,
             )
-        if action.figure == "barn":
-            self._place_barn(action)
+        owner = self._special_figures.get(action.figure)
+        if owner is not None and owner.place_figure(action):
+            self._finish_turn()
             return
         local = placed.oriented.feature_at(action.at)
         if local < 0:
@@ -483,50 +589,25 @@ class Game:
 
     def role(self, figure: str, ftype: str) -> str:
         """What a figure is called on a feature type (a follower on a road is a thief)."""
-        return self.roles.get(ftype, figure) if figure in ("follower", "man") else figure
+        return self.roles.get(ftype, figure) if figure in self.role_figures else figure
 
     def _figure_refusal(self, figure: str, ftype: str) -> str:
-        if figure == "mayor" and ftype != "city":
-            return "the mayor goes only in a city"
-        if figure == "wagon" and ftype not in am.WAGON_FEATURES:
-            return "the wagon goes only on a road, a city or a cloister, not in a field"
-        if ftype not in ROLES:
+        for hook in self._hooks["figure_refusal"]:
+            refusal = hook(figure, ftype)
+            if refusal is not None:
+                return str(refusal)
+        if ftype not in self.roles:
             return f"no figure can stand on a {ftype}"
         return (
             f"that {ftype} already holds a figure (maybe further away) or a barn: "
             "choose another feature or pass"
         )
 
-    def _place_barn(self, action: PlaceFigure) -> None:
-        assert self.last_pos is not None
-        if action.at not in ("NW", "NE", "SE", "SW"):
-            raise IllegalActionError(
-                "a barn goes on a tile corner: NW, NE, SE or SW", "barn_corner"
-            )
-        corners = dict(am.barn_corners(self.board, self.last_pos))
-        if action.at not in corners:
-            raise IllegalActionError(
-                f"no barn at the {action.at} corner: a barn needs four placed tiles meeting "
-                "there, only field at that corner of each, and no barn in that field yet",
-                "barn_refused",
-                corner=action.at,
-            )
-        root = corners[action.at]
-        self.board.figures[root].append(Figure(self.current, "barn", self.last_pos, -1, action.at))
-        self.supply[self.current]["barn"] -= 1
-        self.emit(FigurePlaced(self.current, "barn", "barn", action.x, action.y, action.at))
-        am.score_field_farmers(self, root, per_city=3, final=False)
-        self._finish_turn()
-
     def _pass(self) -> None:
         if self.phase is Phase.FIGURE:
             self._finish_turn()
-        elif self.phase is Phase.WAGON:
-            owner, root = self._freed_wagons.pop(0)
-            self._take_back_wagon(owner, root)
-            self._resolve_wagons()
-        elif self.phase is Phase.ABBEY_END:
-            self._offer_end_abbey()
+        elif self.phase in self._phase_owner:
+            self._phase_owner[self.phase].decline()
         else:
             raise WrongPhaseError(self._phase_hint(), f"phase_{self.phase.value}")
 
@@ -564,12 +645,8 @@ class Game:
             self._end_turn()
         elif self.phase is Phase.FIGURE:
             self._finish_turn()
-        elif self.phase is Phase.WAGON:
-            owner, root = self._freed_wagons.pop(0)
-            self._take_back_wagon(owner, root)
-            self._resolve_wagons()
-        elif self.phase is Phase.ABBEY_END:
-            self._offer_end_abbey()
+        elif self.phase in self._phase_owner:
+            self._phase_owner[self.phase].decline()
 
     def _advance_player(self) -> bool:
         """Pass the turn to the next seat still playing; end the game if nobody is left."""
@@ -583,139 +660,52 @@ class Game:
         self.turn += 1
         return True
 
-    def _place_abbey(self, action: PlaceAbbey) -> None:
-        if self.phase not in (Phase.TILE, Phase.ABBEY_END):
-            raise WrongPhaseError(self._phase_hint(), f"phase_{self.phase.value}")
-        if not self.abbeys[self.actor]:
-            raise IllegalActionError("you have already played your abbey", "abbey_used")
-        pos = (action.x, action.y)
-        if pos not in self.board.holes():
-            raise IllegalActionError(
-                f"an abbey goes only into a hole: an empty square with tiles on all four sides; "
-                f"({action.x}, {action.y}) is not one",
-                "not_a_hole",
-                x=action.x,
-                y=action.y,
-            )
-        self.abbeys[self.actor] -= 1
-        if self.tile is not None:
-            # The abbey is played instead of the drawn tile, which goes back on top of the stack.
-            self.stack.append(self.tile)
-            self.tile = None
-        self._touched = self.board.place(self.kinds[am.ABBEY_KIND].oriented(0), pos, self.turn)
-        self.last_pos = pos
-        self.emit(TilePlaced(self.current, am.ABBEY_KIND, action.x, action.y, 0))
-        self._figure_choices = self._figure_options()
-        if self._figure_choices:
-            self.phase = Phase.FIGURE
-        else:
-            self._finish_turn()
-
-    def _move_wagon(self, action: MoveWagon) -> None:
-        if self.phase is not Phase.WAGON:
-            raise WrongPhaseError(self._phase_hint(), f"phase_{self.phase.value}")
-        target = None
-        placed = self.board.tiles.get((action.x, action.y))
-        if placed is not None:
-            local = placed.oriented.feature_at(action.at)
-            if local >= 0:
-                root = self.board.find(placed.first_node + local)
-                target = next(
-                    (
-                        m
-                        for m in self._wagon_choices
-                        if self.board.root_of((m.x, m.y), self._local_at(m)) == root
-                    ),
-                    None,
-                )
-        if target is None:
-            raise IllegalActionError(
-                "the wagon may only move to an unfinished, empty road, city or cloister touching "
-                "the feature just scored; choose one of those or take it back (pass)",
-                "wagon_refused",
-            )
-        owner, _ = self._freed_wagons.pop(0)
-        pos = (target.x, target.y)
-        local = self._local_at(target)
-        root = self.board.root_of(pos, local)
-        self.board.figures[root].append(Figure(owner, "wagon", pos, local, target.at))
-        self.emit(WagonMoved(owner, target.x, target.y, target.at))
-        self._resolve_wagons()
-
-    def _local_at(self, move: MoveWagon) -> int:
-        return self.board.tiles[(move.x, move.y)].oriented.feature_at(move.at)
-
     def _phase_hint(self) -> str:
         if self.phase is Phase.TILE:
             return "place your tile first"
         if self.phase is Phase.FIGURE:
             return "place a figure on the tile you just placed, or pass"
-        if self.phase is Phase.WAGON:
-            return "move the wagon to a touching unfinished feature, or pass to take it back"
-        if self.phase is Phase.ABBEY_END:
-            return "place your abbey into a hole, or pass"
+        if self.phase in self._phase_owner:
+            return self._phase_owner[self.phase].hint()
         return "the game is over"
 
     # -- turn flow --------------------------------------------------------------------------
 
+    def score_completed(self, touched: list[int]) -> None:
+        """Rule point: score what the last placement completed (``touched``: its nodes)."""
+        raise NotImplementedError
+
     def _finish_turn(self) -> None:
-        """Score what the placement completed, then let freed wagons move, then end the turn."""
-        scoring.score_completed(self, self._touched)
+        """Score what the placement completed, then the expansions' steps, then end the turn."""
+        self.score_completed(self._touched)
         self._touched = []
-        for root in dict.fromkeys(self.board.find(r) for r in self._barn_joins):
-            if am.has_barn(self.board, root) and am.has_farmers(self.board, root):
-                am.score_field_farmers(self, root, per_city=1, final=False)
-        self._barn_joins = []
-        first = self.current
-        self._freed_wagons.sort(key=lambda item: (item[0] - first) % self.players)
-        self._resolve_wagons()
+        for hook in self._hooks["after_scoring"]:
+            hook()
+        self.continue_turn()
 
-    def free_wagon(self, owner: int, root: int) -> None:
-        """A wagon's feature was scored: its owner will move it or take it back."""
-        self._freed_wagons.append((owner, root))
-
-    def _take_back_wagon(self, owner: int, root: int) -> None:
-        self.supply[owner]["wagon"] += 1
-        self.emit(FigureReturned(owner, "wagon", *self.board.node_pos[root]))
-
-    def _resolve_wagons(self) -> None:
-        """Offer each freed wagon its moves in turn; one with nowhere to go comes back."""
-        while self._freed_wagons:
-            owner, root = self._freed_wagons[0]
-            targets = am.wagon_targets(self.board, root)
-            if targets and not self.out[owner]:
-                self._wagon_choices = [
-                    MoveWagon(pos[0], pos[1], self.board.tiles[pos].oriented.at_label(local))
-                    for pos, local in targets
-                ]
-                self.phase = Phase.WAGON
-                self.actor = owner
+    def continue_turn(self) -> None:
+        """Let the expansions ask their questions (a freed wagon), then end the turn."""
+        for hook in self._hooks["pending_decision"]:
+            if hook():
                 return
-            self._freed_wagons.pop(0)
-            self._take_back_wagon(owner, root)
-        self._wagon_choices = []
         self._end_turn()
 
     def _on_merge(self, kept: int, absorbed: int) -> None:
-        board = self.board
-        if board.ftype[kept] != "field":
-            return
-        a, b = board.figures[kept], board.figures[absorbed]
-        if not a or not b:
-            return
-        barn_a = any(f.kind == "barn" for f in a)
-        barn_b = any(f.kind == "barn" for f in b)
-        farm_a = any(f.kind != "barn" for f in a)
-        farm_b = any(f.kind != "barn" for f in b)
-        if (barn_a and farm_b) or (barn_b and farm_a):
-            self._barn_joins.append(kept)
+        for hook in self._hooks["on_merge"]:
+            hook(kept, absorbed)
 
     def _end_turn(self) -> None:
-        if self._ending is not None:
-            self._offer_end_abbey()
+        if self._ending:
+            self.continue_ending()
             return
         if self.hand_mode and not self.out[self.current]:
             self._refill_hand(self.current)
+        extra = self._hooks["extra_tile"]
+        if extra and any(hook() for hook in extra) and not self.out[self.current]:
+            self.actor = self.current
+            self.turn += 1
+            self._begin_turn()
+            return
         if self._advance_player():
             self._begin_turn()
 
@@ -738,7 +728,7 @@ class Game:
             return
         while self.stack:
             name = self.stack.pop()
-            if self.board.has_placement(self.kinds[name]):
+            if self.has_placement(self.kinds[name]):
                 self.tile = name
                 self.phase = Phase.TILE
                 self.emit(TurnStarted(self.current, self.turn))
@@ -748,31 +738,23 @@ class Game:
         self._last_tile_placed()
 
     def _last_tile_placed(self) -> None:
-        """No tile left: offer end-game abbeys (Abbey & Mayor), then final scoring."""
+        """No tile left: the expansions' last questions (an abbey), then final scoring."""
         self.tile = None
-        if self.abbey_mayor:
-            self._ending = [(self.current + i) % self.players for i in range(self.players)]
-            self._offer_end_abbey()
-        else:
-            self._end_game()
+        self._ending = True
+        self.continue_ending()
 
-    def _offer_end_abbey(self) -> None:
-        assert self._ending is not None
-        holes = self.board.holes()
-        while self._ending and holes:
-            player = self._ending.pop(0)
-            if self.abbeys[player] and not self.out[player]:
-                self.phase = Phase.ABBEY_END
-                self.current = self.actor = player
+    def continue_ending(self) -> None:
+        """Ask the expansions' end-of-game questions still open; then end the game."""
+        for hook in self._hooks["before_end"]:
+            if hook():
                 return
-        self._ending = []
         self._end_game()
 
     def _settle_hand(self, player: int) -> bool:
         """Discard unplaceable tiles from a hand (drawing replacements); True if one remains."""
         hand = self.hands[player]
         while True:
-            stuck = [n for n in hand if not self.board.has_placement(self.kinds[n])]
+            stuck = [n for n in hand if not self.has_placement(self.kinds[n])]
             if not stuck:
                 return bool(hand)
             for name in stuck:
@@ -784,6 +766,8 @@ class Game:
     def _end_game(self) -> None:
         self.tile = None
         self.final_scoring()
+        for hook in self._hooks["final_scoring"]:
+            hook()
         self.phase = Phase.OVER
         staying = [p for p in range(self.players) if not self.out[p]] or list(range(self.players))
         best = max(self.scores[p] for p in staying)
@@ -801,10 +785,8 @@ class Game:
         return tuple(p for p in staying if self.scores[p] == best)
 
     def final_scoring(self) -> None:
-        """Rule point: the end-of-game scoring (Carcassonne: features, farmers, barns)."""
-        roots = scoring.score_final(self)
-        if self.abbey_mayor:
-            am.score_barns_final(self, roots)
+        """Rule point: the game's end-of-game scoring (its expansions' follows)."""
+        raise NotImplementedError
 
     def add_points(self, player: int, category: str, points: int) -> None:
         self.scores[player] += points
@@ -812,5 +794,22 @@ class Game:
         breakdown[category] = breakdown.get(category, 0) + points
 
 
-#: The games of the family by record name; ``Game(setup)`` picks the class from here.
-GAMES: dict[str, type[Game]] = {"carcassonne": Game}
+#: The games by record name; ``Game(setup)`` picks the class from here.
+GAMES: dict[str, type[Game]] = {}
+
+
+def register_game(
+    name: str,
+    game_class: type[Game],
+    options: dict[str, tuple[tuple[Any, ...], Any]] | None = None,
+    players: tuple[int, int] | None = None,
+    title: str | None = None,
+) -> None:
+    """Declare a game family: its class, its options (name -> (values, default)), its seats
+    when narrower than 1-6, and its title for refusals."""
+    GAMES[name] = game_class
+    OPTIONS[name] = dict(options or {})
+    if players is not None:
+        GAME_PLAYERS[name] = players
+    if title is not None:
+        GAME_TITLES[name] = title

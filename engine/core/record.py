@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from engine.errors import MalformedError
+from engine.core.errors import MalformedError
 
 #: The largest record accepted, in bytes. A 6-player game of every expansion is under 60 KiB.
 MAX_RECORD_BYTES = 1024 * 1024

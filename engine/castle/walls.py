@@ -3,7 +3,8 @@
 Setup puts one face-down wall tile (18 = 9 kinds x 2, seeded shuffle, or ``wall_draw`` in the
 record) on each corner tower but 0/1, in track order; the rest leave the game unseen. A marker
 that stops exactly on a tower space takes its tile (each scored feature is one move; the placer
-moves first, see :mod:`engine.castle`). Scores are unbounded: the track space is ``score % 100``.
+moves first, see :mod:`engine.castle.game`). Scores are unbounded: the track space is
+``score % 100``.
 
 A tile can be played from its owner's next turn on, several per turn, each once:
 1 gives another turn right after this one; 2 and 3 double one tower or house for their owner
@@ -16,12 +17,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.actions import UseWallTile
-from engine.castle_board import TRACK_SPACES, CastleBoard, CastleGeometry
-from engine.errors import IllegalActionError, MalformedError, WrongPhaseError
-from engine.events import FeatureScored, WallTileTaken, WallTileUsed
-from engine.game import Game
-from engine.turn import Phase
+from engine.castle.board import TRACK_SPACES, CastleBoard, CastleGeometry
+from engine.core.actions import UseWallTile
+from engine.core.errors import IllegalActionError, MalformedError, WrongPhaseError
+from engine.core.events import FeatureScored, WallTileTaken, WallTileUsed
+from engine.core.game import Game
+from engine.core.turn import Phase
 
 PLAYED_BY_HAND = frozenset({1, 2, 3})
 DOUBLED_FEATURE = {2: "tower", 3: "house"}

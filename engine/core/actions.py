@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import MalformedError
+from engine.core.errors import MalformedError
 
 At = int | str
 AT_NAMES = frozenset({"C", "I1", "I2", "NW", "NE", "SE", "SW"})

@@ -227,10 +227,23 @@ def _parse_kind(raw: Mapping[str, Any], set_name: str) -> TileKind:
     return kind
 
 
+#: Where each tile set's data lives: set name -> package holding ``<set name>.toml``. Each game
+#: family and expansion registers its own set when its package is imported.
+TILE_SETS: dict[str, str] = {}
+
+
+def register_tile_set(set_name: str, package: str) -> None:
+    """Declare that tile set ``set_name`` is the file ``<set_name>.toml`` of ``package``."""
+    TILE_SETS[set_name] = package
+
+
 @cache
 def load_set(set_name: str) -> tuple[TileKind, ...]:
     """The tile kinds of one set (``base``, ``abbey_mayor``, ...), in file order."""
-    text = resources.files("engine.data").joinpath(f"{set_name}.toml").read_text("utf-8")
+    if set_name not in TILE_SETS:
+        raise TileDataError(f"unknown tile set {set_name!r}: no package registered it")
+    package = TILE_SETS[set_name]
+    text = resources.files(package).joinpath(f"{set_name}.toml").read_text("utf-8")
     data = tomllib.loads(text)
     kinds = tuple(_parse_kind(raw, set_name) for raw in data.get("tile", []))
     names = [k.name for k in kinds]

@@ -1,6 +1,6 @@
 """Hunters & Gatherers (first edition, 2002) on the shared engine core (RULES.md section 3).
 
-Differences from Carcassonne, each at one rule point of :class:`engine.game.Game`:
+Differences from Carcassonne, each at one rule point of :class:`engine.core.game.Game`:
 - tiles: the volcano start tile and 78 land tiles, plus a separate stack of 12 bonus tiles;
 - figures: 5 men (hunter on a meadow, gatherer on a forest, fisher on a river) and 2 huts (on a
   river or lake; one per river system);
@@ -20,19 +20,19 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from engine.actions import PlaceFigure
-from engine.board import Figure, Pos, find_root
-from engine.errors import MalformedError
-from engine.events import (
+from engine.core.actions import PlaceFigure
+from engine.core.board import Figure, Pos, find_root
+from engine.core.errors import MalformedError
+from engine.core.events import (
     BonusTileDrawn,
     FeatureScored,
     FigureReturned,
     TileDiscarded,
 )
-from engine.game import GAMES, Game
-from engine.scoring import majority
-from engine.setup import Setup
-from engine.turn import Phase
+from engine.core.game import Game, register_game
+from engine.core.majority import majority
+from engine.core.setup import Setup
+from engine.core.turn import Phase
 
 MEN, HUTS = 5, 2
 MAN_FEATURES = frozenset({"meadow", "forest", "river"})
@@ -45,6 +45,7 @@ class HuntersGame(Game):
 
     edge_words: ClassVar[dict[str, str]] = {"F": "forest", "M": "meadow", "R": "river"}
     roles: ClassVar[dict[str, str]] = {"meadow": "hunter", "forest": "gatherer", "river": "fisher"}
+    role_figures: ClassVar[frozenset[str]] = frozenset({"man"})
 
     def tile_sets(self) -> tuple[str, ...]:
         return ("hunters",)
@@ -154,7 +155,7 @@ class HuntersGame(Game):
             self._gold = False
             while self.bonus_stack:
                 name = self.bonus_stack.pop()
-                if self.board.has_placement(self.kinds[name]):
+                if self.has_placement(self.kinds[name]):
                     self.tile = name
                     self.in_bonus = True
                     self.phase = Phase.TILE
@@ -340,4 +341,4 @@ class HuntersGame(Game):
         return data
 
 
-GAMES["hunters"] = HuntersGame
+register_game("hunters", HuntersGame)

@@ -1,7 +1,7 @@
 """The Castle (Knizia, 2003) on the shared engine core, for exactly 2 players (RULES.md section 4).
 
-Differences from Carcassonne, each at one rule point of :class:`engine.game.Game`:
-- the board is the bounded castle (:mod:`engine.castle_board`): there is no start tile; the 7
+Differences from Carcassonne, each at one rule point of :class:`engine.core.game.Game`:
+- the board is the bounded castle (:mod:`engine.castle.board`): there is no start tile; the 7
   start squares lie in the wall from the setup (no action lays them) and count as tiles of the
   feature they carry. ``draw`` in a record therefore lists castle tiles only, first drawn first;
 - only paths must continue across a side; the wall closes features;
@@ -9,7 +9,7 @@ Differences from Carcassonne, each at one rule point of :class:`engine.game.Game
   courtyard) and the palace, which no one places by hand: it goes to a player's first completed
   house where they hold the majority, and moves to a larger one later;
 - majority where a tie scores nobody; subjects come back after scoring, merchants stay;
-- the score track with corner towers and wall tiles (:mod:`engine.castle_walls`);
+- the score track with corner towers and wall tiles (:mod:`engine.castle.walls`);
 - final scoring: the largest palace, courtyards, wall tiles 4-9.
 
 Wall tiles, as actions (``use_wall_tile``): 1 (two turns in a row) names nothing; 2 and 3 name a
@@ -24,16 +24,16 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.actions import PlaceFigure, PlaceTile, UseWallTile
-from engine.board import Board, Figure, Pos
-from engine.castle_board import CastleBoard, castle_geometry
-from engine.castle_walls import WallRules
-from engine.errors import IllegalActionError, MalformedError
-from engine.events import FeatureScored, FigureReturned, PalacePlaced
-from engine.game import GAMES
-from engine.setup import Setup
-from engine.tiles import TileKind
-from engine.turn import Phase
+from engine.castle.board import CastleBoard, castle_geometry
+from engine.castle.walls import WallRules
+from engine.core.actions import Action, PlaceFigure, PlaceTile, UseWallTile
+from engine.core.board import Board, Figure, Pos
+from engine.core.errors import IllegalActionError, MalformedError
+from engine.core.events import FeatureScored, FigureReturned, PalacePlaced
+from engine.core.game import FOREIGN_ACTIONS, register_game
+from engine.core.setup import Setup
+from engine.core.tiles import TileKind
+from engine.core.turn import Phase
 
 SUBJECTS = 6
 ROLES = {"path": "messenger", "tower": "knight", "house": "burgher", "courtyard": "merchant"}
@@ -318,8 +318,18 @@ class CastleGame(WallRules):
         data.update(self.walls_snapshot())
         return data
 
-    def _use_wall_tile(self, action: UseWallTile) -> None:
+    def legal_own(self, action_type: type[Action]) -> list[Action]:
+        return list(self.legal_wall_tiles()) if action_type is UseWallTile else []
+
+    def play_own(self, action: Action) -> bool:
+        if not isinstance(action, UseWallTile):
+            return False
         self.use_wall_tile(action)
+        return True
 
 
-GAMES["castle"] = CastleGame
+register_game("castle", CastleGame, players=(2, 2), title="The Castle")
+FOREIGN_ACTIONS[UseWallTile] = (
+    "wall tiles belong to The Castle, not to this game",
+    "no_wall_tiles",
+)

@@ -5,23 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import MalformedError
+from engine.core.errors import MalformedError
 
+#: What each game family declares when it registers (``engine.core.game.register_game``) and
+#: each expansion (``engine.core.expansion.register_expansion``); the core names none of them.
 #: Options per game: name -> (allowed values, default).
-OPTIONS: dict[str, dict[str, tuple[tuple[Any, ...], Any]]] = {
-    "carcassonne": {
-        "small_city": (("classic", "modern"), "classic"),
-        "farmers": (("classic", "classic4", "modern"), "classic"),
-        "incomplete": (("standard", "half"), "standard"),
-        "hand": ((False, True), False),
-    },
-    "hunters": {},
-    "castle": {},
-}
+OPTIONS: dict[str, dict[str, tuple[tuple[Any, ...], Any]]] = {}
 #: Games for a fixed range of players (inclusive), when narrower than the engine's 1-6.
-GAME_PLAYERS: dict[str, tuple[int, int]] = {"castle": (2, 2)}
-GAME_TITLES = {"castle": "The Castle"}
-EXPANSIONS: dict[str, tuple[str, ...]] = {"carcassonne": ("abbey_mayor",)}
+GAME_PLAYERS: dict[str, tuple[int, int]] = {}
+GAME_TITLES: dict[str, str] = {}
+#: The expansions each game accepts, by record name.
+EXPANSIONS: dict[str, tuple[str, ...]] = {}
+#: The game of a record without a ``game`` field (records written before there were others).
+DEFAULT_GAME = "carcassonne"
 MIN_PLAYERS, MAX_PLAYERS = 1, 6
 RECORD_FORMAT = 1
 
@@ -36,7 +32,7 @@ class Setup:
 
     players: tuple[str, ...]
     seed: int = 0
-    game: str = "carcassonne"
+    game: str = DEFAULT_GAME
     expansions: tuple[str, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
     #: Forced draw order (tile kind names; the first is the start tile), or None to shuffle.
@@ -128,7 +124,7 @@ class Setup:
                 if abs(seed) > 10**20
                 else f"'seed' must be a whole number from 0 to {MAX_SEED}, got {seed}"
             )
-        game = data.get("game", "carcassonne")
+        game = data.get("game", DEFAULT_GAME)
         if not isinstance(game, str):
             raise MalformedError(f"'game' must be a name, got {game!r}")
         expansions = data.get("expansions", [])

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from engine.tiles import EDGE_STEPS, Oriented, TileKind, facing
+from engine.core.tiles import EDGE_STEPS, Oriented, TileKind, facing
 
 Pos = tuple[int, int]
 Fit = tuple[tuple[int, ...], tuple[int, ...]]

@@ -1,6 +1,6 @@
 """The Castle's geometry and board: interior squares, start squares, the score track's towers.
 
-The castle is data (``engine/data/castle.toml``, a documented reconstruction of the original):
+The castle is data (``engine/castle/castle.toml``, a documented reconstruction of the original):
 76 interior squares, 7 start squares built into the wall, 14 corner towers on a 100-space track.
 :class:`CastleBoard` is the shared union-find board bounded to the interior, with two castle
 rules:
@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from engine.board import CLOSABLE, Board, Pos
-from engine.tiles import EDGE_STEPS, Oriented
+from engine.core.board import CLOSABLE, Board, Pos
+from engine.core.tiles import EDGE_STEPS, Oriented
 
 TRACK_SPACES = 100
 
@@ -63,7 +63,7 @@ _TOWER_BY_SPACE: dict[int, CornerTower] = {}
 @cache
 def castle_geometry() -> CastleGeometry:
     """The castle as the data file describes it (read once)."""
-    text = resources.files("engine.data").joinpath("castle.toml").read_text("utf-8")
+    text = resources.files("engine.castle").joinpath("castle.toml").read_text("utf-8")
     data = tomllib.loads(text)["castle"]
     interior = frozenset(
         (x, y) for y, first, last in data["interior"] for x in range(first, last + 1)

@@ -1,0 +1,174 @@
+"""Expansions as plug-ins: the hooks an expansion fills, and the registry of expansions.
+
+An expansion is a subclass of :class:`Expansion` registered for its game with
+:func:`register_expansion`. A game built with it in ``setup.expansions`` makes one instance and
+calls its hooks at fixed rule points of the turn machine (:class:`engine.core.game.Game`); every
+default leaves the game as it is, and the game only calls the hooks a plug-in overrides, so a
+game without expansions pays nothing. The hooks follow what the expansions of RULES.md need:
+
+========================  ==================================================================
+What an expansion does    Hook
+========================  ==================================================================
+its tiles                 :attr:`tile_set` (shuffled into the stack)
+new figures               :attr:`figures` (each player's supply), :meth:`may_stand`,
+                          :attr:`special_figures` with :meth:`figure_options` and
+                          :meth:`place_figure`, :meth:`figure_refusal`
+weight in majorities      :attr:`weights` (fixed) or :meth:`figure_weight` (e.g. the mayor)
+a figure that stays out   :meth:`figure_scored` (a wagon moves on instead of going home)
+pieces beside the supply  :meth:`pieces` (the abbey tile), :meth:`snapshot`
+start tile, first stack   :meth:`arrange_stack` (a river drawn before the others)
+placement rules           :meth:`placement_refusal` (the river must continue)
+its own actions, phases   :attr:`actions`, :attr:`phases`, :meth:`legal`, :meth:`play`,
+                          :meth:`decline`, :meth:`hint`
+during the turn           :meth:`on_merge`, :meth:`after_scoring`, :meth:`pending_decision`
+an extra tile             :meth:`extra_tile` (the builder: the same player plays again)
+a feature's value         :meth:`feature_value` (inns, cathedrals)
+the end of the game       :meth:`before_end` (a last decision), :meth:`final_scoring`
+========================  ==================================================================
+
+A sixth colour needs nothing here: every game seats 1 to 6 players; the colours are the
+renderer's.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.core.setup import EXPANSIONS
+
+if TYPE_CHECKING:
+    from engine.core.actions import Action, PlaceFigure
+    from engine.core.board import Figure, Pos
+    from engine.core.errors import IllegalActionError
+    from engine.core.game import Game
+    from engine.core.tiles import TileKind
+    from engine.core.turn import Phase
+
+#: Every registered expansion by its record name.
+PLUGINS: dict[str, type[Expansion]] = {}
+
+
+def register_expansion(game: str, plugin: type[Expansion]) -> None:
+    """Offer ``plugin`` to games named ``game`` (``setup.expansions`` then accepts its name)."""
+    PLUGINS[plugin.name] = plugin
+    if plugin.name not in EXPANSIONS.get(game, ()):
+        EXPANSIONS[game] = (*EXPANSIONS.get(game, ()), plugin.name)
+
+
+class Expansion:
+    """A plug-in of a game. Subclasses set :attr:`name` and override the hooks they need."""
+
+    #: The record name (``setup.expansions``).
+    name: ClassVar[str] = ""
+    #: The tile set holding its tiles (registered with ``register_tile_set``), or None.
+    tile_set: ClassVar[str | None] = None
+    #: Figures it adds to each player's supply.
+    figures: ClassVar[dict[str, int]] = {}
+    #: Fixed weights of its figures in majorities (a figure not named here weighs 1).
+    weights: ClassVar[dict[str, int]] = {}
+    #: Figures it places itself, otherwise than on a feature's type alone (a barn on a corner;
+    #: a figure that needs the feature's state): the game asks :meth:`figure_options` for them.
+    special_figures: ClassVar[frozenset[str]] = frozenset()
+    #: Action types it answers (the game refuses them when the expansion is not in play).
+    actions: ClassVar[tuple[type[Action], ...]] = ()
+    #: Phases it opens; :meth:`decline` and :meth:`hint` answer in them.
+    phases: ClassVar[tuple[Phase, ...]] = ()
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    # -- setup ------------------------------------------------------------------------------
+
+    def arrange_stack(self, stack: list[str]) -> list[str]:
+        """The stack (top last; the last item is the start tile) before the first draw."""
+        return stack
+
+    # -- placement --------------------------------------------------------------------------
+
+    def placement_refusal(
+        self, kind: TileKind, rotation: int, pos: Pos
+    ) -> IllegalActionError | None:
+        """Why a tile that fits its neighbours still may not go there, or None."""
+        return None
+
+    # -- figures ----------------------------------------------------------------------------
+
+    def figure_options(self, figure: str, pos: Pos) -> list[PlaceFigure]:
+        """Where ``figure`` (one of :attr:`special_figures`) may go on the tile just placed at
+        ``pos``."""
+        return []
+
+    def may_stand(self, figure: str, ftype: str) -> bool | None:
+        """Whether ``figure`` may stand on an empty feature of type ``ftype`` (asked once per
+        pair and game); None: not one of mine."""
+        return None
+
+    def place_figure(self, action: PlaceFigure) -> bool:
+        """Place one of :attr:`special_figures` (a barn); True if done."""
+        return False
+
+    def figure_refusal(self, figure: str, ftype: str) -> str | None:
+        """Why ``figure`` may not stand on a ``ftype``, in words, if it is one of mine."""
+        return None
+
+    def figure_weight(self, figure: Figure, root: int) -> int | None:
+        """A weight that depends on the feature (the mayor: its pennants); None: not mine."""
+        return None
+
+    def figure_scored(self, figure: Figure, root: int) -> bool:
+        """The feature under ``figure`` was scored; True if the expansion takes the figure
+        (it does not go back to the supply yet)."""
+        return False
+
+    def pieces(self, player: int) -> dict[str, int]:
+        """Pieces ``player`` holds beside the figure supply (shown in the players' strip)."""
+        return {}
+
+    # -- its own actions and phases ---------------------------------------------------------
+
+    def legal(self, action_type: type[Action]) -> list[Action]:
+        """The legal actions of ``action_type`` (one of :attr:`actions`) now."""
+        return []
+
+    def play(self, action: Action) -> None:
+        """Check and apply one of its actions (raise an ``IllegalActionError`` to refuse)."""
+
+    def decline(self) -> None:
+        """``Pass`` (or the deciding seat leaving) in one of its phases."""
+
+    def hint(self) -> str:
+        """What to do in one of its phases, in words."""
+        return ""
+
+    # -- the turn ---------------------------------------------------------------------------
+
+    def on_merge(self, kept: int, absorbed: int) -> None:
+        """Two features become one (before their data is combined)."""
+
+    def after_scoring(self) -> None:
+        """The features the turn completed were scored."""
+
+    def pending_decision(self) -> bool:
+        """Before the turn ends: ask someone something (set the phase and actor); True if so."""
+        return False
+
+    def extra_tile(self) -> bool:
+        """At the end of a turn: True if the same player places another tile now."""
+        return False
+
+    def feature_value(self, root: int, complete: bool, value: int) -> int:
+        """The points feature ``root`` is worth, given the game's ``value`` for it."""
+        return value
+
+    # -- the end ----------------------------------------------------------------------------
+
+    def before_end(self) -> bool:
+        """The last tile is placed: ask someone something first; True if so."""
+        return False
+
+    def final_scoring(self) -> None:
+        """End-of-game scoring of its own things (after the game's)."""
+
+    def snapshot(self) -> dict[str, Any]:
+        """Its state, for replay checks and tests."""
+        return {}
