@@ -9,7 +9,7 @@ or expansion draws its own tiles, figures or pictures by registering the same wa
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +26,8 @@ class FamilyPictures:
     phone: Callable[..., Any] | None = None
     end: Callable[..., Image.Image] | None = None
     palette_sheet: Callable[[], Image.Image] | None = None
+    #: The end table's categories in order, with their words: options -> (order, labels).
+    categories: Callable[[Any], tuple[Sequence[str], Mapping[str, str]]] | None = None
 
 
 _PICTURES: dict[str, FamilyPictures] = {}

@@ -17,11 +17,13 @@ if TYPE_CHECKING:
 
 async def install(bot: CarcassonneBot) -> None:
     # The modules that answer components and add family hooks register themselves on import.
-    from bot.ui import castle_ui, flow, lobby_ui, pbp_commands  # noqa: F401
+    from bot.ui import flow, lobby_ui, pbp_commands  # noqa: F401
     from bot.ui.abandon import AbandonButton
+    from bot.ui.castle import turn as castle_turn  # noqa: F401
     from bot.ui.commands import CarcassonneGroup
     from bot.ui.components import DYNAMIC_ITEMS
     from bot.ui.errors import report
+    from bot.ui.hunters import turn as hunters_turn  # noqa: F401
     from bot.ui.league_commands import install as install_leagues
     from bot.ui.translator import Translator
     from bot.ui.undo import UndoButton

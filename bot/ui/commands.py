@@ -25,6 +25,7 @@ from bot.ui.errors import UIError
 from bot.ui.limits import Cell, Figure, GameNumber, Rotation, check_options, heavy
 from bot.ui.state import resolve, snapshot
 from bot.ui.texts import player_locale, rules_keys, rules_text, tr
+from engine.core import setup as engine_setup
 from engine.core.events import PlayerLeft
 from engine.core.record import MAX_RECORD_BYTES, RecordError, read_record
 
@@ -186,7 +187,11 @@ class CarcassonneGroup(app_commands.Group):
             raise UIError("guild_only")
         expansions = None if expansion is None else (() if expansion == "none" else (expansion,))
         rules = chosen_options(small_city, farmers, incomplete, hand)
-        if game in ("castle", "hunters") and (rules or expansion not in (None, "none")):
+        chosen = expansion not in (None, "none")
+        if game is not None and (
+            (rules and not engine_setup.OPTIONS.get(game))
+            or (chosen and expansion not in engine_setup.EXPANSIONS.get(game, ()))
+        ):
             raise UIError("carcassonne_only", game=tr(f"{game}_game", here_locale(interaction)))
         row = await manager.create_lobby(
             interaction.user.id,

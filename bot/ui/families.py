@@ -1,8 +1,10 @@
 """What a game family adds to the common turn flow, registered by the family's own UI module.
 
 The common flow (:mod:`bot.ui.flow`, :mod:`bot.ui.post`) asks :func:`hooks` for the game in
-play and never imports a family's module: The Castle's (:mod:`bot.ui.castle_ui`) registers its
-turn message, its step notes and its end-of-turn pass when :func:`bot.ui.install` imports it. A
+play and never imports a family's module: The Castle's (:mod:`bot.ui.castle.turn`) registers its
+turn message, its step notes and its end-of-turn pass, Hunters & Gatherers'
+(:mod:`bot.ui.hunters.turn`) its bonus tile and final notes, when :func:`bot.ui.install` imports
+them. A
 new family or expansion with its own turn needs registers here the same way.
 """
 
@@ -35,15 +37,27 @@ async def _plain_pass(game: Game, first: object) -> Any:
     return Pass()
 
 
+def _plain_place(game: Game) -> str:
+    return "turn_place"
+
+
+def _no_notes(game: Game, locale: str) -> list[str] | None:
+    return None
+
+
 @dataclass(frozen=True)
 class FamilyHooks:
     """``prompt``: the family's own turn message (None: the common one); ``step_lines``: notes for
     the placement step; ``closing_pass``: the action ending a turn placed with no figure (None:
-    the turn stays open)."""
+    the turn stays open); ``place_key``: the catalog key of the line asking for the tile
+    (a bonus tile is said otherwise); ``seat_notes``: one more note per seat in the final table
+    (None: nothing)."""
 
     prompt: Callable[[Snapshot], Awaitable[Prompt | None]] = _no_prompt
     step_lines: Callable[[Game, str], list[str]] = _no_lines
     closing_pass: Callable[[Game, object], Awaitable[Any]] = _plain_pass
+    place_key: Callable[[Game], str] = _plain_place
+    seat_notes: Callable[[Game, str], list[str] | None] = _no_notes
 
 
 COMMON = FamilyHooks()

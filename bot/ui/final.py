@@ -9,18 +9,20 @@ messages as Discord's limits need.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import discord
 
 from bot.narrate import join_names, narrate
+from bot.ui import families
 from bot.ui.state import Snapshot
 from bot.ui.texts import tr
 from bot.ui.words import tiles_in_words
 from engine import Event, Game
 from engine.core.events import FeatureScored, GameEnded
 from renderer import endgame
+from renderer import families as picture_families
 from renderer.options import RenderOptions
 
 #: Discord's limits: message text, embed description, field value, all embeds of one message.
@@ -45,17 +47,10 @@ class Standing:
 def columns(game: Game, locale: str) -> list[tuple[str, str]]:
     """The end chart's categories that scored, in its order, with its words."""
     options = RenderOptions(lang=locale)
-    if game.setup.game == "hunters":
-        from renderer.hunters import end as hunters_end
-
-        order: Sequence[str] = hunters_end.CATEGORY_ORDER
-        labels = hunters_end.category_names(options)
-    elif game.setup.game == "castle":
-        from renderer.castle import labels as castle_labels
-
-        order, labels = castle_labels.CATEGORIES, castle_labels.category_names(options)
-    else:
-        order, labels = endgame.CATEGORY_ORDER, {}
+    own = picture_families.pictures(game.setup.game).categories
+    order: Sequence[str]
+    labels: Mapping[str, str]
+    order, labels = own(options) if own is not None else (endgame.CATEGORY_ORDER, {})
     return [(c, labels.get(c) or options.text(c)) for c in endgame.categories(game, order)]
 
 
@@ -93,19 +88,15 @@ def table_embed(snap: Snapshot) -> discord.Embed:
     """The final table: one field per player by rank, the chart's categories in its order."""
     game, locale = snap.require_game(), snap.locale
     cols = columns(game, locale)
-    gold: list[int] | None = None
-    if game.setup.game == "hunters":
-        from renderer.hunters.end import bonus_tiles_by_player
-
-        gold = bonus_tiles_by_player(game)
+    notes = families.hooks(game.setup.game).seat_notes(game, locale)
     embed = discord.Embed(title=tr("final_title", locale), colour=discord.Colour.gold())
     for row in standings(snap)[:FIELDS]:
         place = f"{row.rank}." if row.rank is not None else "-"
         crown = " 🏆" if row.winner else ""
         status = f" ({tr('final_left', locale)})" if row.rank is None else ""
         parts = [f"{label} {row.points.get(key, 0)}" for key, label in cols]
-        if gold is not None:
-            parts.append(tr("final_gold", locale, n=gold[row.seat]))
+        if notes is not None:
+            parts.append(notes[row.seat])
         embed.add_field(
             name=f"{place} {row.name}{crown} · {row.score}{status}"[:256],
             value=(" · ".join(parts) or tr("final_nothing", locale))[:FIELD],

@@ -17,7 +17,7 @@ import discord
 
 from bot.narrate import role_name as role_words
 from bot.outcomes import MoveResult
-from bot.ui import components, families, hunters_ui, images, post
+from bot.ui import components, families, images, post
 from bot.ui.components import button, select
 from bot.ui.errors import UIError
 from bot.ui.state import (
@@ -263,7 +263,6 @@ async def step(
         lines = [tr("step_intro_one", locale, label=label)]
     lines.append(tr("step_pick" if figures else "step_no_spot", locale))
     lines.extend(families.hooks(after.setup.game).step_lines(after, locale))
-    lines.extend(hunters_ui.step_lines(after, locale))
     view = discord.ui.View(timeout=None)
     base = f"{gid}:{turn}:{x}:{y}:{rot}:{tile}"
     if len(offered) > 1:  # the other rotations that fit here, as in the pictures

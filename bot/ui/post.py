@@ -17,7 +17,7 @@ import discord
 from bot.narrate import feature_name as feature_words
 from bot.narrate import narrate, where
 from bot.storage import GameRow
-from bot.ui import clocks, families, final, hunters_ui, images
+from bot.ui import clocks, families, final, images
 from bot.ui.components import button, select
 from bot.ui.state import (
     Snapshot,
@@ -158,8 +158,8 @@ async def prompt(
             card = tile_card(game, view.tile, locale)
             kind = game.kinds.get(view.tile or "")
             words = tile_words(kind, locale) if kind is not None else str(view.tile)
-            bonus = hunters_ui.in_bonus(game)
-            lines.append(tr("bonus_place" if bonus else "turn_place", locale, words=words))
+            key = families.hooks(game.setup.game).place_key(game)
+            lines.append(tr(key, locale, words=words))
             options = placement_options(game, locale)
             items.extend(put_menus(gid, turn, options, locale))
             if len(options) > MENU * MENUS:

@@ -276,5 +276,9 @@ def castle_phone_picture(
 
 
 families.register_pictures(
-    "castle", board=castle_picture, phone=castle_phone_picture, end=castle_end_picture
+    "castle",
+    board=castle_picture,
+    phone=castle_phone_picture,
+    end=castle_end_picture,
+    categories=lambda options: (CATEGORIES, category_names(options)),
 )

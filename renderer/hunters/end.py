@@ -113,4 +113,8 @@ def game_end_picture(game: Game, options: RenderOptions) -> Image.Image:
     return image
 
 
-families.register_pictures("hunters", end=game_end_picture)
+families.register_pictures(
+    "hunters",
+    end=game_end_picture,
+    categories=lambda options: (CATEGORY_ORDER, category_names(options)),
+)

@@ -29,7 +29,7 @@ from conftest_ui import (
 
 from bot.errors import WrongPlayerCount
 from bot.manager import GameManager
-from bot.ui import hunters_ui
+from bot.ui.hunters import turn as hunters_ui
 
 __all__ = ["simcord_bot"]
 

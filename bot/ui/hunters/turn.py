@@ -16,13 +16,13 @@ The turn flow is the base game's (square, rotation, figure, confirm); what diffe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import catalogs
+from bot.ui import families
+from bot.ui.texts import tr
 from engine import Game
-
-if TYPE_CHECKING:
-    pass
+from renderer.hunters.end import bonus_tiles_by_player
 
 GAME = "hunters"
 
@@ -40,8 +40,23 @@ def in_bonus(game: Game) -> bool:
     return is_hunters(game) and bool(getattr(game, "in_bonus", False))
 
 
+def place_key(game: Game) -> str:
+    """The bonus tile is asked for as such (it is still the same player's turn)."""
+    return "bonus_place" if in_bonus(game) else "turn_place"
+
+
+def seat_notes(game: Game, locale: str) -> list[str]:
+    """The gold each player won (bonus tiles), for the final table."""
+    return [tr("final_gold", locale, n=n) for n in bonus_tiles_by_player(game)]
+
+
 def step_lines(game: Game, locale: str) -> list[str]:
     """A reminder of where each role goes, under the figure menu of an H&G placement."""
     if not is_hunters(game) or not game.legal_figures():
         return []
     return [say("roles", locale)]
+
+
+families.register(
+    GAME, families.FamilyHooks(step_lines=step_lines, place_key=place_key, seat_notes=seat_notes)
+)
