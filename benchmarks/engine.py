@@ -5,7 +5,8 @@
 - median us per legal-placement query mid-game (listing every placement of the current tile);
 - median ms to replay a full game record;
 - peak memory of one game (tracemalloc) and of the process (max RSS);
-- median ms per random 2-player game with the Abbey & Mayor expansion (all figure kinds).
+- median ms per random 2-player game with the Abbey & Mayor expansion (all figure kinds);
+- median us to fork a game state mid-game (turn 35; what search does), base and Abbey & Mayor.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import time
 import tracemalloc
 
 from engine import Game, Pass, Phase, Setup
-from engine.cli import play_random
+from engine.cli import play_random, random_action
 
 
 def random_game(
@@ -53,6 +54,20 @@ def mid_game_queries(seed: int, repeats: int) -> tuple[list[float], list[int]]:
             pick = rng.randrange(len(options) + 1)
             game.play(options[pick] if pick < len(options) else Pass())
     return timings, counts
+
+
+def fork_timings(seed: int, expansions: tuple[str, ...], repeats: int) -> list[float]:
+    """Time ``Game.fork`` at turn 35 of a random game."""
+    rng = random.Random(seed)
+    game = Game(Setup(players=("A", "B"), seed=seed, expansions=expansions))
+    while game.turn < 35 and game.phase is not Phase.OVER:
+        game.play(random_action(game, rng))
+    timings = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        game.fork()
+        timings.append((time.perf_counter() - started) * 1e6)
+    return timings
 
 
 def main() -> None:
@@ -90,6 +105,11 @@ def main() -> None:
         random_game(args.seed + index, options, ("abbey_mayor",))[1] for index in range(args.games)
     ]
 
+    fork_us = [t for index in range(30) for t in fork_timings(args.seed + index, (), 20)]
+    fork_am_us = [
+        t for index in range(30) for t in fork_timings(args.seed + index, ("abbey_mayor",), 20)
+    ]
+
     tracemalloc.start()
     random_game(args.seed, options)
     _, peak = tracemalloc.get_traced_memory()
@@ -104,6 +124,8 @@ def main() -> None:
         "median_ms_to_replay_full_record": round(statistics.median(replay_ms), 3),
         "peak_kib_one_game_tracemalloc": round(peak / 1024, 1),
         "abbey_mayor_median_ms_per_game": round(statistics.median(abbey_mayor_ms), 3),
+        "median_us_per_fork_mid_game": round(statistics.median(fork_us), 1),
+        "abbey_mayor_median_us_per_fork_mid_game": round(statistics.median(fork_am_us), 1),
         "max_rss_mib_process": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }
     print(json.dumps(figures, indent=1))

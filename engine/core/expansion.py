@@ -32,6 +32,7 @@ renderer's.
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.core.setup import EXPANSIONS
@@ -43,6 +44,15 @@ if TYPE_CHECKING:
     from engine.core.game import Game
     from engine.core.tiles import TileKind
     from engine.core.turn import Phase
+
+
+def _copy_nested(value: list[Any] | dict[Any, Any] | set[Any]) -> Any:
+    if isinstance(value, list):
+        return [v.copy() if isinstance(v, list | dict | set) else v for v in value]
+    if isinstance(value, dict):
+        return {k: v.copy() if isinstance(v, list | dict | set) else v for k, v in value.items()}
+    return value.copy()
+
 
 #: Every registered expansion by its record name.
 PLUGINS: dict[str, type[Expansion]] = {}
@@ -76,6 +86,16 @@ class Expansion:
 
     def __init__(self, game: Game) -> None:
         self.game = game
+
+    def fork(self, game: Game) -> Expansion:
+        """A copy of this state for ``game``, a fork of its game: lists, dicts and sets are
+        copied one level down (override when the state is deeper)."""
+        new = copy.copy(self)
+        for name, value in vars(self).items():
+            if isinstance(value, list | dict | set):
+                setattr(new, name, _copy_nested(value))
+        new.game = game
+        return new
 
     # -- setup ------------------------------------------------------------------------------
 

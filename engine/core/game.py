@@ -223,6 +223,31 @@ class Game:
         data["actions"] = [a.to_json() for a in self.actions]
         return data
 
+    def fork(self) -> Game:
+        """An independent copy of the game, cheap enough for search (tens of microseconds).
+
+        Everything mutable is copied one level down (a list of lists copies the inner lists);
+        the board clones itself; each expansion forks with the new game. What never changes
+        after setup (the setup, the tile kinds, the hook tables) is shared.
+        """
+        new = object.__new__(type(self))
+        state = new.__dict__
+        for name, value in self.__dict__.items():
+            state[name] = value if name in _SHARED else _copy2(value)
+        new.board = self.board.clone()
+        new._pending = []
+        if self.plugins:
+            new.plugins = {name: p.fork(new) for name, p in self.plugins.items()}
+            new._hook_lists()
+            merges = new._hooks["on_merge"]
+            if merges:
+                new.board.on_merge = merges[0] if len(merges) == 1 else new._on_merge
+        self._rebind(new)
+        return new
+
+    def _rebind(self, new: Game) -> None:
+        """Rule point: point a fork's board hooks at the fork (a family's own ``on_merge``)."""
+
     # -- queries ----------------------------------------------------------------------------
 
     @property
@@ -580,7 +605,7 @@ class Game:
             )
         root = self.board.find(placed.first_node + local)
         figure = Figure(self.current, action.figure, self.last_pos, local, at)
-        self.board.figures[root].append(figure)
+        self.board.add_figure(root, figure)
         self.supply[self.current][action.figure] -= 1
         self.after_figure(figure, root)
         role = self.role(action.figure, feat.type)
@@ -792,6 +817,42 @@ class Game:
         self.scores[player] += points
         breakdown = self.breakdown[player]
         breakdown[category] = breakdown.get(category, 0) + points
+
+
+#: Game attributes a fork shares with its original: set at the start, never changed after.
+_SHARED = frozenset(
+    {
+        "setup",
+        "options",
+        "kinds",
+        "own_figures",
+        "figure_weights",
+        "_hooks",
+        "_special_figures",
+        "_allowed",
+        "_action_owner",
+        "_phase_owner",
+        "geometry",
+    }
+)
+_MUTABLE = (list, dict, set)
+
+
+def _copy2(value: Any) -> Any:
+    """A copy of a list, dict or set and of the lists, dicts or sets directly inside it (each
+    container's items are of one kind: its first tells); anything else as it is."""
+    kind = type(value)
+    if kind is list:
+        if value and type(value[0]) in _MUTABLE:
+            return [item.copy() for item in value]
+        return value.copy()
+    if kind is dict:
+        if value and type(next(iter(value.values()))) in _MUTABLE:
+            return {key: item.copy() for key, item in value.items()}
+        return value.copy()
+    if kind is set:
+        return value.copy()
+    return value
 
 
 #: The games by record name; ``Game(setup)`` picks the class from here.

@@ -107,6 +107,9 @@ class HuntersGame(Game):
         if self.board.ftype[kept] == "river":
             self._sys_union(kept, absorbed)
 
+    def _rebind(self, new: Game) -> None:
+        new.board.on_merge = new._on_merge
+
     def river_system(self, node: int) -> int:
         """The river system (a representative node) of a river or lake node."""
         return self._sys_find(node)

@@ -84,7 +84,7 @@ class AbbeyMayor(Expansion):
                 corner=action.at,
             )
         root = corners[action.at]
-        game.board.figures[root].append(Figure(game.current, "barn", game.last_pos, -1, action.at))
+        game.board.add_figure(root, Figure(game.current, "barn", game.last_pos, -1, action.at))
         game.supply[game.current]["barn"] -= 1
         game.emit(FigurePlaced(game.current, "barn", "barn", action.x, action.y, action.at))
         rules.score_field_farmers(game, root, per_city=3, final=False)
@@ -189,7 +189,7 @@ class AbbeyMayor(Expansion):
         pos = (target.x, target.y)
         local = self._local_at(target)
         root = board.root_of(pos, local)
-        board.figures[root].append(Figure(owner, "wagon", pos, local, target.at))
+        board.add_figure(root, Figure(owner, "wagon", pos, local, target.at))
         game.emit(WagonMoved(owner, target.x, target.y, target.at))
         game.continue_turn()
 

@@ -1,0 +1,55 @@
+"""``Game.fork``: an independent copy for search. Playing on a fork never changes the original,
+and a fork plays on exactly like the original would (same state as replaying its record)."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import Game, Phase, Setup
+from engine.cli import random_action
+
+SETUPS = [
+    Setup(players=("A", "B"), options={"farmers": "classic"}),
+    Setup(players=("A", "B", "C"), options={"hand": True, "farmers": "modern"}),
+    Setup(players=("A", "B", "C", "D"), expansions=("abbey_mayor",)),
+    Setup(players=("A", "B"), game="hunters"),
+    Setup(players=("A", "B"), game="castle"),
+]
+
+
+def with_seed(setup: Setup, seed: int) -> Setup:
+    data = setup.to_json()
+    data["seed"] = seed
+    return Setup.from_json(data)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    which=st.integers(0, len(SETUPS) - 1),
+    seed=st.integers(0, 10_000),
+    fork_at=st.integers(0, 150),
+)
+def test_a_fork_is_independent_and_plays_on_like_the_original(
+    which: int, seed: int, fork_at: int
+) -> None:
+    game = Game(with_seed(SETUPS[which], seed))
+    rng = random.Random(seed)
+    for _ in range(fork_at):
+        if game.phase is Phase.OVER:
+            break
+        game.play(random_action(game, rng))
+    before = game.snapshot()
+    fork = game.fork()
+    assert fork.snapshot() == before
+    forked_rng = random.Random(seed + 1)
+    while fork.phase is not Phase.OVER:
+        fork.play(random_action(fork, forked_rng))
+    assert game.snapshot() == before, "playing on the fork changed the original"
+    assert Game.from_record(fork.record()).snapshot() == fork.snapshot()
+    # The original still plays on by itself, to the end, like its own replay.
+    while game.phase is not Phase.OVER:
+        game.play(random_action(game, rng))
+    assert Game.from_record(game.record()).snapshot() == game.snapshot()
