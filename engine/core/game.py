@@ -245,6 +245,17 @@ class Game:
         self._rebind(new)
         return new
 
+    def projected_scores(self) -> list[int]:
+        """The scores if the game ended now: the end-of-game scoring run on a fork."""
+        if self.phase is Phase.OVER:
+            return list(self.scores)
+        ended = self.fork()
+        ended.tile = None
+        ended.final_scoring()
+        for hook in ended._hooks["final_scoring"]:
+            hook()
+        return ended.scores
+
     def _rebind(self, new: Game) -> None:
         """Rule point: point a fork's board hooks at the fork (a family's own ``on_merge``)."""
 

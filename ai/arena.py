@@ -1,0 +1,148 @@
+"""Matches between players: ``python -m ai arena --a hard --b greedy --games 200 --players 2``.
+
+Each deal (a seed) is played from every seat arrangement: with 2 players twice, seats swapped;
+with more, ``--a`` takes each seat in turn against ``--b`` in all the others. ``--games`` counts
+games (200 games of 2 players = 100 deals x 2). A win shared by k players counts 1/k (a draw of
+two is half a win). Printed: the win share of ``--a`` with its Wilson 95 % interval, the mean
+score difference (``--a`` minus the best other seat) with its standard error, and ``--a``'s
+seconds per decision (median, p95), measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from ai.players import PLAYERS, make_player
+from engine import Game, Setup
+from engine.cli import parse_option
+
+
+@dataclass(frozen=True)
+class Match:
+    a: str
+    b: str
+    players: int
+    game: str = "carcassonne"
+    expansions: tuple[str, ...] = ()
+    options: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    share: float  # --a's share of the win (1, 1/k, or 0)
+    margin: int  # --a's score minus the best other seat's
+    seconds: tuple[float, ...]  # --a's time per decision
+
+
+def play_one(match: Match, deal: int, a_seat: int) -> Outcome:
+    """One game of deal ``deal`` with ``--a`` in seat ``a_seat``."""
+    names = tuple(f"P{i + 1}" for i in range(match.players))
+    setup = Setup(
+        players=names,
+        seed=deal,
+        game=match.game,
+        expansions=match.expansions,
+        options=dict(match.options),
+    )
+    game = Game(setup)
+    seats = [
+        make_player(match.a if s == a_seat else match.b, seed=deal * 10 + s)
+        for s in range(match.players)
+    ]
+    seconds: list[float] = []
+    while not game.finished:
+        seat = game.actor
+        started = time.perf_counter()
+        action = seats[seat].choose(game, seat)
+        if seat == a_seat:
+            seconds.append(time.perf_counter() - started)
+        game.play(action)
+    winners = game.winners
+    share = 1 / len(winners) if a_seat in winners else 0.0
+    others = max(s for p, s in enumerate(game.scores) if p != a_seat)
+    return Outcome(share, game.scores[a_seat] - others, tuple(seconds))
+
+
+def wilson(successes: float, total: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95 % by default)."""
+    if total == 0:
+        return 0.0, 1.0
+    p = successes / total
+    centre = p + z * z / (2 * total)
+    spread = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total))
+    scale = 1 + z * z / total
+    return (centre - spread) / scale, (centre + spread) / scale
+
+
+def _job(args: tuple[Match, int, int]) -> Outcome:
+    return play_one(*args)
+
+
+def run(match: Match, games: int, seed: int, jobs: int = 1) -> dict[str, Any]:
+    """Play ``games`` games (whole deals from every seat) and summarise them."""
+    deals = max(1, games // match.players)
+    tasks = [(match, seed + d, s) for d in range(deals) for s in range(match.players)]
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            outcomes = list(pool.map(_job, tasks, chunksize=1))
+    else:
+        outcomes = [_job(task) for task in tasks]
+    return summary(match, outcomes)
+
+
+def summary(match: Match, outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    total = len(outcomes)
+    wins = sum(o.share for o in outcomes)
+    low, high = wilson(wins, total)
+    margins = [o.margin for o in outcomes]
+    seconds = sorted(t for o in outcomes for t in o.seconds)
+    p95 = seconds[min(len(seconds) - 1, int(0.95 * len(seconds)))] if seconds else 0.0
+    return {
+        "a": match.a,
+        "b": match.b,
+        "game": match.game,
+        "expansions": list(match.expansions),
+        "options": dict(match.options),
+        "players": match.players,
+        "games": total,
+        "win_share": round(wins / total, 4),
+        "wilson_95": [round(low, 4), round(high, 4)],
+        "mean_margin": round(statistics.fmean(margins), 2),
+        "margin_stderr": round(statistics.stdev(margins) / math.sqrt(total), 2) if total > 1 else 0,
+        "seconds_per_decision_median": round(statistics.median(seconds), 4) if seconds else 0,
+        "seconds_per_decision_p95": round(p95, 4),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ai", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    arena = commands.add_parser("arena", help="play matches between two players")
+    arena.add_argument("--a", required=True, choices=PLAYERS)
+    arena.add_argument("--b", required=True, choices=PLAYERS)
+    arena.add_argument("--games", type=int, default=200)
+    arena.add_argument("--players", type=int, default=2)
+    arena.add_argument("--seed", type=int, default=1)
+    arena.add_argument("--game", default="carcassonne")
+    arena.add_argument("--expansion", action="append", default=[])
+    arena.add_argument("--option", action="append", type=parse_option, default=[])
+    arena.add_argument("--jobs", type=int, default=1)
+    args = parser.parse_args(argv)
+    match = Match(
+        args.a,
+        args.b,
+        args.players,
+        args.game,
+        tuple(args.expansion),
+        tuple(sorted(dict(args.option).items())),
+    )
+    print(json.dumps(run(match, args.games, args.seed, args.jobs), indent=1))
+    return 0

@@ -1,0 +1,187 @@
+"""Computer players: random, the greedy baseline, and the levels easy, medium and hard.
+
+Every player decides from an observation (:func:`ai.observation.observe`), never from the game
+itself, and draws its random choices from a generator seeded by its own seed and the public state
+(turn, phase, seat), so a decision depends on nothing hidden and replays identically.
+
+- **greedy** (the baseline of the published agents, fixed once written): the move (a tile
+  placement with its figure step, or any other single decision) that maximises the player's
+  score minus the best opponent's after one ply, completed features scored and open ones valued
+  as the end-of-game scoring would value them; ties broken by the seed.
+- **easy**: the greedy valuation, but a random move among its three best.
+- **medium**: one ply with :class:`ai.evaluate.Heuristic` (completion odds, farmers' prospects,
+  figures in hand).
+- **hard**: the medium's best few moves, each followed in a few deals of the unseen tiles by the
+  next player's greedy reply, and valued by the heuristic after it (common deals for every
+  candidate, so the comparison is fair).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ai.evaluate import Heuristic, end_values, margin
+from ai.observation import determinize, observe
+from engine import Action, Game, MoveWagon, Pass, Phase, PlaceAbbey, UseWallTile
+
+Values = Callable[[Game], list[float]]
+
+
+def options(game: Game) -> list[Action]:
+    """Every action the deciding player may take now."""
+    phase = game.phase
+    found: list[Action] = []
+    if phase is Phase.TILE:
+        found.extend(game.legal_placements())
+        found.extend(game.legal(PlaceAbbey))
+        found.extend(game.legal(UseWallTile))
+    elif phase is Phase.FIGURE:
+        found.extend(game.legal_figures())
+        found.extend(game.legal(UseWallTile))
+    elif phase is Phase.WAGON:
+        found.extend(game.legal(MoveWagon))
+    elif phase is Phase.ABBEY_END:
+        found.extend(game.legal(PlaceAbbey))
+    if game.can_pass:
+        found.append(Pass())
+    return found
+
+
+def decision_rng(seed: int, game: Game, salt: str = "") -> random.Random:
+    """The random generator of one decision: the player's seed and public facts only."""
+    return random.Random(f"{seed}:{game.turn}:{game.actor}:{game.phase.value}:{salt}")
+
+
+@dataclass(frozen=True)
+class Scored:
+    value: float
+    action: Action
+    after: Game
+
+
+def one_ply(game: Game, seat: int, values: Values) -> list[Scored]:
+    """Each move now, valued by ``values`` after it; a tile placement is valued with the best
+    figure step that follows it (the same player's, same turn)."""
+    result: list[Scored] = []
+    for action in options(game):
+        after = game.fork()
+        after.play(action)
+        if after.phase is Phase.FIGURE and after.actor == seat and after.turn == game.turn:
+            follow = [(margin(values(s.after), seat), s.after) for s in _steps(after)]
+            best, state = max(follow, key=lambda item: item[0])
+            result.append(Scored(best, action, state))
+        else:
+            result.append(Scored(margin(values(after), seat), action, after))
+    return result
+
+
+def _steps(game: Game) -> list[Scored]:
+    steps = []
+    for action in options(game):
+        after = game.fork()
+        after.play(action)
+        steps.append(Scored(0.0, action, after))
+    return steps
+
+
+def pick(scored: list[Scored], rng: random.Random, among: int = 1) -> Scored:
+    """The best move (ties broken by ``rng``), or a random one among the ``among`` best."""
+    ordered = sorted(scored, key=lambda s: -s.value)
+    if among > 1:
+        return rng.choice(ordered[:among])
+    best = ordered[0].value
+    tied = [s for s in ordered if s.value >= best - 1e-9]
+    return rng.choice(tied)
+
+
+class RandomPlayer:
+    """A uniformly random legal move (the floor of every comparison)."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def choose(self, game: Game, seat: int) -> Action:
+        obs = observe(game, seat)
+        return decision_rng(self.seed, obs).choice(options(obs))
+
+
+@dataclass
+class OnePlyPlayer:
+    """Greedy, easy and medium: one ply with a valuation."""
+
+    name: str
+    values: Values
+    among: int = 1
+    seed: int = 0
+
+    def choose(self, game: Game, seat: int) -> Action:
+        obs = observe(game, seat)
+        scored = one_ply(obs, seat, self.values)
+        return pick(scored, decision_rng(self.seed, obs), self.among).action
+
+
+@dataclass
+class HardPlayer:
+    """Two plies over sampled deals, on the medium's shortlist."""
+
+    seed: int = 0
+    heuristic: Heuristic = field(default_factory=Heuristic)
+    shortlist: int = 5
+    deals: int = 3
+    #: Wall-clock guard (seconds): past it, the deals already played decide.
+    budget: float = 0.9
+    name: str = "hard"
+
+    def choose(self, game: Game, seat: int) -> Action:
+        started = time.perf_counter()
+        obs = observe(game, seat)
+        rng = decision_rng(self.seed, obs)
+        scored = one_ply(obs, seat, self.heuristic.values)
+        if len(scored) == 1:
+            return scored[0].action
+        ordered = sorted(scored, key=lambda s: -s.value)[: self.shortlist]
+        totals = [0.0] * len(ordered)
+        for _ in range(self.deals):
+            deal_seed = rng.getrandbits(32)
+            for index, candidate in enumerate(ordered):
+                world = determinize(candidate.after, seat, random.Random(deal_seed))
+                self._reply(world, seat, deal_seed)
+                totals[index] += margin(self.heuristic.values(world), seat)
+            if time.perf_counter() - started > self.budget:
+                break
+        best = max(range(len(ordered)), key=lambda i: (totals[i], ordered[i].value))
+        return ordered[best].action
+
+    def _reply(self, world: Game, seat: int, seed: int) -> None:
+        """The next player's whole turn, played greedily (the opponent model)."""
+        turn = world.turn
+        while not world.finished and world.actor != seat and world.turn <= turn + 1:
+            actor = world.actor
+            scored = one_ply(world, actor, end_values)
+            world.play(pick(scored, decision_rng(seed, world, "reply")).action)
+            if world.turn > turn and world.current != actor:
+                break
+
+
+def make_player(level: str, seed: int = 0) -> RandomPlayer | OnePlyPlayer | HardPlayer:
+    """A player by name: random, greedy, easy, medium or hard."""
+    if level == "random":
+        return RandomPlayer(seed)
+    if level == "greedy":
+        return OnePlyPlayer("greedy", end_values, 1, seed)
+    if level == "easy":
+        return OnePlyPlayer("easy", end_values, 3, seed)
+    if level == "medium":
+        return OnePlyPlayer("medium", Heuristic().values, 1, seed)
+    if level == "hard":
+        return HardPlayer(seed)
+    raise ValueError(f"unknown level {level!r}: expected random, greedy, easy, medium or hard")
+
+
+LEVELS = ("easy", "medium", "hard")
+PLAYERS = ("random", "greedy", *LEVELS)

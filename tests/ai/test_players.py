@@ -1,0 +1,145 @@
+"""Computer players: the greedy baseline pinned on hand-made positions, decisions that depend on
+nothing hidden, and every level playing only legal moves in every game."""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ai import make_player
+from ai.arena import Match, play_one, run, wilson
+from ai.observation import observe, unseen
+from ai.players import HardPlayer
+from engine import Game, Phase, PlaceFigure, PlaceTile, Setup
+from engine.cli import random_action
+
+EXAMPLES = int(os.environ.get("CARCASSONNE_AI_EXAMPLES", "8"))
+
+
+def forced(*draw: str) -> Game:
+    return Game(Setup(players=("A", "B"), seed=1, draw=draw))
+
+
+def test_greedy_takes_the_farmer_worth_3_over_the_knight_worth_2() -> None:
+    # Start tile D (city north); E (one city edge) closes that city from above. A knight there
+    # scores 2 now (a small city, classic); a farmer in E's field touches that completed city
+    # and is worth 3 at the end: greedy values both as the end scoring would, and takes 3.
+    game = forced("D", "E", "U", "B")
+    greedy = make_player("greedy", seed=0)
+    placement = greedy.choose(game, 0)
+    assert placement == PlaceTile(0, -1, 180)
+    game.play(placement)
+    assert greedy.choose(game, 0) == PlaceFigure("follower", 0, -1, 0)
+
+
+def test_greedy_breaks_a_tie_by_its_seed() -> None:
+    # A straight road continues the start's road east or west for the same 2 points.
+    choices = {make_player("greedy", seed=s).choose(forced("D", "U", "E"), 0) for s in range(8)}
+    assert choices == {PlaceTile(1, 0, 0), PlaceTile(-1, 0, 0)}
+
+
+def test_greedy_puts_a_monk_on_a_cloister_next_to_the_start() -> None:
+    game = forced("D", "B", "B", "B")
+    greedy = make_player("greedy", seed=0)
+    placement = greedy.choose(game, 0)
+    assert isinstance(placement, PlaceTile)
+    game.play(placement)
+    assert greedy.choose(game, 0) == PlaceFigure("follower", placement.x, placement.y, "C")
+
+
+def shuffled_copy(game: Game, seat: int, seed: int) -> Game:
+    """The same game with what ``seat`` cannot see dealt otherwise."""
+    other = game.fork()
+    pool = unseen(other, seat)
+    random.Random(seed).shuffle(pool)
+    if other.hand_mode:
+        for player, hand in enumerate(other.hands):
+            if player != seat:
+                other.hands[player] = [pool.pop() for _ in hand]
+    other.stack = pool
+    return other
+
+
+@pytest.mark.parametrize("level", ["greedy", "easy", "medium", "hard"])
+@pytest.mark.parametrize("hand", [False, True])
+def test_a_decision_does_not_change_when_the_hidden_tiles_are_reshuffled(
+    level: str, hand: bool
+) -> None:
+    game = Game(Setup(players=("A", "B", "C"), seed=4, options={"hand": hand}))
+    rng = random.Random(4)
+    for _ in range(30):
+        game.play(random_action(game, rng))
+    while game.phase is not Phase.TILE:
+        game.play(random_action(game, rng))
+    seat = game.actor
+    player = make_player(level, seed=9)
+    if isinstance(player, HardPlayer):
+        player.budget = 60.0  # decide by count, never by the clock, for this comparison
+    decision = player.choose(game, seat)
+    for seed in range(3):
+        other = shuffled_copy(game, seat, seed)
+        assert other.stack != game.stack
+        assert player.choose(other, seat) == decision
+
+
+def test_an_observation_holds_no_seed_no_forced_order_and_no_stack_order() -> None:
+    game = Game(Setup(players=("A", "B"), seed=77, options={"hand": True}))
+    obs = observe(game, 0)
+    assert obs.setup.seed == 0 and obs.setup.draw is None
+    assert obs.hands[0] == game.hands[0]
+    assert sorted(unseen(obs, 0)) == sorted(unseen(game, 0))
+    assert obs.stack == sorted(obs.stack, reverse=True)
+
+
+SETUPS: list[tuple[str, tuple[str, ...], dict[str, Any], int]] = [
+    ("carcassonne", (), {"farmers": "classic"}, 2),
+    ("carcassonne", (), {"hand": True, "farmers": "modern", "incomplete": "half"}, 3),
+    ("carcassonne", ("abbey_mayor",), {}, 4),
+    ("carcassonne", ("abbey_mayor",), {"hand": True, "small_city": "modern"}, 6),
+    ("hunters", (), {}, 2),
+    ("castle", (), {}, 2),
+]
+
+
+@settings(max_examples=EXAMPLES, deadline=None)
+@given(
+    which=st.integers(0, len(SETUPS) - 1),
+    level=st.sampled_from(["greedy", "easy", "medium", "hard"]),
+    seed=st.integers(0, 100_000),
+)
+def test_every_level_plays_only_legal_moves_to_the_end(which: int, level: str, seed: int) -> None:
+    game_name, expansions, options, players = SETUPS[which]
+    names = tuple(f"P{i}" for i in range(players))
+    game = Game(
+        Setup(players=names, seed=seed, game=game_name, expansions=expansions, options=options)
+    )
+    rng = random.Random(seed)
+    computer = make_player(level, seed=seed)
+    if isinstance(computer, HardPlayer):
+        computer.shortlist, computer.deals = 2, 1  # a reduced budget: legality, not strength
+    while not game.finished:
+        seat = game.actor
+        action = computer.choose(game, seat) if seat == 0 else random_action(game, rng)
+        game.play(action)  # raises on an illegal move
+    assert Game.from_record(game.record()).snapshot() == game.snapshot()
+
+
+def test_the_wilson_interval() -> None:
+    low, high = wilson(8, 10)
+    assert (round(low, 3), round(high, 3)) == (0.49, 0.943)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_an_arena_plays_each_deal_from_every_seat() -> None:
+    match = Match("greedy", "random", 2)
+    first, second = play_one(match, 3, 0), play_one(match, 3, 1)
+    assert first.seconds and second.seconds
+    result = run(match, games=4, seed=3)
+    assert result["games"] == 4
+    assert result["win_share"] >= 0.75  # greedy against random
+    assert result["wilson_95"][0] <= result["win_share"] <= result["wilson_95"][1]
