@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from bot.manager import GameManager
     from bot.scheduler import Scheduler
     from bot.storage import Storage
+    from bot.ui.computer_turns import ComputerTurns
 
 log = logging.getLogger("carcassonne")
 
@@ -57,6 +58,10 @@ class Settings:
     dev_guild: int | None
     sync_commands: bool = True
     tick_seconds: float = DEFAULT_TICK
+    #: Worker processes deciding computer players' turns (0: one thread of the bot's process).
+    computer_workers: int = 1
+    #: Seconds between two computer moves in a row, so that players can follow them.
+    computer_pace: float = 1.5
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -88,6 +93,9 @@ class Settings:
             raise SystemExit(
                 f"SCHEDULER_SECONDS must be a number of seconds from 1 to 3600, got {tick_text!r}"
             )
+        workers = env.get("COMPUTER_WORKERS", "1").strip() or "1"
+        if not workers.isdigit() or int(workers) > 64:
+            raise SystemExit(f"COMPUTER_WORKERS must be a number from 0 to 64, got {workers!r}")
         return cls(
             token=token,
             database=env.get("CARCASSONNE_DB", "").strip() or DEFAULT_DB,
@@ -95,6 +103,7 @@ class Settings:
             dev_guild=int(guild) if guild else None,
             sync_commands=sync in ("1", "true", "yes"),
             tick_seconds=tick,
+            computer_workers=int(workers),
         )
 
 
@@ -123,6 +132,8 @@ class CarcassonneBot(discord.Client):
         self.steps: dict[tuple[int, int], tuple[discord.Interaction, float]] = {}
         #: Rate-limit buckets of the commands that render a lot (see bot.ui.commands).
         self.cooldowns: dict[tuple[str, str, int | None], app_commands.Cooldown] = {}
+        #: Plays computer seats' turns as soon as they come (set up with the manager).
+        self.computer_turns: ComputerTurns | None = None
 
     @property
     def manager(self) -> GameManager:
@@ -131,12 +142,16 @@ class CarcassonneBot(discord.Client):
         return self._manager
 
     async def setup_hook(self) -> None:
+        from bot.computers import ComputerPlayers
         from bot.manager import GameManager
         from bot.storage.backends import open_storage
         from bot.ui import install
+        from bot.ui.computer_turns import ComputerTurns
 
         self._storage = await open_storage(self.settings.database)
-        self._manager = GameManager(self._storage, clock=discord_clock)
+        computers = ComputerPlayers(workers=self.settings.computer_workers)
+        self._manager = GameManager(self._storage, clock=discord_clock, computers=computers)
+        self.computer_turns = ComputerTurns(self, pace=self.settings.computer_pace)
         log.info("database %s ready", self.settings.database)
         await install(self)
         if self.settings.sync_commands:
@@ -196,6 +211,8 @@ class CarcassonneBot(discord.Client):
         )
         if self.user is not None:
             log.info("invite the bot to a server with: %s", invite_link(self.user.id))
+        if self.computer_turns is not None:  # computers whose turn came before a restart
+            await self.computer_turns.resume()
 
     async def close(self) -> None:
         """Stop cleanly: the scheduler after its tick, the gateway (no new interactions), the
@@ -210,7 +227,10 @@ class CarcassonneBot(discord.Client):
         """Let the moves in progress finish, then close the database and its thread (also for
         hosts such as test harnesses that detach the client without closing it)."""
         if self._manager is not None:
+            if self.computer_turns is not None:
+                await self.computer_turns.stop()
             await self._manager.settle()
+            self._manager.computers.close()
         if self._storage is not None:
             storage, self._storage = self._storage, None
             await storage.close()

@@ -96,6 +96,18 @@ class NotOwner(ManagerError):
     key = "not_owner"
 
 
+class NotAComputer(ManagerError):
+    key = "not_a_computer"
+
+
+class BadLevel(ManagerError):
+    key = "bad_level"
+
+
+class NoComputers(ManagerError):
+    key = "no_computers"
+
+
 class OwnerCannotLeave(ManagerError):
     key = "owner_cannot_leave"
 

@@ -8,16 +8,18 @@ the engine's own :class:`engine.Setup`, so new games and options need no change 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot.errors import (
     AlreadyJoined,
     BadColour,
+    BadLevel,
     BadSeatOrder,
     BadSetup,
     ColourTaken,
     LobbyFull,
+    NotAComputer,
     NotAPlayer,
     NotInLobby,
     NotOwner,
@@ -89,6 +91,43 @@ def join(game: GameRow, user_id: int, name: str, now: float, colour: str | None 
         _check_colour(game, colour, user_id)
     seat = SeatRow(len(game.seats), user_id, shown_name(name), colour, "playing", now)
     return dataclasses.replace(game, seats=(*game.seats, seat), updated_at=now)
+
+
+#: The levels of computer players, weakest first (see :mod:`ai`).
+COMPUTER_LEVELS = ("easy", "medium", "hard")
+
+
+def add_computer(game: GameRow, level: str, name: str, now: float) -> GameRow:
+    """Seat a computer player at ``level`` (its ``user_id`` is the next free negative id)."""
+    require_lobby(game)
+    if level not in COMPUTER_LEVELS:
+        raise BadLevel(level=level, choices=", ".join(COMPUTER_LEVELS))
+    if len(game.seats) >= game.max_players:
+        raise LobbyFull(game_id=game.id, count=game.max_players)
+    user_id = min((s.user_id for s in game.seats if s.user_id < 0), default=0) - 1
+    seat = SeatRow(
+        len(game.seats), user_id, shown_name(name), free_colour(game), "playing", now, level
+    )
+    return dataclasses.replace(game, seats=(*game.seats, seat), updated_at=now)
+
+
+def remove_computer(game: GameRow, seat: int, now: float) -> GameRow:
+    """Take the computer player in ``seat`` out of the lobby."""
+    require_lobby(game)
+    if not 0 <= seat < len(game.seats) or game.seats[seat].computer is None:
+        raise NotAComputer(seat=seat + 1)
+    rest = [s for s in game.seats if s.seat != seat]
+    seats = tuple(dataclasses.replace(s, seat=i) for i, s in enumerate(rest))
+    return dataclasses.replace(game, seats=seats, updated_at=now)
+
+
+def computer_name(game: GameRow, name: Callable[[int], str]) -> str:
+    """A name for a new computer seat: ``name(n)``, n counting the computers, never taken."""
+    taken = {s.name for s in game.seats}
+    number = 1 + sum(s.computer is not None for s in game.seats)
+    while name(number) in taken:
+        number += 1
+    return name(number)
 
 
 def leave(game: GameRow, user_id: int, now: float) -> GameRow:

@@ -24,7 +24,7 @@ range that held a departure gets it again at its end). When fewer than two playe
 game ends and the remaining player wins.
 
 Timeouts (:meth:`GameManager.force_turn`, called by :mod:`bot.scheduler`) apply the game's
-``timeout_policy``: ``autoplay`` (first legal placement, no figure), ``skip`` (the turn is lost,
+``timeout_policy``: ``autoplay`` (the medium computer plays the turn), ``skip`` (the turn is lost,
 the tile goes under the stack) or ``forfeit``. Every action the bot plays is stored with its
 ``forced`` reason (``autoplay``, ``skip``, ``forfeit``, ``resigned``), and the exported record
 carries it as an extra ``"forced"`` field on that action.
@@ -102,6 +102,14 @@ if TYPE_CHECKING:
     )
 
 log = logging.getLogger(__name__)
+
+#: The level that plays a timed-out turn under the ``autoplay`` policy.
+AUTOPLAY_LEVEL = "medium"
+
+
+def _computer_seed(game_id: int, seat: int) -> int:
+    """A computer player's own seed: the game and the seat, never the game's hidden seed."""
+    return game_id * 8 + seat
 
 
 class GameManager(ManagerBase):
@@ -185,11 +193,55 @@ class GameManager(ManagerBase):
                 seats = _with_status(live.row.seats, seat, "forfeited")
             elif why == "skip" and game.decision.phase is Phase.TILE:
                 done.append(self._play(live, Skip(), None, why, now, done))
+            elif why == "autoplay":  # the medium computer plays the turn for the player
+                seat = game.decision.player
+                chosen_actions = await self.computers.turn(
+                    game.record(), seat, AUTOPLAY_LEVEL, _computer_seed(live.row.id, seat)
+                )
+                for data in chosen_actions or ():
+                    if game.finished or game.decision.turn != turn:
+                        break
+                    action = action_from_json(data)
+                    done.append(self._play(live, action, None, why, now, done))
             while not game.finished and game.decision.turn == turn:
                 done.append(self._play(live, autoplay_action(game), None, why, now, done))
             return await self._finish_move(
                 live, done, now, render=render, seats=seats, leaving="forfeit"
             )
+
+    async def computer_turn(self, game_id: int, *, turn: int, render: bool = False) -> MoveResult:
+        """A computer seat plays its decisions now (its turn, or a wagon it owns).
+
+        Refused with :class:`StaleAction` if the game is no longer at ``turn``, and with
+        :class:`NotYourTurn` if the seat deciding now is a person. The decision runs in the
+        computer workers; if they cannot decide, the turn is played like a timeout's autoplay.
+        """
+        async with self.lock(game_id):
+            live = await self._live(game_id)
+            require_active(live.row)
+            game = live.game
+            decision = game.decision
+            if decision.turn != turn:
+                raise StaleAction(expected=turn + 1, turn=decision.turn + 1)
+            seat = live.row.seats[decision.player]
+            if seat.computer is None:
+                raise NotYourTurn(player=seat.name)
+            now = self._clock()
+            chosen = await self.computers.turn(
+                game.record(), decision.player, seat.computer, _computer_seed(game_id, seat.seat)
+            )
+            done: list[Step] = []
+            for data in chosen or ():
+                if game.finished or game.decision.player != decision.player:
+                    break
+                done.append(self._play(live, action_from_json(data), seat.user_id, None, now, done))
+            while not done or (
+                not game.finished
+                and game.decision.turn == turn
+                and game.decision.player == decision.player
+            ):
+                done.append(self._play(live, autoplay_action(game), seat.user_id, None, now, done))
+            return await self._finish_move(live, done, now, render=render)
 
     def _play(
         self,
@@ -486,6 +538,14 @@ class GameManager(ManagerBase):
     async def leave(self, game_id: int, user_id: int) -> GameRow:
         """See :meth:`LobbyOps.leave`."""
         return await self.lobbies.leave(game_id, user_id)
+
+    async def add_computer(self, game_id: int, user_id: int, level: str, name: str) -> GameRow:
+        """See :meth:`LobbyOps.add_computer`."""
+        return await self.lobbies.add_computer(game_id, user_id, level, name)
+
+    async def remove_computer(self, game_id: int, user_id: int, seat: int) -> GameRow:
+        """See :meth:`LobbyOps.remove_computer`."""
+        return await self.lobbies.remove_computer(game_id, user_id, seat)
 
     async def set_colour(self, game_id: int, user_id: int, colour: str) -> GameRow:
         """See :meth:`LobbyOps.set_colour`."""

@@ -16,6 +16,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any, Self
 
+from bot.computers import ComputerPlayers
 from bot.errors import (
     BadSettings,
     CorruptGame,
@@ -57,12 +58,15 @@ class ManagerBase:
         clock: Callable[[], float] = time.time,
         seeds: Callable[[], int] = lambda: secrets.randbits(62),
         reminder_at: float = REMINDER_AT,
+        computers: ComputerPlayers | None = None,
     ) -> None:
         if not 0 < reminder_at < 1:
             raise ValueError("reminder_at is a share of the turn's time, between 0 and 1")
         self.storage = storage
         self.reminder_at = reminder_at
         self.renderer = renderer
+        #: Where computer players' turns are decided (worker processes).
+        self.computers = computers or ComputerPlayers()
         self.cache = LiveCache(cache_size)
         self._clock = clock
         self._seeds = seeds
@@ -75,6 +79,7 @@ class ManagerBase:
         return cls(await open_storage(location), **options)
 
     async def close(self) -> None:
+        self.computers.close()
         await self.storage.close()
 
     @property
@@ -145,7 +150,10 @@ class ManagerBase:
         """The timers of the turn now starting: the reminder, then the deadline itself."""
         if row.turn_seconds is None or game.finished:
             return []
-        user = row.seats[game.decision.player].user_id
+        seat = row.seats[game.decision.player]
+        if seat.computer is not None:  # a computer plays at once: no clock, no reminder
+            return []
+        user = seat.user_id
         due = now + row.turn_seconds
         return [
             Deadline(

@@ -118,6 +118,26 @@ class LobbyOps:
         now = self.core._clock()
         return await self._change_lobby(game_id, lambda row: lobby.leave(row, user_id, now))
 
+    async def add_computer(self, game_id: int, user_id: int, level: str, name: str) -> GameRow:
+        """The creator seats a computer player at ``level`` under ``name``."""
+        now = self.core._clock()
+
+        def change(row: GameRow) -> GameRow:
+            lobby.require_owner(row, user_id)
+            return lobby.add_computer(row, level, name, now)
+
+        return await self._change_lobby(game_id, change)
+
+    async def remove_computer(self, game_id: int, user_id: int, seat: int) -> GameRow:
+        """The creator takes the computer player in ``seat`` (0-based) out of the lobby."""
+        now = self.core._clock()
+
+        def change(row: GameRow) -> GameRow:
+            lobby.require_owner(row, user_id)
+            return lobby.remove_computer(row, seat, now)
+
+        return await self._change_lobby(game_id, change)
+
     async def set_colour(self, game_id: int, user_id: int, colour: str) -> GameRow:
         """A player picks their own colour in the lobby."""
 

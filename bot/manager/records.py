@@ -51,7 +51,8 @@ class RecordsOps:
         """The game's record (the project's record format), ready for ``json.dumps``.
 
         An action the bot played carries why as an extra ``"forced"`` field (``autoplay``,
-        ``skip``, ``forfeit``, ``resigned``); the engine ignores it when replaying.
+        ``skip``, ``forfeit``, ``resigned``); the engine ignores it when replaying. Computer
+        seats are listed in an extra ``"computer"`` field: their record name -> their level.
         """
         async with self.core.lock(game_id):
             live = await self.core._live(game_id)
@@ -59,6 +60,12 @@ class RecordsOps:
             for data, row in zip(record["actions"], live.log, strict=True):
                 if row.forced is not None:
                     data["forced"] = row.forced
+            names = record["players"]
+            computers = {
+                names[s.seat]: s.computer for s in live.row.seats if s.computer is not None
+            }
+            if computers:
+                record["computer"] = computers
             return record
 
     async def import_record(

@@ -36,6 +36,14 @@ class SeatRow:
     colour: str
     status: SeatStatus = "playing"
     joined_at: float = 0.0
+    #: The level of a computer player (``easy``, ``medium``, ``hard``); None for a person. A
+    #: computer's ``user_id`` is negative, never a Discord user.
+    computer: str | None = None
+
+    @property
+    def mention(self) -> str:
+        """How messages name the seat: a Discord mention, or a computer's name in bold."""
+        return f"**{self.name}**" if self.computer else f"<@{self.user_id}>"
 
 
 @dataclass(frozen=True, slots=True)

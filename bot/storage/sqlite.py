@@ -42,7 +42,7 @@ GAME_COLUMNS = (
     "turn_seconds, timeout_policy, result, created_at, updated_at, started_at, ended_at"
 )
 GAME_PLACEHOLDERS = ", ".join("?" * len(GAME_COLUMNS.split(", ")))
-SEAT_COLUMNS = "seat, user_id, name, colour, status, joined_at"
+SEAT_COLUMNS = "seat, user_id, name, colour, status, joined_at, computer"
 DEADLINE_COLUMNS = "game_id, kind, turn, due_at, user_id, done_at, paused_at, notified_at"
 #: The deadlines of users away at the time given as the one parameter.
 AWAY = "user_id IN (SELECT user_id FROM user_settings WHERE away_until > ?)"
@@ -154,7 +154,7 @@ def _seat_steps(game_id: int, seats: Iterable[SeatRow]) -> list[_Step]:
     return [
         ("DELETE FROM seats WHERE game_id = ?", (game_id,), False),
         (
-            f"INSERT INTO seats (game_id, {SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO seats (game_id, {SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [(game_id, *astuple(seat)) for seat in seats],
             True,
         ),

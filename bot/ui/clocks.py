@@ -36,7 +36,7 @@ def duration(seconds: float, locale: str) -> str:
 
 
 def timing_summary(turn_seconds: int | None, policy: str, locale: str) -> str:
-    """``24 h per turn; when time runs out, the bot places the tile (no figure)``."""
+    """``24 h per turn; when time runs out, the bot plays the turn (medium computer)``."""
     if not turn_seconds:
         return tr("timing_none", locale)
     return tr(

@@ -82,7 +82,7 @@ class IdButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)")
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"cc:lobby:(?P<game>\d+):(?P<op>join|leave|start|solo|cancel|options|colour|hand|seats|shuffle|back)",
+    template=r"cc:lobby:(?P<game>\d+):(?P<op>join|leave|start|solo|cancel|options|colour|hand|seats|shuffle|back|computer)",
 ):
     """Lobby buttons: on the lobby message, and in the creator's options (hand, seats...)."""
 
@@ -106,7 +106,7 @@ class LobbyButton(
 
 class LobbyOption(
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"cc:lopt:(?P<game>\d+):(?P<name>[a-z_]+)(?::(?P<arg>\d+))?",
+    template=r"cc:lopt:(?P<game>\d+):(?P<name>[a-z_]+)(?::(?P<arg>-?\d+))?",
 ):
     """Lobby menus: an option, a colour, a seat (``arg``: the player being moved)."""
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 import discord
 
 import catalogs
+from bot import lobby
 from bot.storage import GameRow
 from bot.ui import components, images, lobby_seats, post
 from bot.ui.clocks import timing_summary
@@ -79,7 +80,7 @@ def lobby_embed(row: GameRow) -> discord.Embed:
     )
     embed.add_field(name=tr("lobby_setup", locale), value=setup_summary(row, locale), inline=False)
     players = "\n".join(
-        f"{s.seat + 1}. <@{s.user_id}> {lobby_seats.seat_colour(row, s.seat, locale)}"
+        f"{s.seat + 1}. {s.mention} {lobby_seats.seat_colour(row, s.seat, locale)}"
         for s in row.seats
     )
     embed.add_field(
@@ -102,6 +103,7 @@ def lobby_view(row: GameRow) -> discord.ui.View:
         ("start", discord.ButtonStyle.primary),
         ("options", discord.ButtonStyle.secondary),
         ("colour", discord.ButtonStyle.secondary),
+        ("computer", discord.ButtonStyle.secondary),
         ("cancel", discord.ButtonStyle.danger),
     ):
         if op != "colour" or row.kind in images.STYLED_GAMES:
@@ -131,6 +133,13 @@ async def on_button(interaction: discord.Interaction, game_id: int, op: str) -> 
         return
     elif op == "colour":
         await lobby_seats.open_colours(interaction, row, locale)
+        return
+    elif op == "computer":
+        if row.owner_id != user.id:
+            raise UIError("options_not_owner", owner=f"<@{row.owner_id}>")
+        await interaction.response.send_message(
+            computers_text(row, locale), view=computers_view(row, locale), ephemeral=True
+        )
         return
     elif op in ("hand", "seats", "shuffle", "back"):
         await creator_button(interaction, row, op, locale)
@@ -253,6 +262,9 @@ async def on_option(
     if name in ("colour", "seat_who", "seat_to") and values:
         await on_seat_option(interaction, game_id, name, values[0], arg)
         return
+    if name in ("computer_add", "computer_remove") and values:
+        await on_computer_option(interaction, game_id, name, values[0])
+        return
     if name not in OPTION_CHOICES or not values:
         raise UIError("stale")
     manager = bot_of(interaction).manager
@@ -294,6 +306,75 @@ async def on_seat_option(
     await refresh_lobby(bot_of(interaction), row)
 
 
+def level_word(level: str, locale: str) -> str:
+    return tr(f"level_{level}", locale)
+
+
+def computers_text(row: GameRow, locale: str) -> str:
+    """The creator's computer players message: what the levels are, who is seated."""
+    seated = [s for s in row.seats if s.computer]
+    lines = [tr("computers_intro", locale, game_id=row.id)]
+    if seated:
+        lines.append(tr("computers_seated", locale, names=", ".join(s.name for s in seated)))
+    return "\n".join(lines)
+
+
+def computers_view(row: GameRow, locale: str) -> discord.ui.View:
+    """A menu of levels to seat a computer player, and one of computers to take out."""
+    view = discord.ui.View(timeout=None)
+    if len(row.seats) < row.max_players:
+        levels = [
+            discord.SelectOption(
+                label=level_word(level, locale),
+                value=level,
+                description=tr(f"level_{level}_about", locale)[:100],
+            )
+            for level in lobby.COMPUTER_LEVELS
+        ]
+        add: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"cc:lopt:{row.id}:computer_add",
+            options=levels,
+            placeholder=tr("computer_add", locale),
+        )
+        view.add_item(components.LobbyOption(add, row.id, "computer_add"))
+    seated = [s for s in row.seats if s.computer]
+    if seated:
+        remove: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"cc:lopt:{row.id}:computer_remove",
+            options=[discord.SelectOption(label=s.name, value=str(s.seat)) for s in seated],
+            placeholder=tr("computer_remove", locale),
+        )
+        view.add_item(components.LobbyOption(remove, row.id, "computer_remove"))
+    return view
+
+
+async def on_computer_option(
+    interaction: discord.Interaction, game_id: int, name: str, value: str
+) -> None:
+    """The creator seats a computer player at a level, or takes one out."""
+    manager = bot_of(interaction).manager
+    row = await manager.game(game_id)
+    locale = player_locale(interaction, row.locale)
+    if row.owner_id != interaction.user.id:
+        raise UIError("options_not_owner", owner=f"<@{row.owner_id}>")
+    user = interaction.user.id
+    if name == "computer_add":
+        game_locale = row.locale or "en"
+        word = level_word(value, game_locale) if value in lobby.COMPUTER_LEVELS else value
+        seat_name = lobby.computer_name(
+            row, lambda n: tr("computer_name", game_locale, n=n, level=word)
+        )
+        row = await manager.add_computer(game_id, user, value, seat_name)
+    else:
+        if not value.isdigit():
+            raise UIError("stale")
+        row = await manager.remove_computer(game_id, user, int(value))
+    await interaction.response.edit_message(
+        content=computers_text(row, locale), view=computers_view(row, locale)
+    )
+    await refresh_lobby(bot_of(interaction), row)
+
+
 async def refresh_lobby(bot: CarcassonneBot, row: GameRow) -> None:
     if row.channel_id is None or row.message_id is None:
         return
@@ -320,7 +401,8 @@ async def begin(bot: CarcassonneBot, interaction: discord.Interaction, row: Game
             auto_archive_duration=ARCHIVE_MINUTES,
         )
         for seat in row.seats:
-            await thread.add_user(discord.Object(seat.user_id))
+            if seat.computer is None:
+                await thread.add_user(discord.Object(seat.user_id))
     elif isinstance(channel, discord.TextChannel) and lobby is not None:
         thread = await lobby.create_thread(name=name, auto_archive_duration=ARCHIVE_MINUTES)
     elif isinstance(channel, discord.TextChannel):
@@ -339,7 +421,7 @@ async def begin(bot: CarcassonneBot, interaction: discord.Interaction, row: Game
         message = bot.get_partial_messageable(row.channel_id).get_partial_message(lobby_message)
         with contextlib.suppress(discord.HTTPException):
             await message.edit(content=started, embed=lobby_embed(row), view=None)
-    players = ", ".join(f"<@{s.user_id}>" for s in row.seats)
+    players = ", ".join(s.mention for s in row.seats)
     snap = await snapshot(bot.manager, row.id)
     welcome = tr("welcome", locale, game_id=row.id, players=players)
     await post.announce(bot, snap, [], extra=[welcome])

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TIMEOUTS = [
-    Choice(name=_("the bot places the tile (no figure)"), value="autoplay"),
+    Choice(name=_("the bot plays the turn (medium computer)"), value="autoplay"),
     Choice(name=_("the turn is skipped"), value="skip"),
     Choice(name=_("the player leaves the game"), value="forfeit"),
 ]

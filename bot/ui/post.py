@@ -46,7 +46,7 @@ MENUS = 4  # a message holds five rows: four menus of squares and one row of but
 def mention(snap: Snapshot, seat: int | None) -> str:
     if seat is None:
         return ""
-    return f"<@{snap.row.seats[seat].user_id}>"
+    return snap.row.seats[seat].mention
 
 
 def placement_options(
@@ -259,8 +259,10 @@ async def announce(
     extra: Sequence[str] = (),
     *,
     whole: bool = False,
+    kick: bool = True,
 ) -> discord.Message:
-    """Post the one message of this turn: what happened, the board, the next decision."""
+    """Post the one message of this turn: what happened, the board, the next decision; then,
+    if a computer seat decides next, let it play (``kick``; its own runner posts with False)."""
     text, file, components = await prompt(snap, whole=whole)
     channel = await channel_of(bot, snap)
     await retire_prompt(bot, snap)
@@ -297,4 +299,6 @@ async def announce(
         else:
             message = await channel.send(last, file=file, allowed_mentions=mentions)
     await bot.manager.set_messages(snap.row.id, thread_id=snap.row.thread_id, message_id=message.id)
+    if kick and bot.computer_turns is not None:
+        bot.computer_turns.kick(snap.row)
     return message

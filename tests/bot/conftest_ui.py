@@ -30,8 +30,19 @@ TARGET = 2 * 1024 * 1024
 OPENED: list[CarcassonneBot] = []
 
 
-def make_bot(database: Path, *, tick_seconds: float | None = None) -> CarcassonneBot:
-    settings = Settings(token="test", database=str(database), log_level="INFO", dev_guild=None)
+def make_bot(
+    database: Path, *, tick_seconds: float | None = None, computer_workers: int = 0
+) -> CarcassonneBot:
+    """A bot on ``database``. Computer players decide in a thread and move without a pause
+    (``computer_workers=1``: in a worker process, as in production)."""
+    settings = Settings(
+        token="test",
+        database=str(database),
+        log_level="INFO",
+        dev_guild=None,
+        computer_workers=computer_workers,
+        computer_pace=0.0,
+    )
     if tick_seconds is not None:
         settings = dataclasses.replace(settings, tick_seconds=tick_seconds)
     bot = CarcassonneBot(settings)

@@ -194,7 +194,8 @@ CREATE TABLE seats (
     colour    TEXT    NOT NULL,
     status    TEXT    NOT NULL DEFAULT 'playing'
                       CHECK (status IN ('playing', 'resigned', 'forfeited')),
-    joined_at REAL    NOT NULL,
+    joined_at REAL    NOT NULL, computer TEXT
+    CHECK (computer IS NULL OR computer IN ('easy', 'medium', 'hard')),
     PRIMARY KEY (game_id, seat),
     UNIQUE (game_id, colour)
 ) WITHOUT ROWID;

@@ -124,7 +124,7 @@ async def test_a_game_across_days_mentions_each_player_once_and_reminds_once_per
     await later(simcord_env, 1.5)  # bob's 24 h are over: the bot plays for him
     timeout = containing(simcord_env, thread.id, "bob's time ran out")
     assert len(timeout) == 1
-    assert "the bot placed their tile, without a figure" in timeout[0].content
+    assert "the bot played their turn (as a medium computer)" in timeout[0].content
     assert "bob placed a tile (" in timeout[0].content  # narrated like any move
     assert alice.id in timeout[0].ping_user_ids  # and it is alice's turn message
     announced = next(m for m in thread.history() if m.id == timeout[0].id)
@@ -145,7 +145,7 @@ async def test_a_game_across_days_mentions_each_player_once_and_reminds_once_per
 @pytest.mark.parametrize(
     ("policy", "told", "narrated"),
     [
-        ("autoplay", "the bot placed their tile, without a figure", "alice placed a tile ("),
+        ("autoplay", "the bot played their turn (as a medium computer)", "alice placed a tile ("),
         ("skip", "alice's time ran out.", "the turn is skipped and its tile ("),
         ("forfeit", "they leave the game", "their figures stay but count for nothing"),
     ],

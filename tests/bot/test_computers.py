@@ -1,0 +1,86 @@
+"""Computer players in the manager: their turns decided in a real worker process, recorded as
+the seat's own moves; a timed-out turn played by the medium computer."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ALICE, BOB, started_game
+
+from bot.computers import ComputerPlayers, play_turn
+from bot.errors import NotAComputer, NotOwner, NotYourTurn
+from bot.manager import AUTOPLAY_LEVEL, GameManager, _computer_seed
+from engine import Game, Phase
+
+
+async def test_a_computer_turn_is_decided_in_a_worker_and_saved_as_the_seats_move(
+    manager: GameManager,
+) -> None:
+    row = await manager.create_lobby(ALICE, "alice", channel_id=7)
+    row = await manager.add_computer(row.id, ALICE, "hard", "Computer 1 (Hard)")
+    computer = row.seats[1]
+    assert computer.computer == "hard" and computer.user_id == -1
+    view = await manager.start(row.id, ALICE, seed=3)
+    await manager.apply(row.id, ALICE, view.placements[0], turn=0)
+    view = await manager.decision(row.id)
+    if view.seat == 0:  # alice may place a figure: she passes
+        from engine import Pass
+
+        await manager.apply(row.id, ALICE, Pass(), turn=0)
+        view = await manager.decision(row.id)
+    assert view.seat == 1 and view.user_id == -1
+    with pytest.raises(NotYourTurn):
+        await manager.apply(row.id, ALICE, view.placements[0], turn=view.turn)
+    record = await manager.export_record(row.id)
+    expected = play_turn(record, 1, "hard", _computer_seed(row.id, 1))
+    result = await manager.computer_turn(row.id, turn=view.turn)
+    assert [p.action for p in result.played] == expected
+    stored = await manager.storage.get_actions(row.id)
+    mine = [a for a in stored if a.seat == 1]
+    assert [a.action for a in mine] == expected
+    assert all(a.user_id == -1 and a.forced is None for a in mine)
+    assert (await manager.decision(row.id)).seat == 0
+    with pytest.raises(NotYourTurn):  # a person's turn now
+        await manager.computer_turn(row.id, turn=(await manager.decision(row.id)).turn)
+
+
+async def test_a_timed_out_turn_is_played_by_the_medium_computer(manager: GameManager) -> None:
+    view = await started_game(manager, users=(ALICE, BOB), turn_seconds=60)
+    record = await manager.export_record(view.game_id)
+    expected = play_turn(record, 0, AUTOPLAY_LEVEL, _computer_seed(view.game_id, 0))
+    await manager.force_turn(view.game_id, turn=0)
+    stored = await manager.storage.get_actions(view.game_id)
+    assert [a.action for a in stored] == expected
+    assert {a.forced for a in stored} == {"autoplay"}
+
+
+async def test_only_the_creator_seats_computers_and_only_computers_are_removed(
+    manager: GameManager,
+) -> None:
+    row = await manager.create_lobby(ALICE, "alice", channel_id=7)
+    await manager.join(row.id, BOB, "bob")
+    with pytest.raises(NotOwner):
+        await manager.add_computer(row.id, BOB, "easy", "Computer 1 (Easy)")
+    with pytest.raises(NotAComputer):
+        await manager.remove_computer(row.id, ALICE, 1)
+    row = await manager.add_computer(row.id, ALICE, "easy", "Computer 1 (Easy)")
+    row = await manager.add_computer(row.id, ALICE, "medium", "Computer 2 (Medium)")
+    assert [s.user_id for s in row.seats] == [ALICE, BOB, -1, -2]
+    row = await manager.remove_computer(row.id, ALICE, 2)
+    assert [s.computer for s in row.seats] == [None, None, "medium"]
+
+
+async def test_a_worker_process_decides_a_whole_turn() -> None:
+    computers = ComputerPlayers(workers=1)
+    try:
+        game = Game.from_record(
+            {"players": ["A", "B"], "seed": 5, "options": {"hand": True}, "actions": []}
+        )
+        actions = await computers.turn(game.record(), 0, "medium", 1)
+        assert actions
+        for data in actions:
+            from engine import action_from_json
+
+            game.play(action_from_json(data))
+        assert game.actor == 1 or game.phase is Phase.OVER
+    finally:
+        computers.close()
