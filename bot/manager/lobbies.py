@@ -10,6 +10,7 @@ from typing import Any
 from bot import lobby
 from bot.errors import (
     BadSetup,
+    NoComputers,
     NotAPlayer,
     reason,
 )
@@ -119,7 +120,10 @@ class LobbyOps:
         return await self._change_lobby(game_id, lambda row: lobby.leave(row, user_id, now))
 
     async def add_computer(self, game_id: int, user_id: int, level: str, name: str) -> GameRow:
-        """The creator seats a computer player at ``level`` under ``name``."""
+        """The creator seats a computer player at ``level`` under ``name`` (never in a league
+        game: leagues rate people)."""
+        if await self.core.storage.league_game(game_id) is not None:
+            raise NoComputers()
         now = self.core._clock()
 
         def change(row: GameRow) -> GameRow:

@@ -18,11 +18,12 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.app_commands import locale_str as _
 
+from bot import lobby
 from bot.i18n import language, shown_name
 from bot.storage import GameRow, Status
 from bot.ui import abandon, clocks, help_ui, images, lobby_ui, pbp_commands, place_cmd, post, undo
 from bot.ui.errors import UIError
-from bot.ui.limits import Cell, Figure, GameNumber, Rotation, check_options, heavy
+from bot.ui.limits import Cell, Figure, GameNumber, Opponents, Rotation, check_options, heavy
 from bot.ui.state import resolve, snapshot
 from bot.ui.texts import player_locale, rules_keys, rules_text, tr
 from engine.core import setup as engine_setup
@@ -37,6 +38,11 @@ log = logging.getLogger(__name__)
 EXPANSIONS = [
     Choice(name=_("None"), value="none"),
     Choice(name=_("Abbey & Mayor"), value="abbey_mayor"),
+]
+LEVELS = [
+    Choice(name=_("easy"), value="easy"),
+    Choice(name=_("medium"), value="medium"),
+    Choice(name=_("hard"), value="hard"),
 ]
 GAMES = [
     Choice(name=_("Carcassonne"), value="carcassonne"),
@@ -208,6 +214,60 @@ class CarcassonneGroup(app_commands.Group):
         message = await channel.send(embed=lobby_ui.lobby_embed(row), view=lobby_ui.lobby_view(row))
         await manager.set_messages(row.id, thread_id=None, message_id=message.id)
         await interaction.followup.send(message.jump_url, ephemeral=True)
+
+    @app_commands.command(
+        name=_("practice"), description=_("Play at once against computer players")
+    )
+    @app_commands.describe(
+        level=_("How strong the computers play (default: medium)"),
+        opponents=_("How many computer players (default: 1)"),
+        game=_("Which game to play (default: the server's)"),
+        expansion=_("Expansion to add"),
+    )
+    @app_commands.choices(level=LEVELS, game=GAMES, expansion=EXPANSIONS)
+    @app_commands.rename(
+        level=_("level"), opponents=_("opponents"), game=_("game"), expansion=_("expansion")
+    )
+    async def practice(
+        self,
+        interaction: discord.Interaction,
+        level: str = "medium",
+        opponents: Opponents = 1,
+        game: str | None = None,
+        expansion: str | None = None,
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        manager = bot_of(interaction).manager
+        guild_id = interaction.guild_id
+        settings = await manager.guild_settings(guild_id) if guild_id else None
+        if isinstance(interaction.channel, discord.Thread):
+            raise UIError("new_in_thread")
+        if not isinstance(interaction.channel, discord.TextChannel):
+            raise UIError("guild_only")
+        chosen = expansion not in (None, "none")
+        if game is not None and chosen and expansion not in engine_setup.EXPANSIONS.get(game, ()):
+            raise UIError("carcassonne_only", game=tr(f"{game}_game", here_locale(interaction)))
+        row = await manager.create_lobby(
+            interaction.user.id,
+            interaction.user.display_name,
+            guild_id=guild_id,
+            channel_id=interaction.channel.id,
+            game=game,
+            expansions=None if expansion is None else ((expansion,) if chosen else ()),
+            locale=server_language(interaction, settings) if settings else None,
+        )
+        low, high = lobby.player_range(row.kind)
+        wanted = max(low - 1, min(opponents, high - 1))
+        locale = row.locale or "en"
+        word = tr(f"level_{level}", locale)
+        for _seat in range(wanted):
+            name = lobby.computer_name(row, lambda n: tr("computer_name", locale, n=n, level=word))
+            row = await manager.add_computer(row.id, interaction.user.id, level, name)
+        view = await manager.start(row.id, interaction.user.id)
+        await lobby_ui.begin(bot_of(interaction), interaction, view.game)
+        thread = view.game.thread_id
+        row = await manager.game(row.id)
+        await interaction.followup.send(f"<#{row.thread_id or thread}>", ephemeral=True)
 
     @heavy
     @app_commands.command(name=_("board"), description=_("Show the current board again"))

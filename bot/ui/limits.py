@@ -41,6 +41,7 @@ Day = app_commands.Range[str, 1, 10]
 Points = app_commands.Range[str, 1, 30]
 Reason = app_commands.Range[str, 1, 300]
 Season = app_commands.Range[int, 1, 10_000]
+Opponents = app_commands.Range[int, 1, 5]
 
 #: What the parsers check beyond the type and bounds, by option name.
 RULES: dict[str, str] = {

@@ -139,3 +139,20 @@ def test_a_computer_seat_is_named_not_mentioned() -> None:
     computer = SeatRow(1, -1, "Computer 1 (Hard)", "red", computer="hard")
     assert person.mention == "<@42>"
     assert computer.mention == "**Computer 1 (Hard)**"
+
+
+async def test_practice_starts_a_game_against_computers_at_once(simcord_env: simcord.Env) -> None:
+    table = Table(simcord_env, players=1)
+    alice = table.players[0]
+    await alice.slash(table.channel, "carcassonne practice", level="easy", opponents=2)
+    assert table.bot.computer_turns is not None
+    await table.bot.computer_turns.idle()
+    game_id = (await table.bot.manager.games_of_user(alice.id))[0].id
+    row = await table.bot.manager.game(game_id)
+    assert [s.computer for s in row.seats] == [None, "easy", "easy"]
+    assert row.status == "active"
+    prompt = table.last()
+    assert alice.mention in prompt.content
+    await commit(alice, await pick(table, game_id, alice, prompt))
+    await table.bot.computer_turns.idle()
+    assert (await table.bot.manager.decision(game_id)).turn == 3

@@ -1,0 +1,51 @@
+"""Strength and speed of the computer players: the table of the AI issue, one JSON line per
+match (run: python -m benchmarks.ai [--games 200] [--jobs 2] [--only NAME ...]).
+
+Each match is ``python -m ai arena`` with the same settings: deals played from every seat, win
+share of the first player with its Wilson 95 % interval, mean score margin with its standard
+error, and the first player's seconds per decision (median, p95) measured in the same games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+
+from ai.arena import Match, run
+
+CLASSIC = (("farmers", "classic"),)
+TABLE: dict[str, tuple[Match, str]] = {
+    "hard-greedy": (Match("hard", "greedy", 2, options=CLASSIC), ">= 88 %, CI low >= 82 %, +27"),
+    "medium-greedy": (Match("medium", "greedy", 2, options=CLASSIC), ">= 70 %"),
+    "easy-random": (Match("easy", "random", 2, options=CLASSIC), ">= 95 %"),
+    "hard-medium": (Match("hard", "medium", 2, options=CLASSIC), ">= 60 %"),
+    "medium-easy": (Match("medium", "easy", 2, options=CLASSIC), ">= 60 %"),
+    "hard-greedy-3p": (Match("hard", "greedy", 3, options=CLASSIC), "win share >= 60 %"),
+    "hard-greedy-am-4p": (
+        Match("hard", "greedy", 4, expansions=("abbey_mayor",), options=CLASSIC),
+        "win share >= 50 %",
+    ),
+    "hard-greedy-hunters": (Match("hard", "greedy", 2, game="hunters"), ">= 75 %"),
+    "hard-greedy-castle": (Match("hard", "greedy", 2, game="castle"), ">= 75 %"),
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200, help="games per match")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--only", nargs="*", choices=sorted(TABLE), help="these matches only")
+    args = parser.parse_args()
+    for name in args.only or TABLE:
+        match, target = TABLE[name]
+        started = time.perf_counter()
+        result = run(match, args.games, args.seed, args.jobs)
+        result.update(match=name, target=target, wall_seconds=round(time.perf_counter() - started))
+        print(json.dumps(result), flush=True)
+
+
+if __name__ == "__main__":
+    main()
