@@ -36,12 +36,12 @@ def margin(values: list[float], seat: int) -> float:
 class Heuristic:
     """Weights of the evaluation (fitted by matches against the greedy player)."""
 
-    follower: float = 2.5  # a follower in the supply at the start of the game, in points
-    other_figure: float = 1.5  # a mayor or a wagon in the supply
-    road_edge: float = 0.80  # chance that each open road end gets closed
-    city_edge: float = 0.70  # chance that each open city edge gets closed
-    cloister_square: float = 0.88  # chance that each empty square around a cloister gets filled
-    field_city: float = 0.8  # share of an open city's completion a farmer counts on
+    follower: float = 4.0  # a follower in the supply at the start of the game, in points
+    other_figure: float = 2.5  # a mayor or a wagon in the supply
+    road_edge: float = 0.60  # chance that each open road end gets closed
+    city_edge: float = 0.45  # chance that each open city edge gets closed
+    cloister_square: float = 0.80  # chance that each empty square around a cloister gets filled
+    field_city: float = 0.3  # share of an open city's completion a farmer counts on
 
     def values(self, game: Game) -> list[float]:
         values = end_values(game)

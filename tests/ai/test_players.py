@@ -3,6 +3,7 @@ nothing hidden, and every level playing only legal moves in every game."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from typing import Any
@@ -143,3 +144,13 @@ def test_an_arena_plays_each_deal_from_every_seat() -> None:
     assert result["games"] == 4
     assert result["win_share"] >= 0.75  # greedy against random
     assert result["wilson_95"][0] <= result["win_share"] <= result["wilson_95"][1]
+
+
+def test_the_arena_command_prints_its_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    from ai.arena import main
+
+    assert main(["arena", "--a", "easy", "--b", "random", "--games", "2", "--seed", "4"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["games"] == 2 and printed["a"] == "easy"
+    assert set(printed) >= {"win_share", "wilson_95", "mean_margin", "margin_stderr"}
+    assert printed["seconds_per_decision_median"] > 0
