@@ -12,12 +12,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine import Game
 from engine.carcassonne import CarcassonneGame
 from engine.carcassonne.scoring import feature_value
 from engine.core.majority import majority
+from engine.core.tiles import EDGE_STEPS
 
 RETURNING = frozenset({"follower", "mayor", "wagon", "large_follower"})
 
@@ -32,33 +33,74 @@ def margin(values: list[float], seat: int) -> float:
     return values[seat] - (max(others) if others else 0.0)
 
 
+#: The parts of a player's value (see :meth:`Heuristic.components`).
+COMPONENTS = (
+    "score",  # points on the score track
+    "end_extra",  # what the end scoring would add now (open features, farmers)
+    "complete_city",  # completion odds x what completing adds, for the majority
+    "complete_road",
+    "complete_cloister",
+    "supply_follower",  # followers in the supply x the share of the game left
+    "supply_other",  # mayor, wagon ... in the supply x the share of the game left
+    "returns",  # followers on open features x their odds of coming back x the share left
+    "field_open",  # a field majority's open cities x their completion odds x 3
+)
+#: Weights in points (the score counts 1); ``python -m ai.fit`` learns them from games.
+DEFAULT_WEIGHTS: dict[str, float] = {
+    "score": 1.0,
+    "end_extra": 1.0,
+    "complete_city": 1.0,
+    "complete_road": 1.0,
+    "complete_cloister": 1.0,
+    "supply_follower": 4.0,
+    "supply_other": 2.5,
+    "returns": 4.0,
+    "field_open": 0.3,
+}
+
+
 @dataclass(frozen=True)
 class Heuristic:
-    """Weights of the evaluation (fitted by matches against the greedy player)."""
+    """A player's value: a weighted sum of :data:`COMPONENTS` (weights in points)."""
 
-    follower: float = 4.0  # a follower in the supply at the start of the game, in points
-    other_figure: float = 2.5  # a mayor or a wagon in the supply
-    road_edge: float = 0.60  # chance that each open road end gets closed
-    city_edge: float = 0.45  # chance that each open city edge gets closed
+    weights: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
+    road_edge: float = 0.60  # chance that each open road end gets closed (fits=False)
+    city_edge: float = 0.45  # chance that each open city edge gets closed (fits=False)
     cloister_square: float = 0.80  # chance that each empty square around a cloister gets filled
-    field_city: float = 0.3  # share of an open city's completion a farmer counts on
+    #: Completion odds from the tiles still unseen that fit each open square (True), or from
+    #: a fixed chance per open edge (False).
+    fits: bool = True
+    close_city: float = 0.6  # chance that a tile filling a city's square does not open more
+    close_road: float = 0.75  # the same for a road
 
     def values(self, game: Game) -> list[float]:
-        values = end_values(game)
+        weights = self.weights
+        return [
+            sum(weights.get(name, 0.0) * value for name, value in parts.items())
+            for parts in self.components(game)
+        ]
+
+    def components(self, game: Game) -> list[dict[str, float]]:
+        """Each player's :data:`COMPONENTS`, unweighted."""
+        ends = end_values(game)
+        parts = [dict.fromkeys(COMPONENTS, 0.0) for _ in range(game.players)]
+        for player, part in enumerate(parts):
+            part["score"] = float(game.scores[player])
+            part["end_extra"] = ends[player] - game.scores[player]
         if game.finished:
-            return values
+            return parts
         left = game.tiles_left + sum(len(h) for h in game.hands)
         total = max(1, left + len(game.board.tiles))
         share = left / total
         for player, supply in enumerate(game.supply):
             for kind, count in supply.items():
                 if kind == "follower" or kind == "man" or kind == "subject":
-                    values[player] += self.follower * share * count
+                    parts[player]["supply_follower"] += share * count
                 elif kind in RETURNING:
-                    values[player] += self.other_figure * share * count
+                    parts[player]["supply_other"] += share * count
         if isinstance(game, CarcassonneGame):
-            self._open_features(game, values, left, share)
-        return values
+            self._open_features(game, parts, left, share)
+        return parts
 
     def completion(self, ftype: str, open_count: int, left: int) -> float:
         """The chance that a feature with ``open_count`` open edges (empty squares for a
@@ -71,31 +113,78 @@ class Heuristic:
         room = min(1.0, left / (3.0 * open_count + 2.0))
         return float(per**open_count * room)
 
-    def _open_features(self, game: Game, values: list[float], left: int, share: float) -> None:
+    def _square_odds(self, game: Game, left: int) -> dict[int, float]:
+        """For each open road or city (by root): the chance that every empty square on its
+        open edges gets a tile that fits there before the end, from the unseen tiles."""
+        board = game.board
+        pool: dict[str, int] = {}
+        for name in game.stack:
+            pool[name] = pool.get(name, 0) + 1
+        for hand in game.hands:
+            for name in hand:
+                pool[name] = pool.get(name, 0) + 1
+        if game.tile is not None:
+            pool[game.tile] = pool.get(game.tile, 0) + 1
+        total = sum(pool.values())
+        kinds = [(game.kinds[name], count) for name, count in pool.items()]
+        draws = max(1.0, total / max(1, game.players - sum(game.out)))
+        odds: dict[int, float] = {}
+        tiles = board.tiles
+        for cell, key in board.frontier.items():
+            fitting = sum(count for kind, count in kinds if board.fits(kind, key))
+            share_fitting = fitting / total if total else 0.0
+            filled = 1.0 - (1.0 - share_fitting) ** draws
+            x, y = cell
+            seen: set[int] = set()
+            for edge, (dx, dy) in enumerate(EDGE_STEPS):
+                other = tiles.get((x - dx, y - dy))
+                if other is None:
+                    continue
+                oriented = other.oriented
+                for local in oriented.edge_features[edge]:
+                    kind = oriented.features[local].type
+                    if kind != "road" and kind != "city":
+                        continue
+                    root = board.find(other.first_node + local)
+                    if root in seen:
+                        continue
+                    seen.add(root)
+                    close = self.close_city if kind == "city" else self.close_road
+                    odds[root] = odds.get(root, 1.0) * filled * close
+        return odds
+
+    def _open_features(
+        self, game: Game, parts: list[dict[str, float]], left: int, share: float
+    ) -> None:
         board = game.board
         parent = board.parent
         ftype = board.ftype
         opened = board.open
+        odds = self._square_odds(game, left) if self.fits else None
         for root, up in enumerate(parent):
             if up != root or not board.figures[root] or board.done[root]:
                 continue
             kind = ftype[root]
             if kind == "field":
-                self._field(game, root, values, left)
+                self._field(game, root, parts, left)
                 continue
             if kind not in ("road", "city", "cloister") or opened[root] <= 0:
                 continue
-            chance = self.completion(kind, opened[root], left)
+            if odds is not None and kind != "cloister":
+                chance = odds.get(root, 0.0)
+            else:
+                chance = self.completion(kind, opened[root], left)
             if chance <= 0:
                 continue
             gain = feature_value(game, root, True) - feature_value(game, root, False)
+            name = f"complete_{kind}"
             for player in majority(game.strengths(root)):
-                values[player] += chance * gain
+                parts[player][name] += chance * gain
             for figure in board.figures[root]:
                 if figure.kind in RETURNING:
-                    values[figure.player] += chance * self.follower * share
+                    parts[figure.player]["returns"] += chance * share
 
-    def _field(self, game: Game, root: int, values: list[float], left: int) -> None:
+    def _field(self, game: Game, root: int, parts: list[dict[str, float]], left: int) -> None:
         board = game.board
         winners = majority(game.strengths(root))
         if not winners:
@@ -108,4 +197,4 @@ class Heuristic:
         if expected:
             per_city = 4 if game.options.get("farmers") == "classic4" else 3
             for player in winners:
-                values[player] += self.field_city * per_city * expected
+                parts[player]["field_open"] += per_city * expected
