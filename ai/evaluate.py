@@ -45,7 +45,9 @@ COMPONENTS = (
     "returns",  # followers on open features x their odds of coming back x the share left
     "field_open",  # a field majority's open cities x their completion odds x 3
 )
-#: Weights in points (the score counts 1); ``python -m ai.fit`` learns them from games.
+#: Weights in points (the score counts 1), set by hand and checked by matches against greedy.
+#: ``python -m ai.fit`` fits weights that predict the final margin; those played worse (70 %
+#: against greedy where these win 89 %), a fit of the margin is not a fit of the decisions.
 DEFAULT_WEIGHTS: dict[str, float] = {
     "score": 1.0,
     "end_extra": 1.0,

@@ -9,11 +9,12 @@ itself, and draws its random choices from a generator seeded by its own seed and
   score minus the best opponent's after one ply, completed features scored and open ones valued
   as the end-of-game scoring would value them; ties broken by the seed.
 - **easy**: the greedy valuation, but a random move among its three best.
-- **medium**: one ply with :class:`ai.evaluate.Heuristic` (completion odds, farmers' prospects,
-  figures in hand).
-- **hard**: the medium's best few moves, each followed in a few deals of the unseen tiles by the
-  next player's greedy reply, and valued by the heuristic after it (common deals for every
-  candidate, so the comparison is fair).
+- **medium**: one ply with :class:`ai.evaluate.Heuristic` using a fixed chance per open edge
+  (completion odds, farmers' prospects, figures in hand).
+- **hard**: the same heuristic with completion odds from the unseen tiles that fit each open
+  square; its best few moves are each followed in a few deals of the unseen tiles by the next
+  player's greedy reply and valued again after it (common deals for every candidate, so the
+  comparison is fair).
 """
 
 from __future__ import annotations
@@ -135,6 +136,10 @@ class HardPlayer:
     deals: int = 3
     #: Wall-clock guard (seconds): past it, the deals already played decide.
     budget: float = 0.9
+    #: How the next player is modelled: ``greedy`` or ``medium`` (the heuristic).
+    reply: str = "greedy"
+    #: Weight of the two-ply estimate against the one-ply value (1: two plies only).
+    blend: float = 1.0
     name: str = "hard"
 
     def choose(self, game: Game, seat: int) -> Action:
@@ -146,15 +151,22 @@ class HardPlayer:
             return scored[0].action
         ordered = sorted(scored, key=lambda s: -s.value)[: self.shortlist]
         totals = [0.0] * len(ordered)
+        played = 0
         for _ in range(self.deals):
             deal_seed = rng.getrandbits(32)
             for index, candidate in enumerate(ordered):
                 world = determinize(candidate.after, seat, random.Random(deal_seed))
                 self._reply(world, seat, deal_seed)
                 totals[index] += margin(self.heuristic.values(world), seat)
+            played += 1
             if time.perf_counter() - started > self.budget:
                 break
-        best = max(range(len(ordered)), key=lambda i: (totals[i], ordered[i].value))
+        blend = self.blend
+
+        def estimate(i: int) -> float:
+            return blend * totals[i] / played + (1 - blend) * ordered[i].value
+
+        best = max(range(len(ordered)), key=lambda i: (estimate(i), ordered[i].value))
         return ordered[best].action
 
     def _reply(self, world: Game, seat: int, seed: int) -> None:
@@ -162,7 +174,8 @@ class HardPlayer:
         turn = world.turn
         while not world.finished and world.actor != seat and world.turn <= turn + 1:
             actor = world.actor
-            scored = one_ply(world, actor, end_values)
+            values = self.heuristic.values if self.reply == "medium" else end_values
+            scored = one_ply(world, actor, values)
             world.play(pick(scored, decision_rng(seed, world, "reply")).action)
             if world.turn > turn and world.current != actor:
                 break
@@ -177,7 +190,7 @@ def make_player(level: str, seed: int = 0) -> RandomPlayer | OnePlyPlayer | Hard
     if level == "easy":
         return OnePlyPlayer("easy", end_values, 3, seed)
     if level == "medium":
-        return OnePlyPlayer("medium", Heuristic().values, 1, seed)
+        return OnePlyPlayer("medium", Heuristic(fits=False).values, 1, seed)
     if level == "hard":
         return HardPlayer(seed)
     raise ValueError(f"unknown level {level!r}: expected random, greedy, easy, medium or hard")
