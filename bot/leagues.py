@@ -79,9 +79,14 @@ def placings_of(
     winners: Iterable[int],
     breakdown: Sequence[Mapping[str, int]] = (),
 ) -> tuple[LeaguePlacing, ...]:
-    """The placings of a finished game from its seats, final scores and winners."""
+    """The placings of a finished game from its seats, final scores and winners. Computer
+    seats have no placing: the people are ranked among themselves (their order kept)."""
     left = [seat.status != "playing" for seat in seats]
     ranks = ranks_of(scores, winners, left)
+    people = [seat for seat in seats if seat.computer is None]
+    if len(people) < len(seats):
+        among = {s.seat: 1 + sum(ranks[o.seat] < ranks[s.seat] for o in people) for s in people}
+        ranks = [among.get(seat, rank) for seat, rank in enumerate(ranks)]
     return tuple(
         LeaguePlacing(
             seat=seat.seat,
@@ -92,7 +97,7 @@ def placings_of(
             left=left[seat.seat],
             breakdown={k: int(v) for k, v in (breakdown[seat.seat] if breakdown else {}).items()},
         )
-        for seat in seats
+        for seat in people
     )
 
 

@@ -182,3 +182,13 @@ def test_typed_values_are_checked_with_clear_refusals() -> None:
     assert "YYYY-MM-DD" in str(date.value) and "AAAA-MM-JJ" in date.value.message("fr")
     start, end = leagues.season_dates("2030-01-01", "2030-01-31", now=0.0)
     assert end is not None and end - start == 31 * 86400
+
+
+def test_computer_seats_have_no_placing_and_people_rank_among_themselves() -> None:
+    seats = [
+        SeatRow(0, 1, "alice", "blue"),
+        SeatRow(1, -1, "Computer 1 (Hard)", "red", computer="hard"),
+        SeatRow(2, 2, "bob", "green"),
+    ]
+    placings = placings_of(seats, [30, 80, 20], winners=[1])
+    assert [(p.user_id, p.rank) for p in placings] == [(1, 1), (2, 2)]
