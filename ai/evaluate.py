@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from engine import Game
@@ -44,7 +45,13 @@ COMPONENTS = (
     "supply_other",  # mayor, wagon ... in the supply x the share of the game left
     "returns",  # followers on open features x their odds of coming back x the share left
     "field_open",  # a field majority's open cities x their completion odds x 3
+    "complete_other",  # the other families' features: completion odds x points per tile
 )
+#: Points per tile of the other families' features when completed (incomplete ones score
+#: nothing at the end): Hunters & Gatherers' rivers and forests, The Castle's buildings.
+PER_TILE = {"river": 1.0, "forest": 2.0, "path": 1.0, "tower": 2.0, "house": 1.0}
+#: Figures that win those features (a hut or the palace does not).
+FAMILY_FOLLOWERS = frozenset({"man", "subject"})
 #: Weights in points (the score counts 1), set by hand and checked by matches against greedy.
 #: ``python -m ai.fit`` fits weights that predict the final margin; those played worse (70 %
 #: against greedy where these win 89 %), a fit of the margin is not a fit of the decisions.
@@ -58,6 +65,7 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "supply_other": 2.5,
     "returns": 4.0,
     "field_open": 0.3,
+    "complete_other": 1.0,
 }
 
 
@@ -102,7 +110,34 @@ class Heuristic:
                     parts[player]["supply_other"] += share * count
         if isinstance(game, CarcassonneGame):
             self._open_features(game, parts, left, share)
+        else:
+            self._family_features(game, parts, left, share)
         return parts
+
+    def _family_features(
+        self, game: Game, parts: list[dict[str, float]], left: int, share: float
+    ) -> None:
+        """Hunters & Gatherers, The Castle: open features their followers may still win."""
+        board = game.board
+        odds = self._square_odds(game, left, PER_TILE)
+        for root, up in enumerate(board.parent):
+            kind = board.ftype[root]
+            if up != root or kind not in PER_TILE or board.done[root] or board.open[root] <= 0:
+                continue
+            followers = [f for f in board.figures[root] if f.kind in FAMILY_FOLLOWERS]
+            chance = odds.get(root, 0.0)
+            if not followers or chance <= 0:
+                continue
+            weights = [0] * game.players
+            for figure in followers:
+                if not game.out[figure.player]:
+                    weights[figure.player] += 1
+            tiles = board.ftiles[root]
+            gain = PER_TILE[kind] * (len(tiles) if tiles else 1)
+            for player in majority(weights):
+                parts[player]["complete_other"] += chance * gain
+            for figure in followers:
+                parts[figure.player]["returns"] += chance * share
 
     def completion(self, ftype: str, open_count: int, left: int) -> float:
         """The chance that a feature with ``open_count`` open edges (empty squares for a
@@ -115,7 +150,9 @@ class Heuristic:
         room = min(1.0, left / (3.0 * open_count + 2.0))
         return float(per**open_count * room)
 
-    def _square_odds(self, game: Game, left: int) -> dict[int, float]:
+    def _square_odds(
+        self, game: Game, left: int, types: Collection[str] = ("road", "city")
+    ) -> dict[int, float]:
         """For each open road or city (by root): the chance that every empty square on its
         open edges gets a tile that fits there before the end, from the unseen tiles."""
         board = game.board
@@ -145,7 +182,7 @@ class Heuristic:
                 oriented = other.oriented
                 for local in oriented.edge_features[edge]:
                     kind = oriented.features[local].type
-                    if kind != "road" and kind != "city":
+                    if kind not in types:
                         continue
                     root = board.find(other.first_node + local)
                     if root in seen:
