@@ -401,7 +401,7 @@ class GameManager(ManagerBase):
         async with self.lock(game_id):
             row = await self.game(game_id)
             require_active(row)
-            needed = frozenset(s.user_id for s in row.seats if s.status == "playing")
+            needed = _voters(row.seats)
             if user_id not in needed:
                 raise NotAPlayer(game_id=game_id)
             votes = await self.storage.add_abandon_vote(game_id, user_id, self._clock())
@@ -471,7 +471,7 @@ class GameManager(ManagerBase):
             raise UndoNothing()
         if request is not None and request != start:
             raise UndoStale()
-        needed = frozenset(s.user_id for s in live.row.seats if s.status == "playing")
+        needed = _voters(live.row.seats)
         if request is not None and user_id not in needed:
             raise NotAPlayer(game_id=live.row.id)
         return start, end, needed
@@ -828,6 +828,11 @@ def last_turn(log: Sequence[ActionRow]) -> tuple[int, int]:
 
 def _with_status(seats: tuple[SeatRow, ...], seat: int, status: SeatStatus) -> tuple[SeatRow, ...]:
     return tuple(dataclasses.replace(s, status=status) if s.seat == seat else s for s in seats)
+
+
+def _voters(seats: Sequence[SeatRow]) -> frozenset[int]:
+    """Who must agree to an undo or an abandon: the people still playing (computers agree)."""
+    return frozenset(s.user_id for s in seats if s.status == "playing" and s.computer is None)
 
 
 def _alone(seats: Sequence[SeatRow], scores: Sequence[int], why: str) -> dict[str, Any] | None:

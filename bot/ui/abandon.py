@@ -43,7 +43,8 @@ async def command(interaction: discord.Interaction, row: GameRow) -> None:
     perms = interaction.permissions
     admin = bool(perms.manage_guild or perms.administrator)
     locale = player_locale(interaction, row.locale)
-    playing = {s.user_id for s in row.seats if s.status == "playing"}
+    # People still playing (computer players never need asking).
+    playing = {s.user_id for s in row.seats if s.status == "playing" and s.computer is None}
     creator = row.owner_id == user.id
     at_once = admin or (creator and (row.status == "lobby" or playing <= {user.id}))
     if not at_once and not (creator and row.status == "active"):

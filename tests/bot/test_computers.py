@@ -84,3 +84,14 @@ async def test_a_worker_process_decides_a_whole_turn() -> None:
         assert game.actor == 1 or game.phase is Phase.OVER
     finally:
         computers.close()
+
+
+async def test_a_game_against_computers_is_abandoned_by_its_creator_alone(
+    manager: GameManager,
+) -> None:
+    row = await manager.create_lobby(ALICE, "alice", channel_id=7)
+    await manager.add_computer(row.id, ALICE, "easy", "Computer 1 (Easy)")
+    await manager.start(row.id, ALICE, seed=2)
+    vote = await manager.vote_abandon(row.id, ALICE)
+    assert vote.done and vote.needed == {ALICE}
+    assert vote.row.status == "abandoned"
