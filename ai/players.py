@@ -128,7 +128,8 @@ class OnePlyPlayer:
 
 @dataclass
 class HardPlayer:
-    """Two plies over sampled deals, on the medium's shortlist."""
+    """Its heuristic's best few moves, each checked against the next player's reply in a few
+    deals of the unseen tiles (two plies)."""
 
     seed: int = 0
     heuristic: Heuristic = field(default_factory=Heuristic)
