@@ -13,7 +13,7 @@ import dataclasses
 import random
 from collections.abc import Callable
 
-from engine import Game, Phase
+from engine import Game
 from engine.castle import CastleGame
 from engine.hunters import HuntersGame
 
@@ -96,8 +96,3 @@ HIDDEN: dict[type[Game], tuple[Hide, ...]] = {
     HuntersGame: (_hide_bonus,),
     CastleGame: (_hide_walls,),
 }
-
-
-def deciding(game: Game) -> int | None:
-    """The seat that must decide now (None once the game is over)."""
-    return None if game.phase is Phase.OVER else game.actor

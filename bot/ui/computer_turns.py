@@ -58,15 +58,14 @@ class ComputerTurns:
     async def _run(self, game_id: int) -> None:
         manager = self.bot.manager
         try:
-            while True:
-                row = await manager.game(game_id)
-                if not computer_to_play(row):
-                    return
+            row = await manager.game(game_id)
+            while computer_to_play(row):
                 if self.pace:
                     await asyncio.sleep(self.pace)
                 result = await manager.computer_turn(game_id, turn=row.turn)
                 snap = await snapshot(manager, game_id)
                 await post.announce(self.bot, snap, result.events, kick=False)
+                row = snap.row
         except ManagerError as error:  # a player acted first (abandon, undo): nothing to do
             log.info("computer turns of game %s stopped: %s", game_id, error)
         except Exception:

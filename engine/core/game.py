@@ -106,11 +106,10 @@ class Game:
         self.scores = [0] * self.players
         self.breakdown: list[dict[str, int]] = [{} for _ in range(self.players)]
         figures = self.initial_supply()
-        for plugin in self.plugins.values():
-            figures.update(plugin.figures)
-        self.own_figures = frozenset(self.initial_supply())
+        self.own_figures = frozenset(figures)
         self.figure_weights: dict[str, int] = {}
         for plugin in self.plugins.values():
+            figures.update(plugin.figures)
             self.figure_weights.update(plugin.weights)
         self.supply: list[dict[str, int]] = [dict(figures) for _ in range(self.players)]
         #: Seats that forfeited: skipped, their figures count and score nothing.
