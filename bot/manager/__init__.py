@@ -55,7 +55,7 @@ from bot.errors import (
 )
 from bot.live import LiveGame, autoplay_action, replay
 from bot.manager.base import ManagerBase, require_active
-from bot.manager.leagues import LeagueOps
+from bot.manager.leagues import ComputerNamer, LeagueOps, default_computer_name
 from bot.manager.lobbies import LobbyOps
 from bot.manager.records import RecordsOps
 from bot.manager.timing import TimingOps
@@ -625,6 +625,7 @@ class GameManager(ManagerBase):
         tiebreaks: Sequence[str] | None = None,
         starts: str | None = None,
         ends: str | None = None,
+        computers: str | None = None,
     ) -> LeagueRow:
         """See :meth:`LeagueOps.create_league`."""
         return await self.leagues.create_league(
@@ -645,6 +646,7 @@ class GameManager(ManagerBase):
             tiebreaks=tiebreaks,
             starts=starts,
             ends=ends,
+            computers=computers,
         )
 
     async def join_league(self, league_id: int, user_id: int, name: str) -> LeagueMember:
@@ -666,15 +668,22 @@ class GameManager(ManagerBase):
         *,
         admin: bool,
         players: Sequence[Player] | None = None,
+        namer: ComputerNamer = default_computer_name,
     ) -> list[TurnView]:
         """See :meth:`LeagueOps.schedule`."""
-        return await self.leagues.schedule(league_id, by, admin=admin, players=players)
+        return await self.leagues.schedule(league_id, by, admin=admin, players=players, namer=namer)
 
     async def challenge(
-        self, league_id: int, user_id: int, name: str, opponents: Sequence[Player]
+        self,
+        league_id: int,
+        user_id: int,
+        name: str,
+        opponents: Sequence[Player],
+        computers: int = 0,
+        namer: ComputerNamer = default_computer_name,
     ) -> GameRow:
         """See :meth:`LeagueOps.challenge`."""
-        return await self.leagues.challenge(league_id, user_id, name, opponents)
+        return await self.leagues.challenge(league_id, user_id, name, opponents, computers, namer)
 
     async def answer_challenge(
         self, game_id: int, user_id: int, name: str, *, accept: bool

@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
-from bot import leagues
-from bot.errors import BadSetup, reason
+from bot import leagues, lobby
+from bot.errors import BadLevel, BadSetup, NoComputers, reason
 from bot.i18n import shown_name
 from bot.leagues import (
     AlreadyMember,
@@ -68,6 +68,7 @@ from bot.leagues import (
     Standing,
 )
 from bot.live import LiveGame
+from bot.lobby import COMPUTER_LEVELS
 from bot.manager.base import ManagerBase
 from bot.manager.lobbies import LobbyOps
 from bot.outcomes import TurnView
@@ -93,6 +94,12 @@ log = logging.getLogger(__name__)
 POST_TURN_HOURS = 24
 MAX_TURN_HOURS = 14 * 24
 Player = tuple[int, str]
+#: A computer seat's name from its number among the computers and its level.
+ComputerNamer = Callable[[int, str], str]
+
+
+def default_computer_name(number: int, level: str) -> str:
+    return f"Computer {number} ({level})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,8 +218,10 @@ class LeagueOps:
         tiebreaks: Sequence[str] | None = None,
         starts: str | None = None,
         ends: str | None = None,
+        computers: str | None = None,
     ) -> LeagueRow:
-        """A new league with its first season; ``user_id`` (who must be ``admin``) organises it."""
+        """A new league with its first season; ``user_id`` (who must be ``admin``) organises it.
+        ``computers``: the level of the computer players its games may seat (none if ``None``)."""
         if not admin:
             raise OnlyAdmins()
         clean = leagues.check_name(name)
@@ -237,6 +246,8 @@ class LeagueOps:
             if not 1 <= hours <= MAX_TURN_HOURS:
                 raise BadTurnHours()
             seconds = hours * 3600
+        if computers is not None and computers not in COMPUTER_LEVELS:
+            raise BadLevel(level=computers, choices=", ".join(COMPUTER_LEVELS))
         if timeout_policy not in TIMEOUT_POLICIES:
             raise BadSetup(
                 reason=f"the timeout policy must be one of {', '.join(TIMEOUT_POLICIES)}"
@@ -271,6 +282,7 @@ class LeagueOps:
             points=values,
             tiebreaks=order,
             created_at=now,
+            computers=computers,
         )
         audit = LeagueAudit(0, user_id, "create", now, reason=clean, season=1)
         league_id = await self.core.storage.create_league(row, audit)
@@ -335,13 +347,17 @@ class LeagueOps:
                 busy.setdefault(user, row.id)
         return busy
 
-    async def _check_table(self, league: LeagueRow, players: Sequence[Player]) -> None:
-        if not league.min_players <= len(players) <= league.max_players:
+    async def _check_table(
+        self, league: LeagueRow, players: Sequence[Player], computers: int = 0
+    ) -> None:
+        if computers and league.computers is None:
+            raise NoComputers()
+        if not league.min_players <= len(players) + computers <= league.max_players:
             raise BadTable(
                 league=league.name,
                 low=league.min_players,
                 high=league.max_players,
-                count=len(players),
+                count=len(players) + computers,
             )
         seen: set[int] = set()
         members = {m.user_id for m in await self.core.storage.league_members(league.id)}
@@ -356,9 +372,16 @@ class LeagueOps:
                 raise Busy(player=f"<@{user}>", league=league.name, game_id=busy[user])
 
     async def _open_game(
-        self, league: LeagueRow, by: int, players: Sequence[Player], invited: Sequence[int] = ()
+        self,
+        league: LeagueRow,
+        by: int,
+        players: Sequence[Player],
+        invited: Sequence[int] = (),
+        computers: int = 0,
+        namer: ComputerNamer = default_computer_name,
     ) -> GameRow:
-        """A lobby with the league's setup, linked to the league; ``players`` are seated."""
+        """A lobby with the league's setup, linked to the league; ``players`` are seated, then
+        ``computers`` computer players at the league's level."""
         first, rest = players[0], players[1:]
         row = await self.lobbies.create_lobby(
             first[0],
@@ -368,7 +391,7 @@ class LeagueOps:
             game=league.kind,
             expansions=league.expansions,
             options=league.options,
-            max_players=len(players) + len(invited),
+            max_players=len(players) + len(invited) + computers,
             turn_seconds=league.turn_seconds,
             timeout_policy=league.timeout_policy if league.pace == "post" else None,
         )
@@ -378,6 +401,11 @@ class LeagueOps:
         await self.core.storage.link_league_game(link)
         for user, name in rest:
             row = await self.lobbies.join(row.id, user, name)
+        level = league.computers
+        for _ in range(computers):
+            assert level is not None  # _check_table refused otherwise
+            name = lobby.computer_name(row, lambda n: namer(n, level))
+            row = await self.lobbies.add_computer(row.id, first[0], level, name)
         return row
 
     async def schedule(
@@ -387,26 +415,42 @@ class LeagueOps:
         *,
         admin: bool,
         players: Sequence[Player] | None = None,
+        namer: ComputerNamer = default_computer_name,
     ) -> list[TurnView]:
         """Start a league game with ``players`` (in a random seat order), or with none named a
-        round of tables for every free member. Returns the started games."""
+        round of tables for every free member. In a league with computer players, a table
+        short of the league's smallest size is filled with them (at least two people each).
+        Returns the started games."""
         league = await self.league(league_id)
         if not (admin or by == league.organiser_id):
             raise OnlyOrganisers()
         self._require_playing_time(league)
         rng = random.Random(self.core._seeds())
         if players:
-            await self._check_table(league, players)
+            await self._check_table(league, players, self._filling(league, len(players)))
             tables = [list(players)]
         else:
             tables = await self._round(league)
         started = []
         for table in tables:
             rng.shuffle(table)
-            row = await self._open_game(league, by, table)
+            computers = self._filling(league, len(table))
+            row = await self._open_game(league, by, table, computers=computers, namer=namer)
+            if computers:
+                order = [s.user_id for s in row.seats]
+                rng.shuffle(order)
+                await self.lobbies.configure(row.id, table[0][0], seat_order=order)
             started.append(await self.lobbies.start(row.id, table[0][0]))
         log.info("league %s: %s scheduled games %s", league_id, by, [v.game_id for v in started])
         return started
+
+    @staticmethod
+    def _filling(league: LeagueRow, people: int) -> int:
+        """How many computer players a table of ``people`` gets: up to the league's smallest
+        table if the league has computers and the table has two people to rate."""
+        if league.computers is None or people < leagues.MIN_TABLE:
+            return 0
+        return max(0, league.min_players - people)
 
     async def _round(self, league: LeagueRow) -> list[list[Player]]:
         members = await self.core.storage.league_members(league.id)
@@ -420,24 +464,37 @@ class LeagueOps:
                 for p in result.placings:
                     played[p.user_id] = played.get(p.user_id, 0) + 1
         candidates = [(m.user_id, played.get(m.user_id, 0), ratings.of(m.user_id).mu) for m in free]
-        tables, _ = leagues.pair_tables(candidates, league.min_players, league.max_players)
+        low = leagues.MIN_TABLE if league.computers is not None else league.min_players
+        tables, _ = leagues.pair_tables(candidates, low, league.max_players)
         if not tables:
             raise NobodyFree(league=league.name, count=len(free), low=league.min_players)
         names = {m.user_id: m.name for m in members}
         return [[(u, names[u]) for u in table] for table in tables]
 
     async def challenge(
-        self, league_id: int, user_id: int, name: str, opponents: Sequence[Player]
+        self,
+        league_id: int,
+        user_id: int,
+        name: str,
+        opponents: Sequence[Player],
+        computers: int = 0,
+        namer: ComputerNamer = default_computer_name,
     ) -> GameRow:
-        """``user_id`` challenges ``opponents``: a league game that starts once all accept."""
+        """``user_id`` challenges ``opponents``: a league game that starts once all accept,
+        with ``computers`` computer players too if the league has them."""
         league = await self.league(league_id)
         self._require_playing_time(league)
         await self._member(league, user_id, self_=True)
         if any(user == user_id for user, _ in opponents):
             raise ChallengeSelf()
-        await self._check_table(league, [(user_id, name), *opponents])
+        await self._check_table(league, [(user_id, name), *opponents], computers)
         row = await self._open_game(
-            league, user_id, [(user_id, name)], invited=[u for u, _ in opponents]
+            league,
+            user_id,
+            [(user_id, name)],
+            invited=[u for u, _ in opponents],
+            computers=computers,
+            namer=namer,
         )
         log.info("league %s: %s challenged %s (game %s)", league_id, user_id, opponents, row.id)
         return row

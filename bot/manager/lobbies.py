@@ -9,6 +9,7 @@ from typing import Any
 
 from bot import lobby
 from bot.errors import (
+    BadLevel,
     BadSetup,
     NoComputers,
     NotAPlayer,
@@ -120,10 +121,15 @@ class LobbyOps:
         return await self._change_lobby(game_id, lambda row: lobby.leave(row, user_id, now))
 
     async def add_computer(self, game_id: int, user_id: int, level: str, name: str) -> GameRow:
-        """The creator seats a computer player at ``level`` under ``name`` (never in a league
-        game: leagues rate people)."""
-        if await self.core.storage.league_game(game_id) is not None:
-            raise NoComputers()
+        """The creator seats a computer player at ``level`` under ``name`` (in a league game
+        only if the league has computer players, at its level)."""
+        link = await self.core.storage.league_game(game_id)
+        if link is not None:
+            league = await self.core.storage.get_league(link.league_id)
+            if league is None or league.computers is None:
+                raise NoComputers()
+            if level != league.computers:
+                raise BadLevel(level=level, choices=league.computers)
         now = self.core._clock()
 
         def change(row: GameRow) -> GameRow:

@@ -443,6 +443,8 @@ class LeagueRow:
     points: tuple[int, ...] = (3, 1, 0)
     tiebreaks: tuple[str, ...] = ("wins", "total_score")
     created_at: float = 0.0
+    #: The level of the computer players its games may seat, ``None`` if they may not.
+    computers: str | None = None
 
     @property
     def closed(self) -> bool:

@@ -27,7 +27,7 @@ from bot.storage import (
 
 LEAGUE_COLUMNS = (
     "guild_id, name, organiser_id, channel_id, kind, expansions, options, min_players, "
-    "max_players, pace, turn_seconds, timeout_policy, points, tiebreaks, created_at"
+    "max_players, pace, turn_seconds, timeout_policy, points, tiebreaks, created_at, computers"
 )
 SEASON_COLUMNS = "league_id, season, starts_at, ends_at, message_id, closed_at"
 RESULT_COLUMNS = (
@@ -48,14 +48,14 @@ def _dump(value: Any) -> str:
 
 def _league(row: Sequence[Any]) -> LeagueRow:
     (lid, guild, name, organiser, channel, kind, expansions, options, low, high) = row[:10]
-    (pace, seconds, policy, points, tiebreaks, created) = row[10:16]
+    (pace, seconds, policy, points, tiebreaks, created, computers) = row[10:17]
     return LeagueRow(
         id=lid,
         guild_id=guild,
         name=name,
         organiser_id=organiser,
         channel_id=channel,
-        season=SeasonRow(*row[16:]),
+        season=SeasonRow(*row[17:]),
         kind=kind,
         expansions=tuple(json.loads(expansions)),
         options=json.loads(options),
@@ -67,6 +67,7 @@ def _league(row: Sequence[Any]) -> LeagueRow:
         points=tuple(json.loads(points)),
         tiebreaks=tuple(json.loads(tiebreaks)),
         created_at=created,
+        computers=computers,
     )
 
 
@@ -112,6 +113,7 @@ class SqliteLeagues:
             _dump(list(league.points)),
             _dump(list(league.tiebreaks)),
             league.created_at,
+            league.computers,
         )
         marks = ", ".join("?" * len(values))
         async with self._tx() as db:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
@@ -37,6 +38,7 @@ from bot.ui.commands import (
     EXPANSIONS,
     FARMERS,
     INCOMPLETE,
+    LEVELS,
     SMALL_CITY,
     adopt_server_locale,
     bot_of,
@@ -45,7 +47,7 @@ from bot.ui.commands import (
 from bot.ui.errors import guarded
 from bot.ui.limits import Day, GameNumber, LeagueName, Points, Reason, Season, check_options, heavy
 from bot.ui.state import snapshot
-from bot.ui.texts import family_title, player_locale
+from bot.ui.texts import family_title, player_locale, tr
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
@@ -130,7 +132,14 @@ def rules_line(league: LeagueRow, locale: str) -> str:
         parts.append(lt("pace_post", locale, hours=league.turn_seconds // 3600))
     else:
         parts.append(lt("pace_live", locale))
+    if league.computers is not None:
+        parts.append(lt("computers", locale, level=tr(f"level_{league.computers}", locale)))
     return " · ".join(parts)
+
+
+def computer_namer(locale: str) -> Callable[[int, str], str]:
+    """Names for the computer seats of league games, in the league channel's language."""
+    return lambda n, level: tr("computer_name", locale, n=n, level=tr(f"level_{level}", locale))
 
 
 def stamp(value: float) -> str:
@@ -362,7 +371,7 @@ async def open_thread(
             auto_archive_duration=ARCHIVE_MINUTES,
         )
     await bot.manager.set_messages(row.id, thread_id=thread.id, message_id=None)
-    players = ", ".join(f"<@{s.user_id}>" for s in row.seats)
+    players = ", ".join(s.mention for s in row.seats)
     welcome = lt(
         "welcome",
         locale,
@@ -413,14 +422,14 @@ def challenge_view(game_id: int, locale: str) -> discord.ui.View:
     return view
 
 
-def challenge_text(
-    league: LeagueRow, row: GameRow, invited: list[int], waiting: tuple[int, ...], locale: str
-) -> str:
+def challenge_text(league: LeagueRow, row: GameRow, waiting: tuple[int, ...], locale: str) -> str:
+    """The challenge message: who is seated (people and computers), who has yet to accept."""
+    seated = [s.mention for s in row.seats if s.user_id != row.owner_id]
     return lt(
         "challenge",
         locale,
         challenger=f"<@{row.owner_id}>",
-        opponents=", ".join(f"<@{u}>" for u in invited),
+        opponents=", ".join([*seated, *(f"<@{u}>" for u in waiting)]),
         league=league.name,
         rules=rules_line(league, locale),
         waiting=", ".join(f"<@{u}>" for u in waiting) or "-",
@@ -444,8 +453,7 @@ async def on_challenge(interaction: discord.Interaction, game_id: int, accept: b
         await interaction.followup.send(lt("declined", mine), ephemeral=True)
         return
     if answer.view is None:
-        invited = [s.user_id for s in answer.game.seats[1:]] + list(answer.waiting)
-        text = challenge_text(league, answer.game, invited, answer.waiting, locale)
+        text = challenge_text(league, answer.game, answer.waiting, locale)
         await interaction.response.edit_message(content=text)
         await interaction.followup.send(lt("accepted", mine), ephemeral=True)
         return
@@ -494,6 +502,7 @@ class LeagueGroup(app_commands.Group):
         tiebreak=_("tiebreak"),
         starts=_("starts"),
         ends=_("ends"),
+        computers=_("computers"),
     )
     @app_commands.describe(
         name=_("The league's name"),
@@ -512,6 +521,7 @@ class LeagueGroup(app_commands.Group):
         tiebreak=_("How players level on points are ordered"),
         starts=_("First day of the season, YYYY-MM-DD (default: today)"),
         ends=_("Last day of the season, YYYY-MM-DD (default: none)"),
+        computers=_("Computer players may fill seats, at this level (default: none)"),
     )
     @app_commands.choices(
         game=GAMES,
@@ -521,6 +531,7 @@ class LeagueGroup(app_commands.Group):
         incomplete=INCOMPLETE,
         pace=PACES,
         tiebreak=TIEBREAKS,
+        computers=LEVELS,
     )
     async def create(
         self,
@@ -541,6 +552,7 @@ class LeagueGroup(app_commands.Group):
         tiebreak: str | None = None,
         starts: Day | None = None,
         ends: Day | None = None,
+        computers: str | None = None,
     ) -> None:
         guild_id = interaction.guild_id
         assert guild_id is not None
@@ -568,6 +580,7 @@ class LeagueGroup(app_commands.Group):
             tiebreaks=tiebreak.split(",") if tiebreak else None,
             starts=starts,
             ends=ends,
+            computers=computers,
         )
         await interaction.response.send_message(
             lt("created", public_locale(interaction), name=league.name, where=f"<#{target}>")
@@ -717,6 +730,7 @@ class LeagueGroup(app_commands.Group):
             interaction.user.id,
             admin=is_admin(interaction),
             players=[(p.id, p.display_name) for p in named] or None,
+            namer=computer_namer(public_locale(interaction)),
         )
         locale = public_locale(interaction)
         links = []
@@ -736,6 +750,7 @@ class LeagueGroup(app_commands.Group):
         opponent3=_("opponent3"),
         opponent4=_("opponent4"),
         league=_("league"),
+        computers=_("computers"),
     )
     @app_commands.describe(
         opponent1=_("A member you challenge"),
@@ -743,6 +758,7 @@ class LeagueGroup(app_commands.Group):
         opponent3=_("Another member you challenge"),
         opponent4=_("Another member you challenge"),
         league=_("League name (default: the league of this channel)"),
+        computers=_("Computer players to seat too (leagues that have them)"),
     )
     @app_commands.autocomplete(league=league_names)
     async def challenge(
@@ -753,20 +769,26 @@ class LeagueGroup(app_commands.Group):
         opponent3: discord.Member | None = None,
         opponent4: discord.Member | None = None,
         league: LeagueName | None = None,
+        computers: app_commands.Range[int, 0, 4] = 0,
     ) -> None:
         found = await resolve(interaction, league)
         named = [p for p in (opponent1, opponent2, opponent3, opponent4) if p is not None]
         bot = bot_of(interaction)
         user = interaction.user
         await interaction.response.defer(ephemeral=True, thinking=True)
-        row = await bot.manager.challenge(
-            found.id, user.id, user.display_name, [(p.id, p.display_name) for p in named]
-        )
         locale = public_locale(interaction)
+        row = await bot.manager.challenge(
+            found.id,
+            user.id,
+            user.display_name,
+            [(p.id, p.display_name) for p in named],
+            computers,
+            computer_namer(locale),
+        )
         invited = [p.id for p in named]
         channel = await _league_channel(bot, found)
         message = await channel.send(
-            challenge_text(found, row, invited, tuple(invited), locale),
+            challenge_text(found, row, tuple(invited), locale),
             view=challenge_view(row.id, locale),
             allowed_mentions=discord.AllowedMentions(users=True),
         )

@@ -183,7 +183,8 @@ CREATE TABLE leagues (
     -- JSON: tie-breakers after points, in order ("wins", "total_score", "average_score").
     tiebreaks    TEXT    NOT NULL,
     created_at   REAL    NOT NULL
-);
+, computers TEXT
+    CHECK (computers IS NULL OR computers IN ('easy', 'medium', 'hard')));
 
 -- table seats
 CREATE TABLE seats (

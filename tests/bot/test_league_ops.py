@@ -9,10 +9,11 @@ import random
 import pytest
 from conftest import ALICE, BOB, CAROL, play_random
 
-from bot.errors import BadSetup
+from bot.errors import BadLevel, BadSetup, NoComputers
 from bot.leagues import (
     AlreadyMember,
     BadFormat,
+    BadTable,
     Busy,
     LeagueClosed,
     LeagueNameTaken,
@@ -248,3 +249,70 @@ async def test_a_result_missed_by_a_crash_is_recorded_later(
     assert (await manager.game(view.game_id)).status == "finished"
     assert await manager.storage.league_results(league.id) == []
     assert (await manager.season_table(league.id)).games == 1
+
+
+async def play_with_computers(mgr: GameManager, game_id: int, seed: int = 3) -> None:
+    """Play a game to its end: people at random, computer seats by their own decisions."""
+    rng = random.Random(seed)
+    view = await mgr.decision(game_id)
+    while not view.finished:
+        if view.user_id is not None and view.user_id < 0:
+            view = (await mgr.computer_turn(game_id, turn=view.turn)).view
+        else:
+            view = (await play_random(mgr, view, rng)).view
+
+
+async def test_computers_only_in_leagues_that_have_them(manager: GameManager) -> None:
+    plain = await league_with(manager, ALICE, BOB, CAROL)
+    with pytest.raises(NoComputers) as refused:
+        await manager.challenge(plain.id, ALICE, "alice", [(BOB, "bob")], computers=1)
+    assert "cannot take part" in str(refused.value)
+    row = await manager.challenge(plain.id, ALICE, "alice", [(BOB, "bob")])
+    with pytest.raises(NoComputers):
+        await manager.add_computer(row.id, ALICE, "easy", "Computer 1")
+    with pytest.raises(BadLevel):
+        await league_with(manager, name="Odd", computers="expert")
+    league = await league_with(manager, CAROL, DAVE, name="Bots", computers="easy")
+    assert league.computers == "easy"
+    assert (await manager.league(league.id)).computers == "easy"
+    with pytest.raises(BadTable):  # 2 people + 3 computers: more than the 4 seats
+        await manager.challenge(league.id, CAROL, "carol", [(DAVE, "dave")], computers=3)
+
+
+async def test_a_league_round_fills_short_tables_with_computers_and_rates_people_only(
+    manager: GameManager,
+) -> None:
+    league = await league_with(
+        manager, ALICE, BOB, name="Bots", computers="easy", min_players=3, max_players=3
+    )
+    views = await manager.schedule(league.id, ADMIN, admin=True)
+    assert len(views) == 1
+    row = await manager.game(views[0].game_id)
+    seats = [(s.user_id > 0, s.computer) for s in row.seats]
+    assert sorted(seats, key=str) == sorted([(True, None), (True, None), (False, "easy")], key=str)
+    assert next(s.name for s in row.seats if s.computer) == "Computer 1 (easy)"
+    await play_with_computers(manager, row.id)
+    ratings, results = await manager.league_ratings(league.id)
+    assert len(results) == 1
+    placings = results[0].placings
+    assert sorted(p.user_id for p in placings) == [ALICE, BOB]
+    assert sorted(p.rank for p in placings) in ([1, 2], [1, 1])
+    assert set(ratings.current) == {ALICE, BOB}
+
+
+async def test_a_challenge_with_a_computer_starts_when_the_people_accept(
+    manager: GameManager,
+) -> None:
+    league = await league_with(manager, ALICE, BOB, name="Bots", computers="medium")
+    row = await manager.challenge(
+        league.id, ALICE, "alice", [(BOB, "bob")], computers=1, namer=lambda n, lv: f"R{n}-{lv}"
+    )
+    assert [s.name for s in row.seats] == ["alice", "R1-medium"]
+    assert row.status == "lobby"
+    with pytest.raises(BadLevel):  # the league's level only
+        await manager.add_computer(row.id, ALICE, "hard", "Computer 2")
+    answer = await manager.answer_challenge(row.id, BOB, "bob", accept=True)
+    assert answer.view is not None
+    started = await manager.game(row.id)
+    assert started.status == "active"
+    assert sorted(s.computer or "" for s in started.seats) == ["", "", "medium"]

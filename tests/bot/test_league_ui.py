@@ -192,3 +192,49 @@ def test_every_league_command_name_and_description_has_a_french_version() -> Non
         if not catalogs.has_in("command", text, "fr"):
             missing.append(text)
     assert not missing, missing
+
+
+async def test_a_league_with_computer_players(simcord_env: simcord.Env) -> None:
+    """A league that allows computers: its rules say so, a challenge seats one, the people's
+    result counts and the computer has no rating."""
+    table = Table(simcord_env, players=2)
+    alice, bob = table.players
+    zoe = admin_of(table, simcord_env)
+    channel, manager = table.channel, table.bot.manager
+    await zoe.slash(
+        channel, "league create", name="Robots", min_players=3, max_players=3, computers="easy"
+    )
+    rules = {f.name: f.value for f in standings_messages(table)[-1].embeds[0].fields}
+    assert "computers: Easy" in str(rules), rules
+    for player in (alice, bob):
+        await player.slash(channel, "league join")
+    refused = await alice.slash(channel, "league challenge", opponent1=bob, computers=2)
+    assert any("3" in t and "4" in t for t in said(refused)), said(refused)
+    challenged = await alice.slash(channel, "league challenge", opponent1=bob, computers=1)
+    assert challenged.ephemeral
+    invite = next(m for m in reversed(channel.history()) if "challenges" in m.content)
+    assert "**Computer 1 (Easy)**" in invite.content and "<@-" not in invite.content
+    await bob.click(invite, custom_id=invite.components[0].children[0].custom_id)  # type: ignore[union-attr]
+    invite = next(m for m in channel.history() if m.id == invite.id)
+    game_id = game_number(invite.content)
+    welcome = table.channel.threads[-1].history()[0].content
+    assert "**Computer 1 (Easy)**" in welcome and "<@-" not in welcome, welcome
+    row = await manager.game(game_id)
+    assert [s.name for s in row.seats if s.computer] == ["Computer 1 (Easy)"]
+    assert table.bot.computer_turns is not None
+    rng = random.Random(5)
+    for _ in range(400):
+        await table.bot.computer_turns.idle()
+        view = await manager.decision(game_id)
+        if view.finished:
+            break
+        assert view.user_id is not None and view.user_id > 0, "computers play on their own"
+        await play_random(manager, view, rng)
+        # A person's move through the bot's buttons wakes the computers (post.announce).
+        table.bot.computer_turns.kick(await manager.game(game_id))
+    assert (await manager.decision(game_id)).finished
+    (league,) = await manager.guild_leagues(table.guild.id)
+    ratings, _ = await manager.league_ratings(league.id)
+    assert set(ratings.current) == {alice.id, bob.id}
+    text = standings_text(table)
+    assert "alice" in text and "bob" in text and "Computer" not in text, text
