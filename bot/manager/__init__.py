@@ -9,8 +9,9 @@ decision it answers; :meth:`GameManager.apply` refuses any other stamp with :cla
 Moves on one game are serialised by an asyncio lock, and the storage write checks the action
 count it expects, so of two concurrent submissions exactly one wins, even across processes.
 
-Undo policy: an undo takes back the whole last turn (tile, figure, wagon moves). A player may
-take back their own last turn at once as long as nobody else has acted since. Any other turn
+Undo policy: an undo takes back the whole last turn (tile, figure, wagon moves), and with it the
+computer players' turns after it (they would only play them again). A player may take back their
+own last turn at once as long as no other person has acted since. Any other turn
 (someone else's, or once the next player has acted) is taken back only when every player still
 playing agrees (:class:`UndoResult` reports the votes); one refusal drops the request. A
 finished game cannot be undone. Undoing replays the record without the turn: the stack is fixed
@@ -434,7 +435,10 @@ class GameManager(ManagerBase):
             live = await self._live(game_id)
             start, end, needed = self._undo_target(live, user_id, request)
             by = live.log[start].user_id
-            if not all(r.user_id == user_id and r.forced is None for r in live.log[start:end]):
+            if not all(
+                (r.user_id == user_id or _by_computer(r)) and r.forced is None
+                for r in live.log[start:end]
+            ):
                 votes = frozenset(
                     await self.storage.add_undo_vote(game_id, start, user_id, self._clock())
                 )
@@ -467,8 +471,13 @@ class GameManager(ManagerBase):
         if seat is None:
             raise NotAPlayer(game_id=live.row.id)
         start, end = last_turn(live.log)
+        # Computers' turns go back with the person's turn before them (else they replay it).
         if end == 0:
             raise UndoNothing()
+        while _by_computer(live.log[start]):
+            start, before = last_turn(live.log[:start])
+            if before == 0:
+                raise UndoNothing()
         if request is not None and request != start:
             raise UndoStale()
         needed = _voters(live.row.seats)
@@ -833,6 +842,11 @@ def last_turn(log: Sequence[ActionRow]) -> tuple[int, int]:
     while start > 0 and log[start - 1].turn == turn and log[start - 1].forced not in DEPARTURES:
         start -= 1
     return start, end
+
+
+def _by_computer(action: ActionRow) -> bool:
+    """Whether a computer seat played ``action`` (their user ids are negative)."""
+    return action.user_id is not None and action.user_id < 0
 
 
 def _with_status(seats: tuple[SeatRow, ...], seat: int, status: SeatStatus) -> tuple[SeatRow, ...]:

@@ -95,3 +95,34 @@ async def test_a_game_against_computers_is_abandoned_by_its_creator_alone(
     vote = await manager.vote_abandon(row.id, ALICE)
     assert vote.done and vote.needed == {ALICE}
     assert vote.row.status == "abandoned"
+
+
+async def test_an_undo_takes_back_the_persons_turn_and_the_computers_after_it(
+    manager: GameManager,
+) -> None:
+    from bot.errors import UndoNothing
+    from engine import Pass
+
+    row = await manager.create_lobby(ALICE, "alice", channel_id=7)
+    row = await manager.add_computer(row.id, ALICE, "easy", "Computer 1 (Easy)")
+    view = await manager.start(row.id, ALICE, seed=3)
+    if view.seat == 1:  # the computer begins: nothing of alice's to take back yet
+        await manager.computer_turn(row.id, turn=view.turn)
+        with pytest.raises(UndoNothing):
+            await manager.undo(row.id, ALICE)
+        view = await manager.decision(row.id)
+    before = len(await manager.storage.get_actions(row.id))
+    tile = view.tile
+    await manager.apply(row.id, ALICE, view.placements[0], turn=view.turn)
+    view = await manager.decision(row.id)
+    if view.seat == 0:
+        await manager.apply(row.id, ALICE, Pass(), turn=view.turn)
+        view = await manager.decision(row.id)
+    assert view.seat == 1
+    await manager.computer_turn(row.id, turn=view.turn)
+    assert (await manager.decision(row.id)).seat == 0
+    result = await manager.undo(row.id, ALICE)
+    assert result.undone and result.by == ALICE
+    assert len(await manager.storage.get_actions(row.id)) == before
+    back = await manager.decision(row.id)
+    assert back.seat == 0 and back.tile == tile and back.phase == "tile"
