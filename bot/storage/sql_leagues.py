@@ -1,7 +1,8 @@
-"""The league part of :class:`bot.storage.sqlite.SqliteStorage`: every SQL statement on leagues.
+"""The league part of :class:`bot.storage.sql.SqlStorage`: every SQL statement on leagues.
 
-A mixin on the same connection, lock and transactions as the rest of the storage (``_tx`` for
-writes, ``_read`` for reads); the tables are those of ``migrations/0003_leagues.sql``.
+A mixin on the same connections and transactions as the rest of the storage (``_tx`` for
+writes, ``_read`` for reads), for every database engine; the tables are those of
+``migrations/0003_leagues.sql`` (and its PostgreSQL twin).
 """
 
 from __future__ import annotations
@@ -10,8 +11,6 @@ import json
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any
-
-import aiosqlite
 
 from bot.storage import (
     GameRow,
@@ -24,6 +23,7 @@ from bot.storage import (
     SeasonRow,
     Status,
 )
+from bot.storage.db import Db
 
 LEAGUE_COLUMNS = (
     "guild_id, name, organiser_id, channel_id, kind, expansions, options, min_players, "
@@ -81,18 +81,16 @@ def _link(row: Sequence[Any]) -> LeagueGame:
 LINK_COLUMNS = "game_id, league_id, season, created_by, created_at, invited"
 
 
-class SqliteLeagues:
-    """League methods of :class:`bot.storage.Storage` for :class:`SqliteStorage`."""
+class SqlLeagues:
+    """League methods of :class:`bot.storage.Storage` for :class:`bot.storage.sql.SqlStorage`."""
 
     if TYPE_CHECKING:
 
-        def _tx(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+        def _tx(self) -> AbstractAsyncContextManager[Db]: ...
 
-        def _read(self) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+        def _read(self) -> AbstractAsyncContextManager[Db]: ...
 
-        async def _games(
-            self, db: aiosqlite.Connection, where: str, args: Sequence[Any]
-        ) -> list[GameRow]: ...
+        async def _games(self, db: Db, where: str, args: Sequence[Any]) -> list[GameRow]: ...
 
     # -- leagues and seasons ------------------------------------------------------------------
 
@@ -117,22 +115,18 @@ class SqliteLeagues:
         )
         marks = ", ".join("?" * len(values))
         async with self._tx() as db:
-            cursor = await db.execute(
-                f"INSERT INTO leagues ({LEAGUE_COLUMNS}) VALUES ({marks})", values
+            league_id = await db.insert_id(
+                f"INSERT INTO leagues ({LEAGUE_COLUMNS}) VALUES ({marks}) RETURNING id", values
             )
-            league_id = cursor.lastrowid
-            assert league_id is not None
             season = league.season
             await db.execute(
                 f"INSERT INTO league_seasons ({SEASON_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
                 (league_id, 1, season.starts_at, season.ends_at, None, None),
             )
             await self._audit(db, audit, league_id)
-            return league_id
+            return int(league_id)
 
-    async def _audit(
-        self, db: aiosqlite.Connection, audit: LeagueAudit, league_id: int | None = None
-    ) -> None:
+    async def _audit(self, db: Db, audit: LeagueAudit, league_id: int | None = None) -> None:
         await db.execute(
             f"INSERT INTO league_audit ({AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
@@ -149,32 +143,27 @@ class SqliteLeagues:
     async def _leagues(self, where: str, args: Sequence[Any]) -> list[LeagueRow]:
         columns = ", ".join(f"l.{c}" for c in LEAGUE_COLUMNS.split(", "))
         seasons = ", ".join(f"s.{c}" for c in SEASON_COLUMNS.split(", "))
-        async with (
-            self._read() as db,
-            db.execute(
+        async with self._read() as db:
+            rows = await db.fetchall(
                 f"SELECT l.id, {columns}, {seasons} FROM leagues l {CURRENT} {where}", args
-            ) as cursor,
-        ):
-            return [_league(row) for row in await cursor.fetchall()]
+            )
+        return [_league(row) for row in rows]
 
     async def get_league(self, league_id: int) -> LeagueRow | None:
         found = await self._leagues("WHERE l.id = ?", (league_id,))
         return found[0] if found else None
 
     async def guild_leagues(self, guild_id: int) -> list[LeagueRow]:
-        return await self._leagues(
-            "WHERE l.guild_id = ? ORDER BY l.name COLLATE NOCASE, l.id", (guild_id,)
-        )
+        found = await self._leagues("WHERE l.guild_id = ?", (guild_id,))
+        return sorted(found, key=lambda league: (league.name.casefold(), league.id))
 
     async def seasons(self, league_id: int) -> list[SeasonRow]:
-        async with (
-            self._read() as db,
-            db.execute(
+        async with self._read() as db:
+            rows = await db.fetchall(
                 f"SELECT {SEASON_COLUMNS} FROM league_seasons WHERE league_id = ? ORDER BY season",
                 (league_id,),
-            ) as cursor,
-        ):
-            return [SeasonRow(*row) for row in await cursor.fetchall()]
+            )
+        return [SeasonRow(*row) for row in rows]
 
     async def set_season_message(self, league_id: int, season: int, message_id: int) -> None:
         async with self._tx() as db:
@@ -192,12 +181,12 @@ class SqliteLeagues:
         following: SeasonRow | None,
     ) -> bool:
         async with self._tx() as db:
-            cursor = await db.execute(
+            changed = await db.execute(
                 "UPDATE league_seasons SET closed_at = ? "
                 "WHERE league_id = ? AND season = ? AND closed_at IS NULL",
                 (now, league_id, season),
             )
-            if cursor.rowcount != 1:
+            if changed != 1:
                 return False
             await self._audit(db, audit)
             if following is not None:
@@ -213,22 +202,21 @@ class SqliteLeagues:
         self, league_id: int, *, include_left: bool = False
     ) -> list[LeagueMember]:
         where = "" if include_left else " AND left_at IS NULL"
-        async with (
-            self._read() as db,
-            db.execute(
+        async with self._read() as db:
+            rows = await db.fetchall(
                 "SELECT league_id, user_id, name, joined_at, left_at FROM league_members "
                 f"WHERE league_id = ?{where} ORDER BY joined_at, user_id",
                 (league_id,),
-            ) as cursor,
-        ):
-            return [LeagueMember(*row) for row in await cursor.fetchall()]
+            )
+        return [LeagueMember(*row) for row in rows]
 
     async def save_league_member(self, member: LeagueMember) -> None:
         m = member
         async with self._tx() as db:
             await db.execute(
-                "INSERT OR REPLACE INTO league_members (league_id, user_id, name, joined_at, "
-                "left_at) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO league_members (league_id, user_id, name, joined_at, left_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (league_id, user_id) DO UPDATE SET "
+                "name = excluded.name, joined_at = excluded.joined_at, left_at = excluded.left_at",
                 (m.league_id, m.user_id, m.name, m.joined_at, m.left_at),
             )
 
@@ -237,7 +225,10 @@ class SqliteLeagues:
     async def link_league_game(self, link: LeagueGame) -> None:
         async with self._tx() as db:
             await db.execute(
-                f"INSERT OR REPLACE INTO league_games ({LINK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                f"INSERT INTO league_games ({LINK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET league_id = excluded.league_id, "
+                "season = excluded.season, created_by = excluded.created_by, "
+                "created_at = excluded.created_at, invited = excluded.invited",
                 (
                     link.game_id,
                     link.league_id,
@@ -249,13 +240,10 @@ class SqliteLeagues:
             )
 
     async def league_game(self, game_id: int) -> LeagueGame | None:
-        async with (
-            self._read() as db,
-            db.execute(
+        async with self._read() as db:
+            row = await db.fetchone(
                 f"SELECT {LINK_COLUMNS} FROM league_games WHERE game_id = ?", (game_id,)
-            ) as cursor,
-        ):
-            row = await cursor.fetchone()
+            )
         return None if row is None else _link(row)
 
     async def league_games(
@@ -263,12 +251,12 @@ class SqliteLeagues:
     ) -> list[tuple[LeagueGame, GameRow]]:
         marks = ", ".join("?" * len(statuses))
         async with self._read() as db:
-            async with db.execute(
+            found = await db.fetchall(
                 f"SELECT {LINK_COLUMNS} FROM league_games WHERE league_id = ? AND game_id IN "
                 f"(SELECT id FROM games WHERE status IN ({marks})) ORDER BY game_id",
                 (league_id, *statuses),
-            ) as cursor:
-                links = [_link(row) for row in await cursor.fetchall()]
+            )
+            links = [_link(row) for row in found]
             ids = [link.game_id for link in links]
             rows: list[GameRow] = []
             if ids:
@@ -277,33 +265,29 @@ class SqliteLeagues:
         return [(link, by_id[link.game_id]) for link in links if link.game_id in by_id]
 
     async def unrecorded_league_games(self, league_id: int) -> list[int]:
-        async with (
-            self._read() as db,
-            db.execute(
+        async with self._read() as db:
+            rows = await db.fetchall(
                 "SELECT k.game_id FROM league_games k JOIN games g ON g.id = k.game_id "
                 "JOIN league_seasons s ON s.league_id = k.league_id AND s.season = k.season "
                 "WHERE k.league_id = ? AND g.status = 'finished' "
                 "AND (s.closed_at IS NULL OR g.ended_at <= s.closed_at) AND NOT EXISTS "
                 "(SELECT 1 FROM league_results r WHERE r.game_id = k.game_id) ORDER BY g.ended_at",
                 (league_id,),
-            ) as cursor,
-        ):
-            return [row[0] for row in await cursor.fetchall()]
+            )
+        return [row[0] for row in rows]
 
     # -- results ------------------------------------------------------------------------------
 
     async def record_league_result(self, result: LeagueResult) -> int | None:
         r = result
         async with self._tx() as db:
-            cursor = await db.execute(
-                "INSERT OR IGNORE INTO league_results (game_id, league_id, season, ended_at, "
-                "recorded_at) VALUES (?, ?, ?, ?, ?)",
+            result_id = await db.insert_id(
+                "INSERT INTO league_results (game_id, league_id, season, ended_at, "
+                "recorded_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
                 (r.game_id, r.league_id, r.season, r.ended_at, r.recorded_at),
             )
-            if cursor.rowcount != 1:
+            if result_id is None:
                 return None
-            result_id = cursor.lastrowid
-            assert result_id is not None
             await db.executemany(
                 f"INSERT INTO league_placings (result_id, {PLACING_COLUMNS}) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -321,29 +305,26 @@ class SqliteLeagues:
                     for p in r.placings
                 ],
             )
-            return result_id
+            return int(result_id)
 
     async def league_results(self, league_id: int) -> list[LeagueResult]:
         async with self._read() as db:
-            async with db.execute(
+            heads = await db.fetchall(
                 f"SELECT {RESULT_COLUMNS} FROM league_results WHERE league_id = ? "
                 "ORDER BY ended_at, id",
                 (league_id,),
-            ) as cursor:
-                heads = list(await cursor.fetchall())
-            async with db.execute(
+            )
+            rows = await db.fetchall(
                 f"SELECT result_id, {PLACING_COLUMNS} FROM league_placings WHERE result_id IN "
                 "(SELECT id FROM league_results WHERE league_id = ?) ORDER BY result_id, seat",
                 (league_id,),
-            ) as cursor:
-                placings: dict[int, list[LeaguePlacing]] = {}
-                async for row in cursor:
-                    seat, user, name, score, rank, left, breakdown = row[1:]
-                    placings.setdefault(row[0], []).append(
-                        LeaguePlacing(
-                            seat, user, name, score, rank, bool(left), json.loads(breakdown)
-                        )
-                    )
+            )
+        placings: dict[int, list[LeaguePlacing]] = {}
+        for row in rows:
+            seat, user, name, score, rank, left, breakdown = row[1:]
+            placings.setdefault(row[0], []).append(
+                LeaguePlacing(seat, user, name, score, rank, bool(left), json.loads(breakdown))
+            )
         results = []
         for head in heads:
             rid, game_id, lid, season, ended, recorded, annulled, by, why = head
@@ -367,23 +348,21 @@ class SqliteLeagues:
         self, game_id: int, by: int, reason: str, now: float, audit: LeagueAudit
     ) -> bool:
         async with self._tx() as db:
-            cursor = await db.execute(
+            changed = await db.execute(
                 "UPDATE league_results SET annulled_at = ?, annulled_by = ?, annul_reason = ? "
                 "WHERE game_id = ? AND annulled_at IS NULL",
                 (now, by, reason, game_id),
             )
-            if cursor.rowcount != 1:
+            if changed != 1:
                 return False
             await self._audit(db, audit)
             return True
 
     async def league_audit(self, league_id: int, limit: int = 20) -> list[LeagueAudit]:
-        async with (
-            self._read() as db,
-            db.execute(
+        async with self._read() as db:
+            rows = await db.fetchall(
                 f"SELECT {AUDIT_COLUMNS} FROM league_audit WHERE league_id = ? "
                 "ORDER BY created_at DESC, id DESC LIMIT ?",
                 (league_id, limit),
-            ) as cursor,
-        ):
-            return [LeagueAudit(*row) for row in await cursor.fetchall()]
+            )
+        return [LeagueAudit(*row) for row in rows]

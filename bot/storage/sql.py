@@ -1,0 +1,614 @@
+"""The SQL of :class:`bot.storage.Storage`, for every database engine: every statement of the bot.
+
+:class:`SqlStorage` implements the storage interface on :class:`bot.storage.db.Db`
+connections; an engine's subclass says how to get them: :class:`bot.storage.sqlite.SqliteStorage`
+(one aiosqlite connection, the default) and :class:`bot.storage.postgres.PostgresStorage`
+(an asyncpg pool). Writes run in one transaction each (``_tx``); reads use ``_read``.
+
+Moves on one game are serialised by the database itself: every write of a move is a
+compare-and-set on the game's action count (:func:`progress_step`), so of two processes
+submitting a move on the same game, exactly one succeeds and the other gets
+:class:`WriteConflict`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import astuple
+from typing import Any
+
+from bot.storage import (
+    ActionRow,
+    Deadline,
+    GameRow,
+    GuildSettings,
+    Progress,
+    SeatRow,
+    Status,
+    Storage,
+    UserSettings,
+    WriteConflict,
+)
+from bot.storage.db import Db
+from bot.storage.sql_leagues import SqlLeagues
+
+GAME_COLUMNS = (
+    "guild_id, channel_id, thread_id, message_id, owner_id, kind, expansions, options, "
+    "setup_extra, seed, status, private, max_players, locale, turn, action_count, current_seat, "
+    "turn_seconds, timeout_policy, result, created_at, updated_at, started_at, ended_at"
+)
+GAME_PLACEHOLDERS = ", ".join("?" * len(GAME_COLUMNS.split(", ")))
+SEAT_COLUMNS = "seat, user_id, name, colour, status, joined_at, computer"
+DEADLINE_COLUMNS = "game_id, kind, turn, due_at, user_id, done_at, paused_at, notified_at"
+#: The deadlines of users away at the time given as the one parameter.
+AWAY = "user_id IN (SELECT user_id FROM user_settings WHERE away_until > ?)"
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _game_values(game: GameRow) -> tuple[Any, ...]:
+    return (
+        game.guild_id,
+        game.channel_id,
+        game.thread_id,
+        game.message_id,
+        game.owner_id,
+        game.kind,
+        _dump(list(game.expansions)),
+        _dump(game.options),
+        _dump(game.setup_extra),
+        game.seed,
+        game.status,
+        int(game.private),
+        game.max_players,
+        game.locale,
+        game.turn,
+        game.action_count,
+        game.current_seat,
+        game.turn_seconds,
+        game.timeout_policy,
+        None if game.result is None else _dump(game.result),
+        game.created_at,
+        game.updated_at,
+        game.started_at,
+        game.ended_at,
+    )
+
+
+def _game_from_row(row: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
+    (gid, guild, channel, thread, message, owner, kind, expansions, options, extra, seed) = row[:11]
+    (status, private, max_players, locale, turn, count, current, seconds, policy) = row[11:20]
+    result, created, updated, started, ended = row[20:]
+    return GameRow(
+        id=gid,
+        owner_id=owner,
+        created_at=created,
+        updated_at=updated,
+        guild_id=guild,
+        channel_id=channel,
+        thread_id=thread,
+        message_id=message,
+        kind=kind,
+        expansions=tuple(json.loads(expansions)),
+        options=json.loads(options),
+        setup_extra=json.loads(extra),
+        seed=seed,
+        status=status,
+        private=bool(private),
+        max_players=max_players,
+        locale=locale,
+        turn=turn,
+        action_count=count,
+        current_seat=current,
+        turn_seconds=seconds,
+        timeout_policy=policy,
+        result=None if result is None else json.loads(result),
+        started_at=started,
+        ended_at=ended,
+        seats=seats,
+    )
+
+
+INSERT_ACTION = (
+    "INSERT INTO actions (game_id, idx, turn, seat, user_id, action, forced, created_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+#: One statement of a batched transaction: SQL, parameters, and whether it is an executemany.
+Step = tuple[str, Any, bool]
+
+
+def _action_values(game_id: int, a: ActionRow) -> tuple[Any, ...]:
+    return (game_id, a.idx, a.turn, a.seat, a.user_id, _dump(a.action), a.forced, a.created_at)
+
+
+def progress_step(game_id: int, expected_count: int, progress: Progress) -> Step:
+    """The compare-and-set on the action count: it must change exactly one row."""
+    return (
+        "UPDATE games SET turn = ?, action_count = ?, current_seat = ?, status = ?, "
+        "updated_at = ?, result = ?, ended_at = ? WHERE id = ? AND action_count = ?",
+        (
+            progress.turn,
+            progress.action_count,
+            progress.current_seat,
+            progress.status,
+            progress.updated_at,
+            None if progress.result is None else _dump(progress.result),
+            progress.ended_at,
+            game_id,
+            expected_count,
+        ),
+        False,
+    )
+
+
+def seat_steps(game_id: int, seats: Iterable[SeatRow]) -> list[Step]:
+    return [
+        ("DELETE FROM seats WHERE game_id = ?", (game_id,), False),
+        (
+            f"INSERT INTO seats (game_id, {SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(game_id, *astuple(seat)) for seat in seats],
+            True,
+        ),
+    ]
+
+
+def deadline_steps(game_id: int, deadlines: Sequence[Deadline]) -> list[Step]:
+    return [
+        ("DELETE FROM deadlines WHERE game_id = ?", (game_id,), False),
+        (
+            "INSERT INTO deadlines (game_id, kind, turn, user_id, due_at, done_at, paused_at, "
+            "notified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    game_id,
+                    d.kind,
+                    d.turn,
+                    d.user_id,
+                    d.due_at,
+                    d.done_at,
+                    d.paused_at,
+                    d.notified_at,
+                )
+                for d in deadlines
+            ],
+            True,
+        ),
+    ]
+
+
+async def run_steps(db: Db, steps: Sequence[Step]) -> None:
+    for sql, params, many in steps:
+        if many:
+            await db.executemany(sql, params)
+        else:
+            await db.execute(sql, params)
+
+
+class SqlStorage(SqlLeagues, Storage):
+    """The storage on any :class:`Db`: subclasses provide ``_tx``, ``_read`` and ``close``."""
+
+    def _tx(self) -> AbstractAsyncContextManager[Db]:
+        """A connection inside a write transaction, committed at the end (rolled back on error)."""
+        raise NotImplementedError
+
+    def _read(self) -> AbstractAsyncContextManager[Db]:
+        raise NotImplementedError
+
+    async def __aenter__(self) -> SqlStorage:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # -- games ------------------------------------------------------------------------------
+
+    async def _insert_game(self, db: Db, game: GameRow) -> int:
+        game_id = await db.insert_id(
+            f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({GAME_PLACEHOLDERS}) RETURNING id",
+            _game_values(game),
+        )
+        assert game_id is not None
+        await run_steps(db, seat_steps(game_id, game.seats))
+        return int(game_id)
+
+    async def create_game(self, game: GameRow) -> int:
+        async with self._tx() as db:
+            return await self._insert_game(db, game)
+
+    async def save_game(
+        self, game: GameRow, *, deadlines: Sequence[Deadline] | None = None
+    ) -> None:
+        sets = ", ".join(f"{name} = ?" for name in GAME_COLUMNS.split(", "))
+        if game.status != "active":
+            deadlines = ()
+        async with self._tx() as db:
+            await db.execute(
+                f"UPDATE games SET {sets} WHERE id = ?", (*_game_values(game), game.id)
+            )
+            await run_steps(db, seat_steps(game.id, game.seats))
+            if deadlines is not None:
+                await run_steps(db, deadline_steps(game.id, deadlines))
+
+    async def _seats(self, db: Db, ids: list[int]) -> dict[int, list[SeatRow]]:
+        found: dict[int, list[SeatRow]] = {gid: [] for gid in ids}
+        if not ids:
+            return found
+        marks = ", ".join("?" * len(ids))
+        for row in await db.fetchall(
+            f"SELECT game_id, {SEAT_COLUMNS} FROM seats WHERE game_id IN ({marks}) "
+            "ORDER BY game_id, seat",
+            ids,
+        ):
+            found[row[0]].append(SeatRow(*row[1:]))
+        return found
+
+    async def _games(self, db: Db, where: str, args: Sequence[Any]) -> list[GameRow]:
+        rows = await db.fetchall(f"SELECT id, {GAME_COLUMNS} FROM games {where}", args)
+        seats = await self._seats(db, [row[0] for row in rows])
+        return [_game_from_row(row, tuple(seats[row[0]])) for row in rows]
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        async with self._read() as db:
+            games = await self._games(db, "WHERE id = ?", (game_id,))
+        return games[0] if games else None
+
+    async def get_actions(self, game_id: int) -> list[ActionRow]:
+        async with self._read() as db:
+            rows = await db.fetchall(
+                "SELECT idx, turn, seat, user_id, action, forced, created_at FROM actions "
+                "WHERE game_id = ? ORDER BY idx",
+                (game_id,),
+            )
+        return [ActionRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6]) for r in rows]
+
+    async def import_game(self, game: GameRow, actions: Sequence[ActionRow]) -> int:
+        async with self._tx() as db:
+            game_id = await self._insert_game(db, game)
+            await db.executemany(INSERT_ACTION, [_action_values(game_id, a) for a in actions])
+            return game_id
+
+    def _move_steps(
+        self,
+        game_id: int,
+        expected_count: int,
+        actions: Sequence[ActionRow],
+        progress: Progress,
+        deadlines: Sequence[Deadline] | None,
+        seats: Sequence[SeatRow] | None,
+    ) -> list[Step]:
+        steps: list[Step] = [
+            progress_step(game_id, expected_count, progress),
+            ("DELETE FROM undo_votes WHERE game_id = ?", (game_id,), False),
+            (INSERT_ACTION, [_action_values(game_id, a) for a in actions], True),
+        ]
+        if deadlines is not None:
+            steps += deadline_steps(game_id, deadlines)
+        if seats is not None:
+            steps += seat_steps(game_id, seats)
+        return steps
+
+    async def append_actions(
+        self,
+        game_id: int,
+        expected_count: int,
+        actions: Sequence[ActionRow],
+        progress: Progress,
+        *,
+        deadlines: Sequence[Deadline] | None = None,
+        seats: Sequence[SeatRow] | None = None,
+    ) -> None:
+        steps = self._move_steps(game_id, expected_count, actions, progress, deadlines, seats)
+        async with self._tx() as db:
+            await self._update_progress(db, steps[0], game_id, expected_count)
+            await run_steps(db, steps[1:])
+
+    async def _update_progress(self, db: Db, step: Step, game_id: int, expected_count: int) -> None:
+        """The compare-and-set of a move: nothing is written unless it changes one row."""
+        sql, params, _ = step
+        if await db.execute(sql, params) != 1:
+            raise WriteConflict(f"game {game_id} does not hold {expected_count} actions")
+
+    async def truncate_actions(
+        self,
+        game_id: int,
+        expected_count: int,
+        keep: int,
+        progress: Progress,
+        *,
+        deadlines: Sequence[Deadline] | None = None,
+    ) -> None:
+        async with self._tx() as db:
+            step = progress_step(game_id, expected_count, progress)
+            await self._update_progress(db, step, game_id, expected_count)
+            await db.execute("DELETE FROM undo_votes WHERE game_id = ?", (game_id,))
+            await db.execute("DELETE FROM actions WHERE game_id = ? AND idx >= ?", (game_id, keep))
+            if deadlines is not None:
+                await run_steps(db, deadline_steps(game_id, deadlines))
+
+    async def list_games(
+        self,
+        *,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        user_id: int | None = None,
+        statuses: Sequence[Status] = ("lobby", "active"),
+        limit: int = 100,
+    ) -> list[GameRow]:
+        clauses = [f"status IN ({', '.join('?' * len(statuses))})"]
+        args: list[Any] = list(statuses)
+        if guild_id is not None:
+            clauses.append("guild_id = ?")
+            args.append(guild_id)
+        if channel_id is not None:
+            clauses.append("(channel_id = ? OR thread_id = ?)")
+            args += [channel_id, channel_id]
+        if user_id is not None:
+            clauses.append("id IN (SELECT game_id FROM seats WHERE user_id = ?)")
+            args.append(user_id)
+        where = f"WHERE {' AND '.join(clauses)} ORDER BY updated_at DESC, id DESC LIMIT ?"
+        async with self._read() as db:
+            return await self._games(db, where, [*args, limit])
+
+    async def games_awaiting(self, user_id: int, guild_id: int | None = None) -> list[GameRow]:
+        where = (
+            "WHERE status = 'active' AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id "
+            "AND s.seat = games.current_seat AND s.user_id = ?)"
+        )
+        args: list[Any] = [user_id]
+        if guild_id is not None:
+            where += " AND guild_id = ?"
+            args.append(guild_id)
+        async with self._read() as db:
+            return await self._games(db, where + " ORDER BY updated_at", args)
+
+    async def active_game_ids(self) -> list[int]:
+        async with self._read() as db:
+            rows = await db.fetchall("SELECT id FROM games WHERE status = 'active' ORDER BY id")
+        return [row[0] for row in rows]
+
+    async def set_messages(
+        self, game_id: int, thread_id: int | None, message_id: int | None
+    ) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "UPDATE games SET thread_id = ?, message_id = ? WHERE id = ?",
+                (thread_id, message_id, game_id),
+            )
+
+    # -- undo votes -------------------------------------------------------------------------
+
+    async def add_undo_vote(
+        self, game_id: int, action_idx: int, user_id: int, now: float
+    ) -> set[int]:
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO undo_votes (game_id, action_idx, user_id, voted_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (game_id, action_idx, user_id, now),
+            )
+            rows = await db.fetchall(
+                "SELECT user_id FROM undo_votes WHERE game_id = ? AND action_idx = ?",
+                (game_id, action_idx),
+            )
+        return {row[0] for row in rows}
+
+    async def clear_undo_votes(self, game_id: int) -> None:
+        async with self._tx() as db:
+            await db.execute("DELETE FROM undo_votes WHERE game_id = ?", (game_id,))
+
+    # -- abandon votes ----------------------------------------------------------------------
+
+    async def add_abandon_vote(self, game_id: int, user_id: int, now: float) -> set[int]:
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO abandon_votes (game_id, user_id, voted_at) VALUES (?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
+                (game_id, user_id, now),
+            )
+            rows = await db.fetchall(
+                "SELECT user_id FROM abandon_votes WHERE game_id = ?", (game_id,)
+            )
+        return {row[0] for row in rows}
+
+    async def clear_abandon_votes(self, game_id: int) -> None:
+        async with self._tx() as db:
+            await db.execute("DELETE FROM abandon_votes WHERE game_id = ?", (game_id,))
+
+    # -- deadlines --------------------------------------------------------------------------
+
+    async def _deadlines(self, where: str, args: Sequence[Any]) -> list[Deadline]:
+        async with self._read() as db:
+            rows = await db.fetchall(f"SELECT {DEADLINE_COLUMNS} FROM deadlines {where}", args)
+        return [Deadline(*row) for row in rows]
+
+    async def deadlines(self, game_id: int) -> list[Deadline]:
+        return await self._deadlines("WHERE game_id = ? ORDER BY due_at", (game_id,))
+
+    async def due_deadlines(self, now: float, limit: int = 100) -> list[Deadline]:
+        return await self._deadlines(
+            "WHERE done_at IS NULL AND paused_at IS NULL AND due_at <= ? "
+            "ORDER BY due_at, game_id, kind LIMIT ?",
+            (now, limit),
+        )
+
+    async def complete_deadline(self, game_id: int, kind: str, turn: int, now: float) -> bool:
+        return await self._set_pending(game_id, kind, turn, "done_at", now)
+
+    async def postpone_deadline(self, game_id: int, kind: str, turn: int, due_at: float) -> bool:
+        return await self._set_pending(game_id, kind, turn, "due_at", due_at)
+
+    async def _set_pending(
+        self, game_id: int, kind: str, turn: int, column: str, value: float
+    ) -> bool:
+        """Set one column of a deadline still pending for ``turn``; False if stale or done."""
+        async with self._tx() as db:
+            changed = await db.execute(
+                f"UPDATE deadlines SET {column} = ? WHERE game_id = ? AND kind = ? AND turn = ? "
+                "AND done_at IS NULL",
+                (value, game_id, kind, turn),
+            )
+        return changed == 1
+
+    async def pause_deadlines(self, now: float, user_id: int | None = None) -> int:
+        if user_id is None:
+            who, args = AWAY, [now]
+        else:
+            who, args = "user_id = ?", [user_id]
+        async with self._tx() as db:
+            return await db.execute(
+                "UPDATE deadlines SET paused_at = ? "
+                f"WHERE done_at IS NULL AND paused_at IS NULL AND {who}",
+                [now, *args],
+            )
+
+    async def resume_deadlines(self, now: float, user_id: int | None = None) -> list[Deadline]:
+        if user_id is None:
+            who, args = f"NOT ({AWAY})", [now]
+        else:
+            who, args = "user_id = ?", [user_id]
+        where = f"WHERE done_at IS NULL AND paused_at IS NOT NULL AND {who}"
+        async with self._tx() as db:
+            # Back at the end of the vacation, or now if earlier; never before the pause began.
+            d = db.dialect
+            back = (
+                f"{d.greatest}(paused_at, {d.least}(?, COALESCE((SELECT away_until "
+                "FROM user_settings u WHERE u.user_id = deadlines.user_id), ?)))"
+            )
+            keys = await db.fetchall("SELECT game_id, kind, turn FROM deadlines " + where, args)
+            await db.execute(
+                f"UPDATE deadlines SET due_at = due_at + {back} - paused_at, paused_at = NULL "
+                + where,
+                [now, now, *args],
+            )
+            resumed: list[Deadline] = []
+            for key in keys:
+                rows = await db.fetchall(
+                    f"SELECT {DEADLINE_COLUMNS} FROM deadlines "
+                    "WHERE game_id = ? AND kind = ? AND turn = ?",
+                    key,
+                )
+                resumed.extend(Deadline(*row) for row in rows)
+            return resumed
+
+    async def unnotified_turns(self, limit: int = 100) -> list[Deadline]:
+        return await self._deadlines(
+            "WHERE kind = 'turn' AND done_at IS NULL AND notified_at IS NULL "
+            "ORDER BY due_at, game_id LIMIT ?",
+            (limit,),
+        )
+
+    async def mark_notified(self, game_id: int, turn: int, now: float) -> bool:
+        async with self._tx() as db:
+            changed = await db.execute(
+                "UPDATE deadlines SET notified_at = ? WHERE game_id = ? AND kind = 'turn' "
+                "AND turn = ? AND done_at IS NULL AND notified_at IS NULL",
+                (now, game_id, turn),
+            )
+        return changed == 1
+
+    # -- digests ----------------------------------------------------------------------------
+
+    async def digest_guilds(self) -> list[tuple[GuildSettings, float | None]]:
+        async with self._read() as db:
+            rows = await db.fetchall(
+                "SELECT g.guild_id, d.sent_at FROM guild_settings g LEFT JOIN digests d "
+                "ON d.guild_id = g.guild_id WHERE g.digest_channel_id IS NOT NULL "
+                "ORDER BY g.guild_id"
+            )
+        return [(await self.guild_settings(guild), sent) for guild, sent in rows]
+
+    async def claim_digest(self, guild_id: int, last: float | None, now: float) -> bool:
+        async with self._tx() as db:
+            if last is None:
+                changed = await db.execute(
+                    "INSERT INTO digests (guild_id, sent_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    (guild_id, now),
+                )
+            else:
+                changed = await db.execute(
+                    "UPDATE digests SET sent_at = ? WHERE guild_id = ? AND sent_at = ?",
+                    (now, guild_id, last),
+                )
+        return changed == 1
+
+    # -- settings ---------------------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        async with self._read() as db:
+            row = await db.fetchone(
+                "SELECT locale, game, expansions, options, channel_id, turn_seconds, "
+                "timeout_policy, digest_channel_id, locale_chosen FROM guild_settings "
+                "WHERE guild_id = ?",
+                (guild_id,),
+            )
+        if row is None:
+            return GuildSettings(guild_id)
+        locale, game, expansions, options, channel, seconds, policy, digest, chosen = row
+        return GuildSettings(
+            guild_id,
+            locale,
+            game,
+            tuple(json.loads(expansions)),
+            json.loads(options),
+            channel,
+            seconds,
+            policy,
+            digest,
+            bool(chosen),
+        )
+
+    async def save_guild_settings(self, settings: GuildSettings, now: float) -> None:
+        s = settings
+        columns = (
+            "locale, game, expansions, options, channel_id, turn_seconds, timeout_policy, "
+            "digest_channel_id, updated_at, locale_chosen"
+        )
+        async with self._tx() as db:
+            await db.execute(
+                f"INSERT INTO guild_settings (guild_id, {columns}) "
+                f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) {_upsert('guild_id', columns)}",
+                (
+                    s.guild_id,
+                    s.locale,
+                    s.game,
+                    _dump(list(s.expansions)),
+                    _dump(s.options),
+                    s.channel_id,
+                    s.turn_seconds,
+                    s.timeout_policy,
+                    s.digest_channel_id,
+                    now,
+                    int(s.locale_chosen),
+                ),
+            )
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        async with self._read() as db:
+            row = await db.fetchone(
+                "SELECT locale, dm_reminders, away_until FROM user_settings WHERE user_id = ?",
+                (user_id,),
+            )
+        if row is None:
+            return UserSettings(user_id)
+        return UserSettings(user_id, row[0], bool(row[1]), row[2])
+
+    async def save_user_settings(self, settings: UserSettings, now: float) -> None:
+        s = settings
+        columns = "locale, dm_reminders, away_until, updated_at"
+        async with self._tx() as db:
+            await db.execute(
+                f"INSERT INTO user_settings (user_id, {columns}) VALUES (?, ?, ?, ?, ?) "
+                + _upsert("user_id", columns),
+                (s.user_id, s.locale, int(s.dm_reminders), s.away_until, now),
+            )
+
+
+def _upsert(key: str, columns: str) -> str:
+    """``ON CONFLICT`` clause replacing ``columns`` of the row with the same ``key``."""
+    sets = ", ".join(f"{c} = excluded.{c}" for c in columns.split(", "))
+    return f"ON CONFLICT ({key}) DO UPDATE SET {sets}"
