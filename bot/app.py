@@ -21,6 +21,7 @@ import math
 import os
 import signal
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,7 @@ from discord import app_commands
 from discord.ext import tasks
 
 from bot.errors import ManagerError
+from bot.storage.backends import shown
 
 if TYPE_CHECKING:
     from bot.manager import GameManager
@@ -41,6 +43,20 @@ log = logging.getLogger("carcassonne")
 DEFAULT_DB = "carcassonne.sqlite3"
 #: How often the scheduler looks for due deadlines, in seconds.
 DEFAULT_TICK = 30.0
+
+
+def database_of(env: Mapping[str, str]) -> str:
+    """``DATABASE_URL`` (PostgreSQL) if set, else ``CARCASSONNE_DB`` (a SQLite file)."""
+    url = env.get("DATABASE_URL", "").strip()
+    if url:
+        if not url.startswith(("postgresql://", "postgres://")):
+            raise SystemExit(
+                "DATABASE_URL must be a PostgreSQL URL such as "
+                f"postgresql://user:password@host:5432/carcassonne, got {shown(url)!r}; "
+                "leave it unset to use the SQLite file of CARCASSONNE_DB"
+            )
+        return url
+    return env.get("CARCASSONNE_DB", "").strip() or DEFAULT_DB
 
 
 def discord_clock() -> float:
@@ -98,7 +114,7 @@ class Settings:
             raise SystemExit(f"COMPUTER_WORKERS must be a number from 0 to 64, got {workers!r}")
         return cls(
             token=token,
-            database=env.get("CARCASSONNE_DB", "").strip() or DEFAULT_DB,
+            database=database_of(env),
             log_level=level,
             dev_guild=int(guild) if guild else None,
             sync_commands=sync in ("1", "true", "yes"),
@@ -152,7 +168,7 @@ class CarcassonneBot(discord.Client):
         computers = ComputerPlayers(workers=self.settings.computer_workers)
         self._manager = GameManager(self._storage, clock=discord_clock, computers=computers)
         self.computer_turns = ComputerTurns(self, pace=self.settings.computer_pace)
-        log.info("database %s ready", self.settings.database)
+        log.info("database %s ready", shown(self.settings.database))
         await install(self)
         if self.settings.sync_commands:
             await self.sync_commands()

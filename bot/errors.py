@@ -172,6 +172,12 @@ class DatabaseTooNew(ManagerError):
     key = "db_too_new"
 
 
+class DatabaseUnreachable(ManagerError):
+    """The PostgreSQL server of ``DATABASE_URL`` refused or could not be reached."""
+
+    key = "db_unreachable"
+
+
 def reason(error: BaseException) -> str:
     """An engine message as a clause: no trailing full stop (the templates add one)."""
     return reason_text(str(error))

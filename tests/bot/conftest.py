@@ -1,15 +1,21 @@
-"""Fixtures for the bot tests: a game manager on a real SQLite file, and random legal moves."""
+"""Fixtures for the bot tests: a game manager on a real database (a SQLite file, and a real
+PostgreSQL server on loopback that the test run starts itself), and random legal moves."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import random
-from collections.abc import AsyncIterator
+import subprocess
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.manager import GameManager
 from bot.outcomes import MoveResult, TurnView
+from bot.storage.local_postgres import LocalPostgres, binaries
+from bot.storage.postgres import PostgresStorage
 from engine import Action, Pass
 
 ALICE, BOB, CAROL = 101, 202, 303
@@ -20,9 +26,62 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "games.sqlite3"
 
 
+class Postgres:
+    """One server for the whole run; each test gets a database of its own, copied from a
+    template that the real migrations built once."""
+
+    TEMPLATE = "carcassonne_template"
+
+    def __init__(self) -> None:
+        self.server = LocalPostgres().start()
+        self._names = itertools.count(1)
+        self.sql(f"CREATE DATABASE {self.TEMPLATE}")
+        asyncio.run(self._migrate(self.server.url_of(self.TEMPLATE)))
+
+    @staticmethod
+    async def _migrate(url: str) -> None:
+        await (await PostgresStorage.open(url)).close()
+
+    def sql(self, statement: str) -> None:
+        subprocess.run(
+            [str(binaries() / "psql"), "-q", "-v", "ON_ERROR_STOP=1", self.server.url],
+            input=statement,
+            text=True,
+            check=True,
+            capture_output=True,
+        )
+
+    def fresh(self) -> str:
+        name = f"test_{next(self._names)}"
+        self.sql(f"CREATE DATABASE {name} TEMPLATE {self.TEMPLATE}")
+        return name
+
+    def drop(self, name: str) -> None:
+        self.sql(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    cluster = Postgres()
+    yield cluster
+    cluster.server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Where a test's games live: each test using it runs once per storage engine."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "games.sqlite3")
+        return
+    cluster: Postgres = request.getfixturevalue("postgres")
+    name = cluster.fresh()
+    yield cluster.server.url_of(name)
+    cluster.drop(name)
+
+
 @pytest.fixture
-async def manager(db_path: Path) -> AsyncIterator[GameManager]:
-    mgr = await GameManager.open(str(db_path))
+async def manager(database: str) -> AsyncIterator[GameManager]:
+    mgr = await GameManager.open(database)
     yield mgr
     await mgr.close()
 

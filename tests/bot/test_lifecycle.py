@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 from conftest import ALICE, BOB, CAROL, play_random, started_game
@@ -24,8 +23,8 @@ from engine import Game
 from engine.core.events import PlayerLeft
 
 
-async def test_a_new_manager_on_the_same_file_resumes_every_game_exactly(db_path: Path) -> None:
-    first = await GameManager.open(str(db_path))
+async def test_a_new_manager_on_the_same_file_resumes_every_game_exactly(database: str) -> None:
+    first = await GameManager.open(database)
     snapshots = {}
     for seed in range(8):
         rng = random.Random(seed)
@@ -37,7 +36,7 @@ async def test_a_new_manager_on_the_same_file_resumes_every_game_exactly(db_path
         snapshots[view.game_id] = first.cache.get(view.game_id).game.snapshot()  # type: ignore[union-attr]
     await first.close()
 
-    second = await GameManager.open(str(db_path))
+    second = await GameManager.open(database)
     try:
         assert await second.resume() == len(snapshots)
         for game_id, snapshot in snapshots.items():
@@ -48,8 +47,8 @@ async def test_a_new_manager_on_the_same_file_resumes_every_game_exactly(db_path
         await second.close()
 
 
-async def test_the_cache_is_bounded_and_evicted_games_reload(db_path: Path) -> None:
-    manager = await GameManager.open(str(db_path), cache_size=2)
+async def test_the_cache_is_bounded_and_evicted_games_reload(database: str) -> None:
+    manager = await GameManager.open(database, cache_size=2)
     try:
         views = [await started_game(manager, seed=s) for s in range(4)]
         assert len(manager.cache) == 2 and views[0].game_id not in manager.cache

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,8 +25,8 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def manager(db_path: Path, clock: FakeClock) -> AsyncIterator[GameManager]:
-    mgr = await GameManager.open(str(db_path), clock=clock)
+async def manager(database: str, clock: FakeClock) -> AsyncIterator[GameManager]:
+    mgr = await GameManager.open(database, clock=clock)
     yield mgr
     await mgr.close()
 
@@ -154,22 +153,22 @@ async def test_a_two_player_game_ends_when_one_forfeits(
 
 
 async def test_a_restart_between_scheduling_and_firing_loses_nothing_and_repeats_nothing(
-    db_path: Path, clock: FakeClock
+    database: str, clock: FakeClock
 ) -> None:
-    first = await GameManager.open(str(db_path), clock=clock)
+    first = await GameManager.open(database, clock=clock)
     heard = FakeNotifier(clock)
     view = await started_game(first, turn_seconds=int(DAY))
     await hours(Scheduler(first, heard), clock, 0, 18)  # turn start and reminder sent
     await first.close()
 
-    second = await GameManager.open(str(db_path), clock=clock)  # the bot restarted
+    second = await GameManager.open(database, clock=clock)  # the bot restarted
     await hours(Scheduler(second, heard), clock, 19, 24)
     assert [w for w, *_ in heard.sent] == ["start", "reminder", "forced:autoplay"]
     assert (await second.decision(view.game_id)).user_id == BOB
     await second.close()
 
     # Down for two days: the late turn is forced once on the first tick back, no reminder.
-    third = await GameManager.open(str(db_path), clock=clock)
+    third = await GameManager.open(database, clock=clock)
     clock.at(24 + 48)
     report = await Scheduler(third, heard).tick()
     assert report.forced == [(view.game_id, 1, "autoplay")] and report.reminded == []

