@@ -259,11 +259,14 @@ class SqlStorage(SqlLeagues, Storage):
 
     async def get_actions(self, game_id: int) -> list[ActionRow]:
         async with self._read() as db:
-            rows = await db.fetchall(
-                "SELECT idx, turn, seat, user_id, action, forced, created_at FROM actions "
-                "WHERE game_id = ? ORDER BY idx",
-                (game_id,),
-            )
+            return await self._actions(db, game_id)
+
+    async def _actions(self, db: Db, game_id: int) -> list[ActionRow]:
+        rows = await db.fetchall(
+            "SELECT idx, turn, seat, user_id, action, forced, created_at FROM actions "
+            "WHERE game_id = ? ORDER BY idx",
+            (game_id,),
+        )
         return [ActionRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6]) for r in rows]
 
     async def import_game(self, game: GameRow, actions: Sequence[ActionRow]) -> int:
