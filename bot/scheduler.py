@@ -11,11 +11,18 @@ Every ``interval`` seconds :meth:`Scheduler.tick` reads what is due from storage
    :meth:`bot.manager.GameManager.force_turn` and announced (:meth:`Notifier.forced`);
 5. digests: once a day per guild with a digest channel, the list of whose turn it is where.
 
-All state is in the database (the ``deadlines`` and ``digests`` tables), so a restarted bot
-carries on where it stopped; the clock is injectable, so tests drive days in milliseconds.
-Every notice is claimed in storage *before* it is sent: a crash between the two loses that notice
-rather than ever sending it twice (a second mention for the same turn is the worse failure).
-A failing game is logged and skipped (its deadline retried later); it never stops the loop.
+All state is in the database (the ``deadlines``, ``notices`` and ``digests`` tables), so a
+restarted bot carries on where it stopped, and several bot processes can run a scheduler each on
+one PostgreSQL database: every deadline is claimed by one of them (a compare-and-set, rows
+another process holds are skipped). The clock is injectable, so tests drive days in milliseconds.
+
+Turn starts and reminders are claimed *before* they are sent, in the transaction that marks their
+deadline done, and marked sent after (the ``notices`` outbox). A process that dies in between
+leaves the notice claimed: when the claim (``lease`` seconds) runs out, a scheduler sends it
+again with ``again=True``, and the notifier first looks whether it went out (Discord: the same
+text already in the channel), so a notice is never lost and never shown twice. A notifier that
+raises is logged and not retried. A failing game is logged and skipped (its deadline retried
+later); it never stops the loop.
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ from typing import TYPE_CHECKING, Protocol
 from bot.errors import GameNotFound, GameOver, NotActive, StaleAction
 from bot.manager.timing import DigestLine
 from bot.outcomes import MoveResult
-from bot.storage import Deadline, GameRow, GuildSettings, Storage, UserSettings
+from bot.storage import Deadline, GameRow, GuildSettings, NoticeKind, Storage, UserSettings
 
 if TYPE_CHECKING:
     from bot.manager import GameManager
@@ -59,11 +66,17 @@ class Notifier(Protocol):
     raised here is logged and the notice is not retried.
     """
 
-    async def turn_started(self, game: GameRow, user: UserSettings, deadline: Deadline) -> None:
-        """A timed turn began (``deadline.due_at`` ends it; ``paused_at`` set if away)."""
+    async def turn_started(
+        self, game: GameRow, user: UserSettings, deadline: Deadline, *, again: bool = False
+    ) -> None:
+        """A timed turn began (``deadline.due_at`` ends it; ``paused_at`` set if away).
 
-    async def reminder(self, game: GameRow, user: UserSettings, deadline: Deadline) -> None:
-        """The one reminder of the turn, before ``deadline.due_at``."""
+        ``again``: a process may have sent it before dying; send it only if it is not out."""
+
+    async def reminder(
+        self, game: GameRow, user: UserSettings, deadline: Deadline, *, again: bool = False
+    ) -> None:
+        """The one reminder of the turn, before ``deadline.due_at`` (``again``: as above)."""
 
     async def forced(self, game: GameRow, result: ForcedTurn) -> None:
         """The bot ended a late player's turn; ``game`` is the row after it."""
@@ -112,9 +125,11 @@ class Scheduler:
         digest_at: float = 9 * 3600,
         retry_after: float = 300.0,
         batch: int = 100,
+        lease: float = 120.0,
     ) -> None:
         """``digest_at``: seconds after midnight UTC when the daily digests go out;
-        ``retry_after``: how long a deadline that failed waits before the next attempt."""
+        ``retry_after``: how long a deadline that failed waits before the next attempt;
+        ``lease``: how long a claimed notice waits for its sender before another sends it."""
         self.manager = manager
         self.notifier = notifier
         self.clock = clock or manager.clock
@@ -123,6 +138,7 @@ class Scheduler:
         self.digest_at = digest_at
         self.retry_after = retry_after
         self.batch = batch
+        self.lease = lease
         self._task: asyncio.Task[None] | None = None
         self._ticking = asyncio.Lock()
 
@@ -172,7 +188,8 @@ class Scheduler:
     async def tick(self) -> TickReport:
         """Do everything due now; each step and each game fails alone."""
         report = TickReport(self.clock())
-        for step in (self._vacations, self._turn_starts, self._deadlines, self._digests):
+        steps = (self._vacations, self._unsent, self._turn_starts, self._deadlines, self._digests)
+        for step in steps:
             try:
                 await step(report)
             except Exception:
@@ -191,27 +208,48 @@ class Scheduler:
             await self._notify(report, deadline, self.notifier.resumed)
         report.paused = await self.storage.pause_deadlines(now)
 
+    async def _unsent(self, report: TickReport) -> None:
+        """Notices whose sender died after claiming them: sent again, if not out already."""
+        now = report.now
+        for game_id, kind, turn in await self.storage.expired_notices(now, self.lease):
+            row = await self._turn_row(game_id, turn)
+            if row is not None and not (row.paused_at is None and row.due_at <= now):
+                if kind == "start":
+                    report.started.append((game_id, turn))
+                    await self._notify(report, row, self.notifier.turn_started, again=True)
+                else:
+                    report.reminded.append((game_id, turn))
+                    await self._notify(report, row, self.notifier.reminder, again=True)
+            await self.storage.notice_sent(game_id, kind, turn, now)
+
     async def _turn_starts(self, report: TickReport) -> None:
+        now = report.now
         for deadline in await self.storage.unnotified_turns(self.batch):
-            if not await self.storage.mark_notified(deadline.game_id, deadline.turn, report.now):
+            key = (deadline.game_id, deadline.turn)
+            if not await self.storage.claim_notice(*key_of(deadline, "start"), now, self.lease):
                 continue
-            if deadline.paused_at is None and deadline.due_at <= report.now:
-                continue  # already late: the timeout's announcement says it all
-            report.started.append((deadline.game_id, deadline.turn))
-            await self._notify(report, deadline, self.notifier.turn_started)
+            # Already late: the timeout's announcement says it all.
+            if deadline.paused_at is not None or deadline.due_at > now:
+                report.started.append(key)
+                await self._notify(report, deadline, self.notifier.turn_started)
+            await self.storage.notice_sent(*key_of(deadline, "start"), now)
 
     async def _deadlines(self, report: TickReport) -> None:
-        due = await self.storage.due_deadlines(report.now, self.batch)
+        now = report.now
+        due = await self.storage.due_deadlines(now, self.batch)
         ending = {(d.game_id, d.turn) for d in due if d.kind == "turn"}
         for deadline in due:
             key = (deadline.game_id, deadline.turn)
             if deadline.kind == "reminder":
-                claimed = await self.storage.complete_deadline(*_id(deadline), report.now)
-                if claimed and key not in ending:  # no reminder for a turn ending right now
-                    turn = await self._turn_row(deadline)
+                reminder = key_of(deadline, "reminder")
+                if not await self.storage.claim_notice(*reminder, now, self.lease):
+                    continue
+                if key not in ending:  # no reminder for a turn ending right now
+                    turn = await self._turn_row(*key)
                     if turn is not None:
                         report.reminded.append(key)
                         await self._notify(report, turn, self.notifier.reminder)
+                await self.storage.notice_sent(*reminder, now)
             elif deadline.kind == "turn":
                 await self._time_out(report, deadline)
             else:
@@ -271,9 +309,10 @@ class Scheduler:
         """The digest day of a time: days change at ``digest_at`` UTC."""
         return math.floor((when - self.digest_at) / DAY)
 
-    async def _turn_row(self, reminder: Deadline) -> Deadline | None:
-        for row in await self.storage.deadlines(reminder.game_id):
-            if row.kind == "turn" and row.turn == reminder.turn and row.done_at is None:
+    async def _turn_row(self, game_id: int, turn: int) -> Deadline | None:
+        """The pending ``turn`` deadline of ``turn`` in the game, if it still runs."""
+        for row in await self.storage.deadlines(game_id):
+            if row.kind == "turn" and row.turn == turn and row.done_at is None:
                 return row
         return None
 
@@ -281,7 +320,9 @@ class Scheduler:
         self,
         report: TickReport,
         deadline: Deadline,
-        send: Callable[[GameRow, UserSettings, Deadline], Awaitable[None]],
+        send: Callable[..., Awaitable[None]],
+        *,
+        again: bool = False,
     ) -> None:
         """Send one notice about ``deadline``'s game if it still waits for that turn."""
         try:
@@ -289,7 +330,10 @@ class Scheduler:
             if game.status != "active" or game.turn != deadline.turn:
                 return
             user = await self.storage.user_settings(game.current_user or deadline.user_id or 0)
-            await send(game, user, deadline)
+            if again:
+                await send(game, user, deadline, again=True)
+            else:
+                await send(game, user, deadline)
         except Exception:
             log.exception("a notice for game %s turn %s failed", deadline.game_id, deadline.turn)
             report.failures.append((send.__name__, deadline.game_id))
@@ -297,3 +341,8 @@ class Scheduler:
 
 def _id(deadline: Deadline) -> tuple[int, str, int]:
     return deadline.game_id, deadline.kind, deadline.turn
+
+
+def key_of(deadline: Deadline, kind: NoticeKind) -> tuple[int, NoticeKind, int]:
+    """The key of a notice about ``deadline``'s turn (the ``notices`` table's)."""
+    return deadline.game_id, kind, deadline.turn

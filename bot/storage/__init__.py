@@ -304,6 +304,25 @@ class Storage(abc.ABC):
     async def mark_notified(self, game_id: int, turn: int, now: float) -> bool:
         """Claim the announcement of a turn's start; False if already claimed or stale."""
 
+    @abc.abstractmethod
+    async def claim_notice(
+        self, game_id: int, kind: NoticeKind, turn: int, now: float, lease: float
+    ) -> bool:
+        """Claim the notice ``kind`` (``start``: the turn's start; ``reminder``) of a turn: its
+        deadline is marked done (announced) and the notice recorded as owed, claimed until
+        ``now + lease``, in one transaction. False if stale or another process claimed it."""
+
+    @abc.abstractmethod
+    async def expired_notices(
+        self, now: float, lease: float, limit: int = 100
+    ) -> list[tuple[int, NoticeKind, int]]:
+        """Claim again (until ``now + lease``) notices claimed but never marked sent whose claim
+        ran out (their process died): ``(game_id, kind, turn)``, each to one caller only."""
+
+    @abc.abstractmethod
+    async def notice_sent(self, game_id: int, kind: NoticeKind, turn: int, now: float) -> None:
+        """The notice went out (or needs no sending any more)."""
+
     # -- digests ----------------------------------------------------------------------------
 
     @abc.abstractmethod
@@ -420,6 +439,10 @@ class SeasonRow:
     ends_at: float | None = None
     message_id: int | None = None
     closed_at: float | None = None
+
+
+#: The notices the scheduler owes: a turn's start, the turn's reminder.
+NoticeKind = Literal["start", "reminder"]
 
 
 @dataclass(frozen=True, slots=True)

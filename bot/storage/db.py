@@ -19,10 +19,13 @@ class Dialect:
     #: The functions giving the larger and the smaller of two values.
     greatest: str
     least: str
+    #: After a ``SELECT`` that claims rows: skip the rows another transaction holds (PostgreSQL);
+    #: SQLite has one writer at a time, so nothing to add.
+    skip_locked: str = ""
 
 
 SQLITE = Dialect(greatest="MAX", least="MIN")
-POSTGRESQL = Dialect(greatest="GREATEST", least="LEAST")
+POSTGRESQL = Dialect(greatest="GREATEST", least="LEAST", skip_locked=" FOR UPDATE SKIP LOCKED")
 
 
 class Db(Protocol):

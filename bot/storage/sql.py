@@ -24,6 +24,7 @@ from bot.storage import (
     Deadline,
     GameRow,
     GuildSettings,
+    NoticeKind,
     Progress,
     SeatRow,
     Status,
@@ -513,6 +514,49 @@ class SqlStorage(SqlLeagues, Storage):
                 (now, game_id, turn),
             )
         return changed == 1
+
+    async def claim_notice(
+        self, game_id: int, kind: NoticeKind, turn: int, now: float, lease: float
+    ) -> bool:
+        if kind == "start":
+            claim = (
+                "UPDATE deadlines SET notified_at = ? WHERE game_id = ? AND kind = 'turn' "
+                "AND turn = ? AND done_at IS NULL AND notified_at IS NULL"
+            )
+        else:
+            claim = (
+                "UPDATE deadlines SET done_at = ? WHERE game_id = ? AND kind = 'reminder' "
+                "AND turn = ? AND done_at IS NULL"
+            )
+        async with self._tx() as db:
+            if await db.execute(claim, (now, game_id, turn)) != 1:
+                return False
+            await db.execute(
+                "INSERT INTO notices (game_id, kind, turn, claimed_until) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
+                (game_id, kind, turn, now + lease),
+            )
+        return True
+
+    async def expired_notices(
+        self, now: float, lease: float, limit: int = 100
+    ) -> list[tuple[int, NoticeKind, int]]:
+        async with self._tx() as db:
+            rows = await db.fetchall(
+                "UPDATE notices SET claimed_until = ? WHERE (game_id, kind, turn) IN "
+                "(SELECT game_id, kind, turn FROM notices WHERE sent_at IS NULL "
+                f"AND claimed_until <= ? ORDER BY claimed_until LIMIT ?{db.dialect.skip_locked}) "
+                "RETURNING game_id, kind, turn",
+                (now + lease, now, limit),
+            )
+        return [(int(r[0]), r[1], int(r[2])) for r in rows]
+
+    async def notice_sent(self, game_id: int, kind: NoticeKind, turn: int, now: float) -> None:
+        async with self._tx() as db:
+            await db.execute(
+                "UPDATE notices SET sent_at = ? WHERE game_id = ? AND kind = ? AND turn = ?",
+                (now, game_id, kind, turn),
+            )
 
     # -- digests ----------------------------------------------------------------------------
 

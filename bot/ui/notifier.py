@@ -43,35 +43,59 @@ def _name(game: GameRow, user_id: int | None) -> str:
     return seat.name if seat is not None else "?"
 
 
+#: How many of a channel's last messages are searched for a notice that may have gone out.
+RECENT = 50
+
+
 class DiscordNotifier:
     """Posts the scheduler's notices in the games' threads, DMs and digest channels."""
 
     def __init__(self, bot: CarcassonneBot) -> None:
         self.bot = bot
 
-    async def _post(self, game: GameRow, text: str) -> discord.Message:
+    async def _post(self, game: GameRow, text: str, again: bool = False) -> None:
         channel = await post.game_channel(self.bot, game)
-        return await channel.send(text, allowed_mentions=QUIET)
+        if again and await self._already(channel, text):
+            return
+        await channel.send(text, allowed_mentions=QUIET)
 
-    async def turn_started(self, game: GameRow, user: UserSettings, deadline: Deadline) -> None:
+    async def _already(self, channel: discord.abc.Messageable, text: str) -> bool:
+        """Whether the bot posted ``text`` among the channel's last messages: a notice sent
+        by a process that died before recording it (the text names the game, turn and time)."""
+        me = self.bot.user
+        async for message in channel.history(limit=RECENT):
+            if message.author == me and message.content == text:
+                return True
+        return False
+
+    async def turn_started(
+        self, game: GameRow, user: UserSettings, deadline: Deadline, *, again: bool = False
+    ) -> None:
         """Nothing more to send: the turn message already mentioned the player, with the
         turn's deadline (or paused clock); a second ping for the same turn is what we avoid."""
         log.debug("game %s turn %s started for %s", game.id, deadline.turn, user.user_id)
 
-    async def reminder(self, game: GameRow, user: UserSettings, deadline: Deadline) -> None:
+    async def reminder(
+        self, game: GameRow, user: UserSettings, deadline: Deadline, *, again: bool = False
+    ) -> None:
         """The one reminder of the turn: in the thread (no ping), and by DM if opted in."""
         rel = stamp(deadline.due_at)
-        await self._post(game, tr("reminder", _locale(game), player=f"<@{user.user_id}>", rel=rel))
+        text = tr("reminder", _locale(game), player=f"<@{user.user_id}>", rel=rel)
+        await self._post(game, text, again)
         if user.dm_reminders:
-            await self.direct(user, game, rel)
+            await self.direct(user, game, rel, again)
 
-    async def direct(self, user: UserSettings, game: GameRow, rel: str) -> None:
+    async def direct(
+        self, user: UserSettings, game: GameRow, rel: str, again: bool = False
+    ) -> None:
         """The DM reminder; a player who closed their DMs is logged, not retried."""
         locale = user.locale or _locale(game)
         link = jump_link(game) or f"#{game.id}"
         text = tr("reminder_dm", locale, game_id=game.id, rel=rel, link=link)
         try:
             target = self.bot.get_user(user.user_id) or await self.bot.fetch_user(user.user_id)
+            if again and await self._already(await target.create_dm(), text):
+                return
             await target.send(text)
         except discord.HTTPException as error:
             log.info("no DM reminder for user %s (game %s): %s", user.user_id, game.id, error)

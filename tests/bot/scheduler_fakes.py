@@ -47,11 +47,15 @@ class FakeNotifier:
             raise RuntimeError(f"Discord is down for game {game.id}")
         self.sent.append((what, game.id, turn, user, (self.clock.now - NOON) / HOUR))
 
-    async def turn_started(self, game: GameRow, user: UserSettings, deadline: Deadline) -> None:
+    async def turn_started(
+        self, game: GameRow, user: UserSettings, deadline: Deadline, *, again: bool = False
+    ) -> None:
         self._note("start", game, deadline.turn, user.user_id)
         self.deadlines.append(deadline)
 
-    async def reminder(self, game: GameRow, user: UserSettings, deadline: Deadline) -> None:
+    async def reminder(
+        self, game: GameRow, user: UserSettings, deadline: Deadline, *, again: bool = False
+    ) -> None:
         self._note("reminder", game, deadline.turn, user.user_id)
         self.deadlines.append(deadline)
 

@@ -186,6 +186,16 @@ CREATE TABLE leagues (
 , computers TEXT
     CHECK (computers IS NULL OR computers IN ('easy', 'medium', 'hard')));
 
+-- table notices
+CREATE TABLE notices (
+    game_id       INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    kind          TEXT    NOT NULL CHECK (kind IN ('start', 'reminder')),
+    turn          INTEGER NOT NULL,
+    claimed_until REAL    NOT NULL,
+    sent_at       REAL,
+    PRIMARY KEY (game_id, kind, turn)
+) WITHOUT ROWID;
+
 -- table seats
 CREATE TABLE seats (
     game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -248,6 +258,9 @@ CREATE INDEX league_results_by_league ON league_results (league_id, ended_at);
 
 -- index leagues_by_name
 CREATE UNIQUE INDEX leagues_by_name ON leagues (guild_id, name COLLATE NOCASE);
+
+-- index notices_unsent
+CREATE INDEX notices_unsent ON notices (claimed_until) WHERE sent_at IS NULL;
 
 -- index seats_by_user
 CREATE INDEX seats_by_user ON seats (user_id);

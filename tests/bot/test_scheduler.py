@@ -281,7 +281,9 @@ async def test_stopping_lets_the_tick_in_progress_finish(
     entered, gate = asyncio.Event(), asyncio.Event()
 
     class Slow(FakeNotifier):
-        async def turn_started(self, game: Any, user: Any, deadline: Any) -> None:
+        async def turn_started(
+            self, game: Any, user: Any, deadline: Any, *, again: bool = False
+        ) -> None:
             entered.set()
             await gate.wait()  # Discord is slow to answer
             await super().turn_started(game, user, deadline)
@@ -301,4 +303,74 @@ async def test_stopping_lets_the_tick_in_progress_finish(
     # A tick never raises: with the database gone, each step fails alone and is logged.
     await manager.storage.close()
     report = await scheduler.tick_safely()
-    assert report is not None and len(report.failures) == 4
+    assert report is not None and len(report.failures) == 5
+
+
+class Dying(FakeNotifier):
+    """A process that dies after claiming a reminder, before sending it (or after sending it,
+    before recording it: ``sent_first``)."""
+
+    sent_first = False
+
+    async def reminder(self, game: Any, user: Any, deadline: Any, *, again: bool = False) -> None:
+        if self.sent_first:
+            await super().reminder(game, user, deadline)
+        raise asyncio.CancelledError  # the process is gone: nothing after this runs
+
+
+@pytest.mark.parametrize("sent_first", [False, True])
+async def test_a_reminder_whose_sender_died_is_sent_by_the_next_scheduler_once(
+    manager: GameManager, notifier: FakeNotifier, clock: FakeClock, sent_first: bool
+) -> None:
+    view = await started_game(manager, turn_seconds=int(DAY))
+    dying = Dying(clock)
+    dying.sent_first = sent_first
+    await hours(Scheduler(manager, dying), clock, 0, 17)
+    clock.at(18)
+    with pytest.raises(asyncio.CancelledError):
+        await Scheduler(manager, dying, lease=2 * HOUR).tick()
+    assert dying.kinds("reminder") == ([(view.game_id, 0, ALICE, 18.0)] if sent_first else [])
+
+    class Seen(FakeNotifier):
+        """Discord's side: a notice sent again finds the one already out (see DiscordNotifier)."""
+
+        async def reminder(
+            self, game: Any, user: Any, deadline: Any, *, again: bool = False
+        ) -> None:
+            self.again = again
+            if not (again and dying.kinds("reminder")):
+                await super().reminder(game, user, deadline)
+
+    other = Seen(clock)
+    survivor = Scheduler(manager, other)
+    await hours(survivor, clock, 18, 19)  # the claim still holds: nothing yet
+    assert other.kinds("reminder") == []
+    await hours(survivor, clock, 20, 23)
+    expected = [] if sent_first else [(view.game_id, 0, ALICE, 20.0)]
+    assert other.kinds("reminder") == expected and other.again
+    assert len(dying.kinds("reminder") + other.kinds("reminder")) == 1, "exactly one reminder"
+
+
+async def test_two_processes_ticking_together_send_each_notice_once(
+    database: str, clock: FakeClock
+) -> None:
+    """Two bot processes, each with its scheduler, on one database: every turn start,
+    reminder and timeout happens once in all."""
+    first = await GameManager.open(database, clock=clock)
+    second = await GameManager.open(database, clock=clock)
+    heard = FakeNotifier(clock)
+    try:
+        games = [await started_game(first, seed=s, turn_seconds=int(DAY)) for s in range(4)]
+        one, two = Scheduler(first, heard), Scheduler(second, heard)
+        for hour in range(0, 80):
+            clock.at(hour)
+            await asyncio.gather(one.tick(), two.tick())
+        what = [(w, g, t) for w, g, t, _, _ in heard.sent]
+        assert len(what) == len(set(what)), "a notice sent twice"
+        for view in games:
+            mine = [(w, t) for w, g, t in what if g == view.game_id]
+            assert ("reminder", 0) in mine and ("start", 1) in mine
+            assert ("forced:autoplay", 0) in mine and ("forced:autoplay", 1) in mine
+    finally:
+        await first.close()
+        await second.close()

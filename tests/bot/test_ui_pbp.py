@@ -372,3 +372,31 @@ def test_the_scheduler_interval_is_read_from_the_environment() -> None:
     for bad in ("0", "soon", "nan", "86400"):
         with pytest.raises(SystemExit, match="SCHEDULER_SECONDS must be a number of seconds"):
             Settings.from_env({**base, "SCHEDULER_SECONDS": bad})
+
+
+async def test_a_reminder_sent_again_after_a_crash_is_not_shown_twice(
+    simcord_env: simcord.Env,
+) -> None:
+    """A process that died between sending a reminder and recording it: the next scheduler sends
+    it again (``again``), and the notifier finds it already in the thread and in the DMs."""
+    from bot.ui.notifier import DiscordNotifier
+
+    table = Table(simcord_env)
+    alice, _ = table.players
+    await alice.slash(table.channel, "carcassonne reminders", dm=True)
+    game_id = await table.new(turn_hours=24)
+    thread = table.thread()
+    await later(simcord_env, 18.5)  # the scheduler's reminder
+    assert len(containing(simcord_env, thread.id, "reminder: your turn ends")) == 1
+    dms = len(alice.user.dm_channel.history())
+    manager = table.bot.manager
+    row = await manager.game(game_id)
+    user = await manager.user_settings(alice.id)
+    (turn,) = [d for d in await manager.storage.deadlines(game_id) if d.kind == "turn"]
+    notifier = DiscordNotifier(table.bot)
+    await notifier.reminder(row, user, turn, again=True)
+    assert len(containing(simcord_env, thread.id, "reminder: your turn ends")) == 1
+    assert len(alice.user.dm_channel.history()) == dms
+    await notifier.reminder(row, user, turn)  # not marked as a retry: it goes out
+    assert len(containing(simcord_env, thread.id, "reminder: your turn ends")) == 2
+    assert len(alice.user.dm_channel.history()) == dms + 1
