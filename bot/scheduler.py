@@ -35,7 +35,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from bot.errors import GameNotFound, GameOver, NotActive, StaleAction
+from bot.errors import Conflict, GameNotFound, GameOver, NotActive, StaleAction
 from bot.manager.timing import DigestLine
 from bot.outcomes import MoveResult
 from bot.storage import Deadline, GameRow, GuildSettings, NoticeKind, Storage, UserSettings
@@ -265,6 +265,11 @@ class Scheduler:
             # The turn was played or the game ended meanwhile: nothing to force any more.
             log.info("deadline of game %s turn %s is stale: %s", game_id, turn, gone)
             await self.storage.complete_deadline(game_id, "turn", turn, report.now)
+            return
+        except Conflict:
+            # Another bot process moved the game first (this one's copy was behind and is
+            # dropped): the next tick looks again, with the game as stored.
+            log.info("timeout of game %s turn %s met another process's move", game_id, turn)
             return
         except Exception:
             log.exception("timeout of game %s turn %s failed; retrying later", game_id, turn)
