@@ -146,6 +146,7 @@ async def play(
                 database=str(Path(folder) / "ux.sqlite3"),
                 log_level="WARNING",
                 dev_guild=None,
+                shard_count=1,
             )
         )
         async with simcord.run(bot, check_errors=False) as env:

@@ -59,6 +59,32 @@ def database_of(env: Mapping[str, str]) -> str:
     return env.get("CARCASSONNE_DB", "").strip() or DEFAULT_DB
 
 
+def shards_of(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """``SHARD_COUNT`` and ``SHARD_IDS`` (``0,1`` or ``0-3``): the shards this process runs."""
+    count_text = env.get("SHARD_COUNT", "").strip()
+    ids_text = env.get("SHARD_IDS", "").strip()
+    if not count_text:
+        if ids_text:
+            raise SystemExit("SHARD_IDS needs SHARD_COUNT: the number of shards of all processes")
+        return None, None
+    if not count_text.isdigit() or not 1 <= int(count_text) <= 4096:
+        raise SystemExit(f"SHARD_COUNT must be a number from 1 to 4096, got {count_text!r}")
+    count = int(count_text)
+    if not ids_text:
+        return count, None
+    ids: list[int] = []
+    for part in ids_text.replace(" ", "").split(","):
+        low, _, high = part.partition("-")
+        if not low.isdigit() or (high and not high.isdigit()):
+            raise SystemExit(f"SHARD_IDS must look like 0,1,2 or 0-3, got {ids_text!r}")
+        ids.extend(range(int(low), int(high or low) + 1))
+    if not ids or any(i >= count for i in ids) or len(set(ids)) != len(ids):
+        raise SystemExit(
+            f"SHARD_IDS must name distinct shards from 0 to {count - 1}, got {ids_text!r}"
+        )
+    return count, tuple(sorted(ids))
+
+
 def discord_clock() -> float:
     """Unix seconds by Discord's clock helper (which simcord moves in simulated time)."""
     return discord.utils.utcnow().timestamp()
@@ -78,6 +104,10 @@ class Settings:
     computer_workers: int = 1
     #: Seconds between two computer moves in a row, so that players can follow them.
     computer_pace: float = 1.5
+    #: Discord shards in all (None: as many as Discord recommends) and the ones this process
+    #: runs (None: all of them); several processes each run their own ids on one database.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -112,9 +142,12 @@ class Settings:
         workers = env.get("COMPUTER_WORKERS", "1").strip() or "1"
         if not workers.isdigit() or int(workers) > 64:
             raise SystemExit(f"COMPUTER_WORKERS must be a number from 0 to 64, got {workers!r}")
+        shard_count, shard_ids = shards_of(env)
         return cls(
             token=token,
             database=database_of(env),
+            shard_count=shard_count,
+            shard_ids=shard_ids,
             log_level=level,
             dev_guild=int(guild) if guild else None,
             sync_commands=sync in ("1", "true", "yes"),
@@ -123,8 +156,11 @@ class Settings:
         )
 
 
-class CarcassonneBot(discord.Client):
-    """The Discord client: owns the storage and the game manager, installs the commands."""
+class CarcassonneBot(discord.AutoShardedClient):
+    """The Discord client: owns the storage and the game manager, installs the commands.
+
+    Sharded (discord.py's ``AutoShardedClient``): one process runs every shard by default;
+    with ``SHARD_COUNT``/``SHARD_IDS`` several processes share the shards and one database."""
 
     def __init__(self, settings: Settings) -> None:
         # Slash commands and components need no privileged intent (no message content).
@@ -136,7 +172,10 @@ class CarcassonneBot(discord.Client):
         mentions = discord.AllowedMentions(
             everyone=False, users=True, roles=False, replied_user=False
         )
-        super().__init__(intents=intents, allowed_mentions=mentions)
+        shards: dict[str, Any] = {"shard_count": settings.shard_count}
+        if settings.shard_ids is not None:
+            shards["shard_ids"] = list(settings.shard_ids)
+        super().__init__(intents=intents, allowed_mentions=mentions, **shards)
         self.settings = settings
         self.tree = app_commands.CommandTree(self)
         self._storage: Storage | None = None

@@ -331,8 +331,9 @@ class Scheduler:
     ) -> None:
         """Send one notice about ``deadline``'s game if it still waits for that turn."""
         try:
-            game = await self.manager.game(deadline.game_id)
-            if game.status != "active" or game.turn != deadline.turn:
+            # As stored, not as cached: another bot process may have moved the game.
+            game = await self.storage.get_game(deadline.game_id)
+            if game is None or game.status != "active" or game.turn != deadline.turn:
                 return
             user = await self.storage.user_settings(game.current_user or deadline.user_id or 0)
             if again:

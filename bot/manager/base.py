@@ -110,7 +110,12 @@ class ManagerBase:
     async def _live(self, game_id: int) -> LiveGame:
         live = self.cache.get(game_id)
         if live is not None:
-            return live
+            if not self.storage.shared:
+                return live
+            # Another bot process may have moved it: use the copy only if it is current.
+            if await self.storage.action_count(game_id) == len(live.log):
+                return live
+            self.cache.drop(game_id)
         row = await self._row(game_id)
         if row.seed is None:
             raise NotActive(game_id=game_id, status=row.status)
@@ -135,7 +140,9 @@ class ManagerBase:
     async def game(self, game_id: int) -> GameRow:
         """The stored row of a game (setup, seats, status, Discord ids)."""
         live = self.cache.get(game_id)
-        return live.row if live is not None else await self._row(game_id)
+        if live is not None and not self.storage.shared:
+            return live.row
+        return await self._row(game_id)
 
     async def decision(self, game_id: int) -> TurnView:
         """The decision the game waits for, with every legal answer."""

@@ -160,6 +160,10 @@ class UserSettings:
 class Storage(abc.ABC):
     """Async persistence of games; one implementation per database engine."""
 
+    #: Whether other bot processes may write the same database (then a game kept in memory is
+    #: checked against the stored one before use).
+    shared: bool = False
+
     @abc.abstractmethod
     async def close(self) -> None: ...
 
@@ -180,6 +184,10 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def get_game(self, game_id: int) -> GameRow | None: ...
+
+    @abc.abstractmethod
+    async def action_count(self, game_id: int) -> int | None:
+        """How many actions the game's log holds (None: no such game); one indexed read."""
 
     @abc.abstractmethod
     async def get_actions(self, game_id: int) -> list[ActionRow]:

@@ -100,6 +100,8 @@ async def migrate(conn: Connection, directory: Path = PG_MIGRATIONS) -> int:
 class PostgresStorage(SqlStorage):
     """Open with :meth:`open` (migrates); close with :meth:`close`."""
 
+    shared = True
+
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
 

@@ -258,6 +258,11 @@ class SqlStorage(SqlLeagues, Storage):
             games = await self._games(db, "WHERE id = ?", (game_id,))
         return games[0] if games else None
 
+    async def action_count(self, game_id: int) -> int | None:
+        async with self._read() as db:
+            row = await db.fetchone("SELECT action_count FROM games WHERE id = ?", (game_id,))
+        return None if row is None else int(row[0])
+
     async def get_actions(self, game_id: int) -> list[ActionRow]:
         async with self._read() as db:
             return await self._actions(db, game_id)

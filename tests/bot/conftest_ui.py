@@ -31,7 +31,11 @@ OPENED: list[CarcassonneBot] = []
 
 
 def make_bot(
-    database: Path, *, tick_seconds: float | None = None, computer_workers: int = 0
+    database: Path,
+    *,
+    tick_seconds: float | None = None,
+    computer_workers: int = 0,
+    shard_count: int = 1,
 ) -> CarcassonneBot:
     """A bot on ``database``. Computer players decide in a thread and move without a pause
     (``computer_workers=1``: in a worker process, as in production)."""
@@ -42,6 +46,7 @@ def make_bot(
         dev_guild=None,
         computer_workers=computer_workers,
         computer_pace=0.0,
+        shard_count=shard_count,
     )
     if tick_seconds is not None:
         settings = dataclasses.replace(settings, tick_seconds=tick_seconds)

@@ -139,3 +139,25 @@ def test_database_url_chooses_postgresql_and_a_bad_one_is_explained() -> None:
     with pytest.raises(SystemExit) as refused:
         Settings.from_env({**base, "DATABASE_URL": "mysql://root:pw@x/db"})
     assert "postgresql://" in str(refused.value) and "pw" not in str(refused.value)
+
+
+async def test_a_process_sees_the_moves_another_process_stored(pg_url: str) -> None:
+    """A game kept in memory is checked against the database: after another process moved
+    it (a timeout its scheduler played, say), the next click plays on the stored game."""
+    first = await GameManager.open(pg_url)
+    second = await GameManager.open(pg_url)
+    try:
+        view = await started_game(first, users=(ALICE, BOB))
+        rng = random.Random(7)
+        for _ in range(12):
+            mover, other = (first, second) if rng.random() < 0.5 else (second, first)
+            view = await mover.decision(view.game_id)
+            view = (await play_random(mover, view, rng)).view
+            seen = await other.decision(view.game_id)
+            assert (seen.turn, seen.phase, seen.user_id) == (view.turn, view.phase, view.user_id)
+            assert (await other.game(view.game_id)).action_count == (
+                await mover.game(view.game_id)
+            ).action_count
+    finally:
+        await first.close()
+        await second.close()
