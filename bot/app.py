@@ -108,6 +108,8 @@ class Settings:
     #: runs (None: all of them); several processes each run their own ids on one database.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    #: Where the tile art cache lives (see renderer.artcache); None: no disk cache.
+    art_cache: str | None = None
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -143,7 +145,15 @@ class Settings:
         if not workers.isdigit() or int(workers) > 64:
             raise SystemExit(f"COMPUTER_WORKERS must be a number from 0 to 64, got {workers!r}")
         shard_count, shard_ids = shards_of(env)
+        art = env.get("ART_CACHE", "").strip()
+        if art.lower() in ("off", "none", "0"):
+            art_cache = None
+        else:
+            from renderer.artcache import default_folder
+
+            art_cache = art or str(default_folder())
         return cls(
+            art_cache=art_cache,
             token=token,
             database=database_of(env),
             shard_count=shard_count,
@@ -189,6 +199,7 @@ class CarcassonneBot(discord.AutoShardedClient):
         self.cooldowns: dict[tuple[str, str, int | None], app_commands.Cooldown] = {}
         #: Plays computer seats' turns as soon as they come (set up with the manager).
         self.computer_turns: ComputerTurns | None = None
+        self._art: asyncio.Task[None] | None = None
 
     @property
     def manager(self) -> GameManager:
@@ -208,10 +219,26 @@ class CarcassonneBot(discord.AutoShardedClient):
         self._manager = GameManager(self._storage, clock=discord_clock, computers=computers)
         self.computer_turns = ComputerTurns(self, pace=self.settings.computer_pace)
         log.info("database %s ready", shown(self.settings.database))
+        if self.settings.art_cache is not None:
+            self._art = asyncio.create_task(self.warm_art(self.settings.art_cache))
         await install(self)
         if self.settings.sync_commands:
             await self.sync_commands()
         self.start_scheduler()
+
+    async def warm_art(self, folder: str) -> None:
+        """Load the tile art cache, or build it in a thread (a few seconds, once per version of
+        the art) while the bot already answers: until then, pictures compute their art."""
+        from pathlib import Path
+
+        from renderer import artcache
+
+        try:
+            built, seconds = await asyncio.to_thread(artcache.warm, Path(folder))
+        except OSError as error:
+            log.warning("no tile art cache in %s (%s): pictures compute their art", folder, error)
+            return
+        log.info("tile art cache %s in %.1f s", "built" if built else "loaded", seconds)
 
     @property
     def scheduler(self) -> Scheduler:
