@@ -34,6 +34,7 @@ from bot.storage.backends import shown
 
 if TYPE_CHECKING:
     from bot.manager import GameManager
+    from bot.render_pool import RenderPool
     from bot.scheduler import Scheduler
     from bot.storage import Storage
     from bot.ui.computer_turns import ComputerTurns
@@ -110,6 +111,8 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     #: Where the tile art cache lives (see renderer.artcache); None: no disk cache.
     art_cache: str | None = None
+    #: Render worker processes for the per-move pictures (0: threads of the bot's process).
+    render_workers: int = 0
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -145,6 +148,12 @@ class Settings:
         if not workers.isdigit() or int(workers) > 64:
             raise SystemExit(f"COMPUTER_WORKERS must be a number from 0 to 64, got {workers!r}")
         shard_count, shard_ids = shards_of(env)
+        renders = env.get("RENDER_WORKERS", "").strip()
+        if renders and (not renders.isdigit() or int(renders) > 64):
+            raise SystemExit(f"RENDER_WORKERS must be a number from 0 to 64, got {renders!r}")
+        from bot.render_pool import default_workers
+
+        render_workers = int(renders) if renders else default_workers()
         art = env.get("ART_CACHE", "").strip()
         if art.lower() in ("off", "none", "0"):
             art_cache = None
@@ -154,6 +163,7 @@ class Settings:
             art_cache = art or str(default_folder())
         return cls(
             art_cache=art_cache,
+            render_workers=render_workers,
             token=token,
             database=database_of(env),
             shard_count=shard_count,
@@ -200,6 +210,8 @@ class CarcassonneBot(discord.AutoShardedClient):
         #: Plays computer seats' turns as soon as they come (set up with the manager).
         self.computer_turns: ComputerTurns | None = None
         self._art: asyncio.Task[None] | None = None
+        self._renders: RenderPool | None = None
+        self._renders_ready: asyncio.Task[None] | None = None
 
     @property
     def manager(self) -> GameManager:
@@ -221,6 +233,13 @@ class CarcassonneBot(discord.AutoShardedClient):
         log.info("database %s ready", shown(self.settings.database))
         if self.settings.art_cache is not None:
             self._art = asyncio.create_task(self.warm_art(self.settings.art_cache))
+        if self.settings.render_workers > 0:
+            from bot.render_pool import RenderPool
+            from bot.ui import images
+
+            self._renders = RenderPool(self.settings.render_workers, self.settings.art_cache)
+            images.use_pool(self._renders)
+            self._renders_ready = asyncio.create_task(self._renders.warm())
         await install(self)
         if self.settings.sync_commands:
             await self.sync_commands()
@@ -313,6 +332,12 @@ class CarcassonneBot(discord.AutoShardedClient):
                 await self.computer_turns.stop()
             await self._manager.settle()
             self._manager.computers.close()
+        if self._renders is not None:
+            from bot.ui import images
+
+            images.use_pool(None)
+            self._renders.close()
+            self._renders = None
         if self._storage is not None:
             storage, self._storage = self._storage, None
             await storage.close()

@@ -56,16 +56,11 @@ def enable(folder: Path | None = None) -> Path:
 
 
 def _tables() -> dict[str, dict[Any, Any]]:
-    """The renderer's in-memory layout caches, by name."""
-    from renderer import geometry
-    from renderer.castle import layout as castle_layout
-    from renderer.hunters import geometry as hunters_geometry
+    """The renderer's in-memory layout caches, by family (each registers its own when the
+    ``renderer`` package, imported before any of its modules, imports the families)."""
+    from renderer import families
 
-    return {
-        "carcassonne": geometry._LAYOUTS,
-        "castle": castle_layout._LAYOUTS,
-        "hunters": hunters_geometry._LAYOUTS,
-    }
+    return families.LAYOUT_CACHES
 
 
 def _write(path: Path, data: bytes) -> None:

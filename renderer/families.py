@@ -37,6 +37,9 @@ Accepts = Callable[[Oriented], bool]
 TILE_ART: list[tuple[str, Accepts, Callable[[Oriented, int], Image.Image]]] = []
 #: Tile images a family caches itself (test, image at a size), used before :data:`TILE_ART`.
 TILE_IMAGES: list[tuple[Accepts, Callable[[Oriented, int], Image.Image]]] = []
+#: Each family's in-memory cache of tile layouts (the shapes found by search), by family, for
+#: the disk cache of :mod:`renderer.artcache`.
+LAYOUT_CACHES: dict[str, dict[Any, Any]] = {}
 #: Figure spots of a family's tiles (test, local feature -> point in tile units).
 TILE_SPOTS: list[tuple[Accepts, Callable[[Oriented], Mapping[int, tuple[float, float]]]]] = []
 #: How a figure kind is drawn on a tile (kind -> function of figure and tile -> role or None).

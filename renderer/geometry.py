@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from engine.core.tiles import Oriented
+from renderer import families
 
 Point = tuple[float, float]
 CORNER_POINTS: tuple[Point, ...] = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
@@ -572,6 +573,7 @@ def _search(oriented: Oriented) -> Layout:
 
 
 _LAYOUTS: dict[tuple[str, int], Layout] = {}
+families.LAYOUT_CACHES["carcassonne"] = _LAYOUTS
 _LOCK = threading.Lock()
 
 

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 import discord
 from PIL import Image, ImageDraw
 
+from bot.render_pool import RenderPool
 from bot.storage import GameRow
 from engine import Game, PlaceAbbey, PlaceTile
 from engine.core.board import PlacedTile
@@ -32,6 +33,7 @@ from renderer import palette as pal
 from renderer.board import GhostSpot, badge, draw_board, spot_point
 from renderer.encode import encode_png
 from renderer.endgame import render_game_end
+from renderer.jobs import Job
 from renderer.options import RenderOptions
 from renderer.phone import TileCard, turn_picture
 from renderer.render import render_board, render_figure_spots, render_preview, with_panel
@@ -104,6 +106,28 @@ async def _draw(
     return discord.File(io.BytesIO(png), filename=name)
 
 
+#: The render worker processes of the bot (None: pictures are drawn in threads).
+POOL: RenderPool | None = None
+
+
+def use_pool(pool: RenderPool | None) -> None:
+    """Draw the per-move pictures (board and turn) in ``pool``'s worker processes."""
+    global POOL
+    POOL = pool
+
+
+async def _job(name: str, job: Job, pool: RenderPool) -> tuple[discord.File, tuple[str, ...]]:
+    """A picture drawn by a render worker, smaller if it goes over Discord's size budget."""
+    png, hidden = await pool.draw(job)
+    for tile in SMALLER:
+        if len(png) <= BUDGET:
+            break
+        log.warning("%s is %d bytes; drawing it again at %d px per tile", name, len(png), tile)
+        options = RenderOptions(lang=job.options.lang, tile_size=tile, max_side=1200, min_tile=32)
+        png, hidden = await pool.draw(dataclasses.replace(job, options=options))
+    return discord.File(io.BytesIO(png), filename=name), hidden
+
+
 async def board_file(
     game: Game,
     lang: str,
@@ -112,6 +136,9 @@ async def board_file(
     styles: Sequence[int] = (),
 ) -> discord.File:
     """The board after the last move, with lettered squares if ``candidates`` are given."""
+    if POOL is not None:
+        job = Job("board", game.record(), RenderOptions(lang=lang), tuple(styles), candidates)
+        return (await _job("board.png", job, POOL))[0]
     return await _draw(
         "board.png", lambda o: render_board(game, o, candidates=candidates or None), lang, styles
     )
@@ -129,6 +156,11 @@ async def turn_file(
     """The turn picture made for phones (see :mod:`renderer.phone`): the drawn tile, the board
     near the action with its lettered squares, the players. Also returns the letters of the
     squares left outside the picture."""
+    if POOL is not None:
+        job = Job(
+            "turn", game.record(), RenderOptions(lang=lang), tuple(styles), candidates, card, whole
+        )
+        return await _job("turn.png", job, POOL)
     hidden: list[tuple[str, ...]] = []
 
     def draw(options: RenderOptions) -> bytes:

@@ -25,6 +25,7 @@ from functools import cache
 from PIL import Image, ImageDraw
 
 from engine.core.tiles import Oriented, TileKind, kinds_by_name
+from renderer import families
 from renderer.geometry import Point, _distances, cubic, edge_mid
 
 GRID = 40
@@ -424,6 +425,7 @@ def _rotated(base: CastleLayout, quarters: int) -> CastleLayout:
 
 
 _LAYOUTS: dict[tuple[str, int], CastleLayout] = {}
+families.LAYOUT_CACHES["castle"] = _LAYOUTS
 _LOCK = threading.Lock()
 
 

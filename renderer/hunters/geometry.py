@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from engine.core.tiles import Oriented, load_set
+from renderer import families
 from renderer.geometry import Point, _distances
 from renderer.hunters.land import FOREST_REACH, LAND, check_land, grow_land
 from renderer.hunters.water import (
@@ -303,6 +304,7 @@ def compute(kind: str, feats: Sequence[Feat], volcano: bool = False) -> HuntersL
 
 
 _LAYOUTS: dict[str, HuntersLayout] = {}
+families.LAYOUT_CACHES["hunters"] = _LAYOUTS
 _LOCK = threading.Lock()
 
 

@@ -36,6 +36,7 @@ def make_bot(
     tick_seconds: float | None = None,
     computer_workers: int = 0,
     shard_count: int = 1,
+    render_workers: int = 0,
 ) -> CarcassonneBot:
     """A bot on ``database``. Computer players decide in a thread and move without a pause
     (``computer_workers=1``: in a worker process, as in production)."""
@@ -47,6 +48,7 @@ def make_bot(
         computer_workers=computer_workers,
         computer_pace=0.0,
         shard_count=shard_count,
+        render_workers=render_workers,
     )
     if tick_seconds is not None:
         settings = dataclasses.replace(settings, tick_seconds=tick_seconds)
