@@ -9,7 +9,6 @@ its re-rendering after agree.
 
 from __future__ import annotations
 
-import asyncio
 import string
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -102,12 +101,12 @@ async def current(
 
 
 async def snapshot(manager: GameManager, game_id: int) -> Snapshot:
-    """The game as it is now; the engine copy is rebuilt from the record in a worker thread."""
+    """The game as it is now, with a private copy of its engine state (a fork of the
+    manager's, never the live one: pictures and previews may play on it)."""
     view = await manager.decision(game_id)
     if view.game.seed is None:
         return Snapshot(view.game, view, None)
-    record = await manager.export_record(game_id)
-    game = await asyncio.to_thread(Game.from_record, record)
+    game = await manager.engine_copy(game_id)
     if game.decision.turn != view.turn:  # a move landed in between: describe the newer state
         view = await manager.decision(game_id)
     return Snapshot(view.game, view, game)
