@@ -1,0 +1,133 @@
+"""One bot process serving many play-by-post games, a picture after every move
+(run: python -m benchmarks.load [--games 750 2000] [--seconds 60] [--workers 2]).
+
+``--games`` active games spread over every stage of a game (each starts a random number of
+moves in), each getting one move every 30 seconds on average (open loop: moves come when due,
+whatever the bot's speed), each move followed by the turn picture the bot posts, drawn by the
+render worker processes (``RENDER_WORKERS``; tile art cache loaded). Measured, as the bot does
+it (game manager on a SQLite file, pictures through ``bot.render_pool``):
+
+- a turn's latency: from the move's arrival to its picture ready (p50, p95);
+- the event loop's lateness: a watchdog asks to wake every 10 ms and records how late it is
+  (p99, max); a late loop is a bot that answers Discord late.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from bot.manager import GameManager
+from bot.outcomes import TurnView
+from bot.render_pool import RenderPool
+from bot.storage.sqlite import SqliteStorage
+from engine import Action, Pass
+from renderer import artcache
+from renderer.jobs import Job
+from renderer.options import RenderOptions
+
+MOVE_EVERY = 30.0
+
+
+def pick(view: TurnView, rng: random.Random) -> Action:
+    if view.phase == "tile":
+        return view.placements[rng.randrange(len(view.placements))]
+    choice = rng.randrange(len(view.figures) + 1)
+    return view.figures[choice] if choice < len(view.figures) else Pass()
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
+
+
+async def serve(
+    folder: Path, games: int, seconds: float, workers: int, art: str
+) -> dict[str, object]:
+    manager = GameManager(await SqliteStorage.open(folder / f"load-{games}.sqlite3"))
+    pool = RenderPool(workers, art)
+    rng = random.Random(games)
+    try:
+        await pool.warm()
+        ids: list[int] = []
+        n = 0
+        while len(ids) < games:  # every stage of a game: 0 to 100 actions in
+            n += 1
+            row = await manager.create_lobby(1, "A", channel_id=1, turn_seconds=86400)
+            await manager.join(row.id, 2, "B")
+            view = await manager.start(row.id, 1, seed=n)
+            for _ in range(rng.randrange(0, 100)):
+                if view.finished:
+                    break
+                assert view.user_id is not None
+                action = pick(view, rng)
+                view = (await manager.apply(row.id, view.user_id, action, turn=view.turn)).view
+            if not view.finished:
+                ids.append(row.id)
+        gc.collect()
+        turns: list[float] = []
+        late: list[float] = []
+        stop = time.perf_counter() + seconds
+
+        async def watchdog() -> None:
+            while time.perf_counter() < stop:
+                asked = time.perf_counter()
+                await asyncio.sleep(0.010)
+                late.append((time.perf_counter() - asked - 0.010) * 1000)
+
+        async def player(game_id: int) -> None:
+            local = random.Random(game_id)
+            due = time.perf_counter() + local.uniform(0, MOVE_EVERY)
+            while True:
+                await asyncio.sleep(max(0.0, due - time.perf_counter()))
+                if due >= stop:
+                    return
+                arrived = due
+                view = await manager.decision(game_id)
+                if view.finished or view.user_id is None:
+                    return
+                await manager.apply(game_id, view.user_id, pick(view, local), turn=view.turn)
+                game = await manager.engine_copy(game_id)
+                await pool.draw(Job("turn", game.record(), RenderOptions()))
+                turns.append((time.perf_counter() - arrived) * 1000)
+                due += local.expovariate(1 / MOVE_EVERY)
+
+        await asyncio.gather(watchdog(), *(player(g) for g in ids))
+        return {
+            "active_games": len(ids),
+            "workers": workers,
+            "moves": len(turns),
+            "moves_per_s": round(len(turns) / seconds, 1),
+            "turn_p50_ms": round(statistics.median(turns)) if turns else None,
+            "turn_p95_ms": round(percentile(turns, 0.95)) if turns else None,
+            "loop_late_p99_ms": round(percentile(late, 0.99), 1),
+            "loop_late_max_ms": round(max(late), 1) if late else None,
+        }
+    finally:
+        pool.close()
+        await manager.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, nargs="+", default=[750, 2000])
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        art = str(Path(folder) / "art")
+        artcache.warm(Path(art))
+        for games in args.games:
+            report = asyncio.run(serve(Path(folder), games, args.seconds, args.workers, art))
+            print(json.dumps(report), flush=True)
+
+
+if __name__ == "__main__":
+    main()
