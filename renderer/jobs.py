@@ -16,14 +16,17 @@ from engine import Game
 from renderer import palette as pal
 from renderer.board import Pos
 from renderer.encode import encode_png
+from renderer.endgame import render_game_end
 from renderer.options import RenderOptions
 from renderer.phone import TileCard, turn_picture
-from renderer.render import render_board
+from renderer.render import render_board, render_figure_spots, render_preview
 
 
 @dataclass(frozen=True)
 class Job:
-    """``kind``: ``board`` (the whole board) or ``turn`` (the phone picture of a turn)."""
+    """``kind``: ``board`` (the whole board), ``turn`` (the phone picture of a turn), ``spots``
+    (the figure spots of the tile just placed, ``extra["spots"]``), ``preview`` (the tile
+    ghosted at ``extra["placement"]`` with its spots) or ``end`` (the final board and chart)."""
 
     kind: str
     record: Mapping[str, Any]
@@ -52,6 +55,14 @@ def draw(game: Game, job: Job) -> tuple[bytes, tuple[str, ...]]:
                 game, job.options, candidates=job.candidates, card=job.card, whole=job.whole
             )
             return encode_png(picture.image, family=game.setup.game), picture.hidden
+        if job.kind == "spots":
+            return render_figure_spots(game, job.extra["spots"], job.options), ()
+        if job.kind == "preview":
+            placement = job.extra["placement"]
+            labels = job.extra.get("spots")
+            return render_preview(game, placement, job.options, spot_labels=labels), ()
+        if job.kind == "end":
+            return render_game_end(game, job.options), ()
     raise ValueError(f"unknown picture {job.kind!r}")
 
 

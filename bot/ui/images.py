@@ -189,6 +189,10 @@ async def preview_file(
         return await _draw(
             "preview.png", lambda o: render_figure_spots(copy, spots, o), lang, styles
         )
+    if POOL is not None:
+        extra = {"placement": placement, "spots": dict(spots)}
+        job = Job("preview", game.record(), RenderOptions(lang=lang), tuple(styles), extra=extra)
+        return (await _job("preview.png", job, POOL))[0]
     return await _draw(
         "preview.png",
         lambda o: render_preview(game, placement, o, spot_labels=spots),
@@ -201,11 +205,18 @@ async def spots_file(
     game: Game, spots: Spots, lang: str, *, styles: Sequence[int] = ()
 ) -> discord.File:
     """The board with the figure spots of the tile just placed numbered."""
+    if POOL is not None:
+        extra = {"spots": dict(spots)}
+        job = Job("spots", game.record(), RenderOptions(lang=lang), tuple(styles), extra=extra)
+        return (await _job("spots.png", job, POOL))[0]
     return await _draw("spots.png", lambda o: render_figure_spots(game, spots, o), lang, styles)
 
 
 async def end_file(game: Game, lang: str, *, styles: Sequence[int] = ()) -> discord.File:
     """The final board above the per-player score breakdown chart."""
+    if POOL is not None:
+        job = Job("end", game.record(), RenderOptions(lang=lang), tuple(styles))
+        return (await _job("final.png", job, POOL))[0]
     return await _draw("final.png", lambda o: render_game_end(game, o), lang, styles)
 
 

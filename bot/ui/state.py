@@ -169,7 +169,7 @@ def rotations_of(game: Game, pos: Pos, tile: str | None = None) -> tuple[int, ..
 
 def tried(game: Game, first: PlaceTile | PlaceAbbey) -> Game:
     """A copy of ``game`` with ``first`` played (to list the figure spots it would offer)."""
-    copy = Game.from_record(game.record())
+    copy = game.fork()
     copy.play(first)
     return copy
 

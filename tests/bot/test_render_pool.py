@@ -11,6 +11,7 @@ from conftest_ui import Table, assert_png, close_bots, make_bot
 
 from bot.render_pool import RenderPool
 from bot.ui import images
+from bot.ui.state import tried
 from engine import Game, Pass, Setup
 from renderer.jobs import Job
 from renderer.options import RenderOptions
@@ -45,16 +46,32 @@ async def test_workers_draw_the_same_pictures_as_a_thread() -> None:
         options = RenderOptions(lang="fr")
         jobs.append(Job("turn", game.record(), options, (2, 0, 1), letters, card))
         jobs.append(Job("board", game.record(), options, (), letters))
+        at_tile = game.fork()
+        while at_tile.phase.value == "figure":
+            at_tile.play(Pass())
+        if at_tile.phase.value == "tile" and at_tile.tile is not None:
+            placement = at_tile.legal_placements()[0]
+            jobs.append(Job("preview", at_tile.record(), options, extra={"placement": placement}))
+            placed = tried(at_tile, placement)
+            if placed.phase.value == "figure":
+                labels = {f.at: str(i + 1) for i, f in enumerate(placed.legal_figures()) if f.at}
+                jobs.append(Job("spots", placed.record(), options, extra={"spots": labels}))
+    ended = a_game("carcassonne", moves=400)
+    assert ended.finished
+    jobs.append(Job("end", ended.record(), RenderOptions(lang="de"), (1, 0, 2)))
     threads, workers = RenderPool(0), RenderPool(2)
+    kinds: set[str] = set()
     try:
         await workers.warm()
         for job in jobs:
             here = await threads.draw(job)
             there = await workers.draw(job)
             assert there == here, job.kind
+            kinds.add(job.kind)
             assert here[0].startswith(b"\x89PNG")
     finally:
         workers.close()
+    assert kinds == {"turn", "board", "preview", "spots", "end"}
 
 
 async def test_a_game_through_discord_with_pictures_from_a_worker(tmp_path: Path) -> None:
