@@ -120,9 +120,10 @@ async def migrate(source: str, target: str, *, out: Any = sys.stdout) -> Report:
                         f"the target already holds {found[0]} rows in {table}: migrate into an "
                         "empty database (create a new one, or drop and create it again)"
                     )
+            copied: dict[str, list[Any]] = {}
             for table, order in TABLES:
                 columns = await _columns(dst, table)
-                rows = await _rows(src, table, order, columns)
+                rows = copied[table] = await _rows(src, table, order, columns)
                 if rows:
                     await conn.copy_records_to_table(
                         table, records=rows, columns=[name for name, _ in columns]
@@ -134,7 +135,7 @@ async def migrate(source: str, target: str, *, out: Any = sys.stdout) -> Report:
                     f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
                     f"COALESCE((SELECT max(id) FROM {table}), 0) + 1, false)"
                 )
-            await _verify(old, src, new, dst, report)
+            await _verify(old, src, new, dst, copied, report)
             print(f"replayed {report.games_replayed} games on both sides", file=out, flush=True)
             if report.differences:
                 raise MigrationFailed("\n".join(report.differences))
@@ -144,11 +145,19 @@ async def migrate(source: str, target: str, *, out: Any = sys.stdout) -> Report:
     return report
 
 
-async def _verify(old: SqlStorage, src: Db, new: SqlStorage, dst: Db, report: Report) -> None:
+async def _verify(
+    old: SqlStorage,
+    src: Db,
+    new: SqlStorage,
+    dst: Db,
+    copied: dict[str, list[Any]],
+    report: Report,
+) -> None:
+    """Every table read back from the target equals what was read from the source, and every
+    game replays to the same state on both sides."""
     for table, order in TABLES:
-        columns = await _columns(dst, table)
-        before = await _rows(src, table, order, columns)
-        after = await _rows(dst, table, order, columns)
+        before = copied[table]
+        after = await _rows(dst, table, order, await _columns(dst, table))
         if before != after:
             first = next(
                 (i for i, (a, b) in enumerate(zip(before, after, strict=False)) if a != b),

@@ -309,10 +309,6 @@ class Storage(abc.ABC):
         """Pending ``turn`` deadlines whose start has not been announced yet."""
 
     @abc.abstractmethod
-    async def mark_notified(self, game_id: int, turn: int, now: float) -> bool:
-        """Claim the announcement of a turn's start; False if already claimed or stale."""
-
-    @abc.abstractmethod
     async def claim_notice(
         self, game_id: int, kind: NoticeKind, turn: int, now: float, lease: float
     ) -> bool:

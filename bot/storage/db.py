@@ -44,3 +44,10 @@ class Db(Protocol):
 
     async def insert_id(self, sql: str, args: Sequence[Any] = ()) -> Any:
         """Run an ``INSERT ... RETURNING id``; the new id, or None if nothing was inserted."""
+
+
+def upsert(key: str, columns: str) -> str:
+    """The ``ON CONFLICT`` clause that replaces ``columns`` of the row with the same ``key``
+    (both engines accept it)."""
+    sets = ", ".join(f"{c} = excluded.{c}" for c in columns.split(", "))
+    return f"ON CONFLICT ({key}) DO UPDATE SET {sets}"

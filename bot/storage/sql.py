@@ -32,7 +32,7 @@ from bot.storage import (
     UserSettings,
     WriteConflict,
 )
-from bot.storage.db import Db
+from bot.storage.db import Db, upsert
 from bot.storage.sql_leagues import SqlLeagues
 
 GAME_COLUMNS = (
@@ -511,15 +511,6 @@ class SqlStorage(SqlLeagues, Storage):
             (limit,),
         )
 
-    async def mark_notified(self, game_id: int, turn: int, now: float) -> bool:
-        async with self._tx() as db:
-            changed = await db.execute(
-                "UPDATE deadlines SET notified_at = ? WHERE game_id = ? AND kind = 'turn' "
-                "AND turn = ? AND done_at IS NULL AND notified_at IS NULL",
-                (now, game_id, turn),
-            )
-        return changed == 1
-
     async def claim_notice(
         self, game_id: int, kind: NoticeKind, turn: int, now: float, lease: float
     ) -> bool:
@@ -623,7 +614,7 @@ class SqlStorage(SqlLeagues, Storage):
         async with self._tx() as db:
             await db.execute(
                 f"INSERT INTO guild_settings (guild_id, {columns}) "
-                f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) {_upsert('guild_id', columns)}",
+                f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) {upsert('guild_id', columns)}",
                 (
                     s.guild_id,
                     s.locale,
@@ -655,12 +646,6 @@ class SqlStorage(SqlLeagues, Storage):
         async with self._tx() as db:
             await db.execute(
                 f"INSERT INTO user_settings (user_id, {columns}) VALUES (?, ?, ?, ?, ?) "
-                + _upsert("user_id", columns),
+                + upsert("user_id", columns),
                 (s.user_id, s.locale, int(s.dm_reminders), s.away_until, now),
             )
-
-
-def _upsert(key: str, columns: str) -> str:
-    """``ON CONFLICT`` clause replacing ``columns`` of the row with the same ``key``."""
-    sets = ", ".join(f"{c} = excluded.{c}" for c in columns.split(", "))
-    return f"ON CONFLICT ({key}) DO UPDATE SET {sets}"

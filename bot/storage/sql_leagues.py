@@ -23,7 +23,7 @@ from bot.storage import (
     SeasonRow,
     Status,
 )
-from bot.storage.db import Db
+from bot.storage.db import Db, upsert
 
 LEAGUE_COLUMNS = (
     "guild_id, name, organiser_id, channel_id, kind, expansions, options, min_players, "
@@ -215,8 +215,8 @@ class SqlLeagues:
         async with self._tx() as db:
             await db.execute(
                 "INSERT INTO league_members (league_id, user_id, name, joined_at, left_at) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (league_id, user_id) DO UPDATE SET "
-                "name = excluded.name, joined_at = excluded.joined_at, left_at = excluded.left_at",
+                "VALUES (?, ?, ?, ?, ?) "
+                + upsert("league_id, user_id", "name, joined_at, left_at"),
                 (m.league_id, m.user_id, m.name, m.joined_at, m.left_at),
             )
 
@@ -226,9 +226,7 @@ class SqlLeagues:
         async with self._tx() as db:
             await db.execute(
                 f"INSERT INTO league_games ({LINK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (game_id) DO UPDATE SET league_id = excluded.league_id, "
-                "season = excluded.season, created_by = excluded.created_by, "
-                "created_at = excluded.created_at, invited = excluded.invited",
+                + upsert("game_id", LINK_COLUMNS.removeprefix("game_id, ")),
                 (
                     link.game_id,
                     link.league_id,

@@ -258,10 +258,9 @@ class CarcassonneGroup(app_commands.Group):
         )
         low, high = lobby.player_range(row.kind)
         wanted = max(low - 1, min(opponents, high - 1))
-        locale = row.locale or "en"
-        word = tr(f"level_{level}", locale)
+        namer = lobby_ui.computer_namer(row.locale or "en")
         for _seat in range(wanted):
-            name = lobby.computer_name(row, lambda n: tr("computer_name", locale, n=n, level=word))
+            name = lobby.computer_name(row, lambda n: namer(n, level))
             row = await manager.add_computer(row.id, interaction.user.id, level, name)
         view = await manager.start(row.id, interaction.user.id)
         await lobby_ui.begin(bot_of(interaction), interaction, view.game)

@@ -19,7 +19,7 @@ import asyncio
 import dataclasses
 import io
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 import discord
 from PIL import Image, ImageDraw
@@ -29,14 +29,14 @@ from bot.storage import GameRow
 from engine import Game, PlaceAbbey, PlaceTile
 from engine.core.board import PlacedTile
 from engine.core.tiles import Oriented
+from renderer import jobs
 from renderer import palette as pal
 from renderer.board import GhostSpot, badge, draw_board, spot_point
 from renderer.encode import encode_png
-from renderer.endgame import render_game_end
 from renderer.jobs import Job
 from renderer.options import RenderOptions
-from renderer.phone import TileCard, turn_picture
-from renderer.render import render_board, render_figure_spots, render_preview, with_panel
+from renderer.phone import TileCard
+from renderer.render import render_figure_spots, with_panel
 from renderer.tileart import tile_image
 
 log = logging.getLogger(__name__)
@@ -89,21 +89,32 @@ def colour_name(row: GameRow, seat: int) -> str:
     return next((name for name, s in STYLES.items() if s == style), "black")
 
 
-async def _draw(
-    name: str, draw: Callable[[RenderOptions], bytes], lang: str, styles: Sequence[int] = ()
-) -> discord.File:
-    def run(options: RenderOptions) -> bytes:
-        with pal.seat_styles(styles):
-            return draw(options)
+Render = Callable[[RenderOptions], Awaitable[tuple[bytes, tuple[str, ...]]]]
 
-    png = await asyncio.to_thread(run, RenderOptions(lang=lang))
+
+async def _sized(name: str, lang: str, render: Render) -> tuple[discord.File, tuple[str, ...]]:
+    """A picture drawn by ``render``, again with smaller tiles while over Discord's budget;
+    also the letters of the squares it leaves out."""
+    png, hidden = await render(RenderOptions(lang=lang))
     for tile in SMALLER:
         if len(png) <= BUDGET:
             break
         log.warning("%s is %d bytes; drawing it again at %d px per tile", name, len(png), tile)
         options = RenderOptions(lang=lang, tile_size=tile, max_side=1200, min_tile=32)
-        png = await asyncio.to_thread(run, options)
-    return discord.File(io.BytesIO(png), filename=name)
+        png, hidden = await render(options)
+    return discord.File(io.BytesIO(png), filename=name), hidden
+
+
+async def _draw(
+    name: str, draw: Callable[[RenderOptions], bytes], lang: str, styles: Sequence[int] = ()
+) -> discord.File:
+    """A picture drawn by ``draw`` in a thread (those the render workers do not draw)."""
+
+    def run(options: RenderOptions) -> tuple[bytes, tuple[str, ...]]:
+        with pal.seat_styles(styles):
+            return draw(options), ()
+
+    return (await _sized(name, lang, lambda o: asyncio.to_thread(run, o)))[0]
 
 
 #: The render worker processes of the bot (None: pictures are drawn in threads).
@@ -111,21 +122,22 @@ POOL: RenderPool | None = None
 
 
 def use_pool(pool: RenderPool | None) -> None:
-    """Draw the per-move pictures (board and turn) in ``pool``'s worker processes."""
+    """Draw the game pictures (board, turn, preview, spots, end) in ``pool``'s workers."""
     global POOL
     POOL = pool
 
 
-async def _job(name: str, job: Job, pool: RenderPool) -> tuple[discord.File, tuple[str, ...]]:
-    """A picture drawn by a render worker, smaller if it goes over Discord's size budget."""
-    png, hidden = await pool.draw(job)
-    for tile in SMALLER:
-        if len(png) <= BUDGET:
-            break
-        log.warning("%s is %d bytes; drawing it again at %d px per tile", name, len(png), tile)
-        options = RenderOptions(lang=job.options.lang, tile_size=tile, max_side=1200, min_tile=32)
-        png, hidden = await pool.draw(dataclasses.replace(job, options=options))
-    return discord.File(io.BytesIO(png), filename=name), hidden
+async def _picture(name: str, game: Game, job: Job) -> tuple[discord.File, tuple[str, ...]]:
+    """``job``'s picture of ``game``: by a render worker from the game's record, or in a
+    thread from ``game`` itself when the bot has no workers (the same bytes either way)."""
+
+    async def render(options: RenderOptions) -> tuple[bytes, tuple[str, ...]]:
+        sized = dataclasses.replace(job, options=options)
+        if POOL is not None:
+            return await POOL.draw(sized)
+        return await asyncio.to_thread(jobs.draw, game, sized)
+
+    return await _sized(name, job.options.lang, render)
 
 
 async def board_file(
@@ -136,12 +148,8 @@ async def board_file(
     styles: Sequence[int] = (),
 ) -> discord.File:
     """The board after the last move, with lettered squares if ``candidates`` are given."""
-    if POOL is not None:
-        job = Job("board", game.record(), RenderOptions(lang=lang), tuple(styles), candidates)
-        return (await _job("board.png", job, POOL))[0]
-    return await _draw(
-        "board.png", lambda o: render_board(game, o, candidates=candidates or None), lang, styles
-    )
+    job = Job("board", game.record(), RenderOptions(lang=lang), tuple(styles), candidates)
+    return (await _picture("board.png", game, job))[0]
 
 
 async def turn_file(
@@ -156,20 +164,10 @@ async def turn_file(
     """The turn picture made for phones (see :mod:`renderer.phone`): the drawn tile, the board
     near the action with its lettered squares, the players. Also returns the letters of the
     squares left outside the picture."""
-    if POOL is not None:
-        job = Job(
-            "turn", game.record(), RenderOptions(lang=lang), tuple(styles), candidates, card, whole
-        )
-        return await _job("turn.png", job, POOL)
-    hidden: list[tuple[str, ...]] = []
-
-    def draw(options: RenderOptions) -> bytes:
-        picture = turn_picture(game, options, candidates=candidates, card=card, whole=whole)
-        hidden.append(picture.hidden)
-        return encode_png(picture.image, family=game.setup.game)
-
-    file = await _draw("turn.png", draw, lang, styles)
-    return file, hidden[-1] if hidden else ()
+    job = Job(
+        "turn", game.record(), RenderOptions(lang=lang), tuple(styles), candidates, card, whole
+    )
+    return await _picture("turn.png", game, job)
 
 
 async def preview_file(
@@ -189,35 +187,24 @@ async def preview_file(
         return await _draw(
             "preview.png", lambda o: render_figure_spots(copy, spots, o), lang, styles
         )
-    if POOL is not None:
-        extra = {"placement": placement, "spots": dict(spots)}
-        job = Job("preview", game.record(), RenderOptions(lang=lang), tuple(styles), extra=extra)
-        return (await _job("preview.png", job, POOL))[0]
-    return await _draw(
-        "preview.png",
-        lambda o: render_preview(game, placement, o, spot_labels=spots),
-        lang,
-        styles,
-    )
+    extra = {"placement": placement, "spots": dict(spots)}
+    job = Job("preview", game.record(), RenderOptions(lang=lang), tuple(styles), extra=extra)
+    return (await _picture("preview.png", game, job))[0]
 
 
 async def spots_file(
     game: Game, spots: Spots, lang: str, *, styles: Sequence[int] = ()
 ) -> discord.File:
     """The board with the figure spots of the tile just placed numbered."""
-    if POOL is not None:
-        extra = {"spots": dict(spots)}
-        job = Job("spots", game.record(), RenderOptions(lang=lang), tuple(styles), extra=extra)
-        return (await _job("spots.png", job, POOL))[0]
-    return await _draw("spots.png", lambda o: render_figure_spots(game, spots, o), lang, styles)
+    extra = {"spots": dict(spots)}
+    job = Job("spots", game.record(), RenderOptions(lang=lang), tuple(styles), extra=extra)
+    return (await _picture("spots.png", game, job))[0]
 
 
 async def end_file(game: Game, lang: str, *, styles: Sequence[int] = ()) -> discord.File:
     """The final board above the per-player score breakdown chart."""
-    if POOL is not None:
-        job = Job("end", game.record(), RenderOptions(lang=lang), tuple(styles))
-        return (await _job("final.png", job, POOL))[0]
-    return await _draw("final.png", lambda o: render_game_end(game, o), lang, styles)
+    job = Job("end", game.record(), RenderOptions(lang=lang), tuple(styles))
+    return (await _picture("final.png", game, job))[0]
 
 
 # -- the placement step: close-up and rotations ------------------------------------------------

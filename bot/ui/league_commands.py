@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
@@ -135,11 +134,6 @@ def rules_line(league: LeagueRow, locale: str) -> str:
     if league.computers is not None:
         parts.append(lt("computers", locale, level=tr(f"level_{league.computers}", locale)))
     return " · ".join(parts)
-
-
-def computer_namer(locale: str) -> Callable[[int, str], str]:
-    """Names for the computer seats of league games, in the league channel's language."""
-    return lambda n, level: tr("computer_name", locale, n=n, level=tr(f"level_{level}", locale))
 
 
 def stamp(value: float) -> str:
@@ -730,7 +724,7 @@ class LeagueGroup(app_commands.Group):
             interaction.user.id,
             admin=is_admin(interaction),
             players=[(p.id, p.display_name) for p in named] or None,
-            namer=computer_namer(public_locale(interaction)),
+            namer=lobby_ui.computer_namer(public_locale(interaction)),
         )
         locale = public_locale(interaction)
         links = []
@@ -783,7 +777,7 @@ class LeagueGroup(app_commands.Group):
             user.display_name,
             [(p.id, p.display_name) for p in named],
             computers,
-            computer_namer(locale),
+            lobby_ui.computer_namer(locale),
         )
         invited = [p.id for p in named]
         channel = await _league_channel(bot, found)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, cast
 
 import discord
@@ -310,6 +311,17 @@ def level_word(level: str, locale: str) -> str:
     return tr(f"level_{level}", locale)
 
 
+def computer_namer(locale: str) -> Callable[[int, str], str]:
+    """Names of computer seats in ``locale`` from their number and level ("Computer 1 (Easy)");
+    an unknown level (refused later by the manager) is shown as given."""
+
+    def name(number: int, level: str) -> str:
+        word = level_word(level, locale) if level in lobby.COMPUTER_LEVELS else level
+        return tr("computer_name", locale, n=number, level=word)
+
+    return name
+
+
 def computers_text(row: GameRow, locale: str) -> str:
     """The creator's computer players message: what the levels are, who is seated."""
     seated = [s for s in row.seats if s.computer]
@@ -359,11 +371,8 @@ async def on_computer_option(
         raise UIError("options_not_owner", owner=f"<@{row.owner_id}>")
     user = interaction.user.id
     if name == "computer_add":
-        game_locale = row.locale or "en"
-        word = level_word(value, game_locale) if value in lobby.COMPUTER_LEVELS else value
-        seat_name = lobby.computer_name(
-            row, lambda n: tr("computer_name", game_locale, n=n, level=word)
-        )
+        namer = computer_namer(row.locale or "en")
+        seat_name = lobby.computer_name(row, lambda n: namer(n, value))
         row = await manager.add_computer(game_id, user, value, seat_name)
     else:
         if not value.isdigit():

@@ -60,21 +60,21 @@ def slow_renders(
     """Make every picture slow (3.5 s on simcord's clock) and note in ``late`` each one that
     starts while an interaction still waits for its first answer. Returns the pictures drawn."""
     drawn: list[str] = []
-    original: Callable[..., Any] = images._draw
+    original: Callable[..., Any] = images._sized
 
-    async def draw(name: str, *args: Any, **kwargs: Any) -> discord.File:
+    async def draw(name: str, *args: Any, **kwargs: Any) -> tuple[discord.File, Any]:
         waiting = [i.id for i in env.backend.interactions.values() if not i.responded]
         if waiting:
             late.append(f"{name} drawn before interactions {waiting} were acknowledged")
         env.backend.advance_clock(3.5)
-        file = await original(name, *args, **kwargs)
+        file, hidden = await original(name, *args, **kwargs)
         data = file.fp.read()
         file.fp.seek(0)
         sizes.append(len(data))
         drawn.append(name)
-        return file  # type: ignore[no-any-return]
+        return file, hidden
 
-    monkeypatch.setattr(images, "_draw", draw)
+    monkeypatch.setattr(images, "_sized", draw)
     return drawn
 
 
