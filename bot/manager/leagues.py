@@ -99,7 +99,7 @@ ComputerNamer = Callable[[int, str], str]
 
 
 def default_computer_name(number: int, level: str) -> str:
-    return f"Computer {number} ({level})"
+    return f"Bot {number} ({level})"
 
 
 @dataclass(frozen=True, slots=True)

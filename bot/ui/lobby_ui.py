@@ -312,8 +312,9 @@ def level_word(level: str, locale: str) -> str:
 
 
 def computer_namer(locale: str) -> Callable[[int, str], str]:
-    """Names of computer seats in ``locale`` from their number and level ("Computer 1 (Easy)");
-    an unknown level (refused later by the manager) is shown as given."""
+    """Names of computer seats in ``locale`` from their number and level: "Bot 1 (Easy)", short
+    so that two computers stay apart where a phone cuts names. An unknown level (refused later
+    by the manager) is shown as given."""
 
     def name(number: int, level: str) -> str:
         word = level_word(level, locale) if level in lobby.COMPUTER_LEVELS else level

@@ -290,7 +290,7 @@ async def test_a_league_round_fills_short_tables_with_computers_and_rates_people
     row = await manager.game(views[0].game_id)
     seats = [(s.user_id > 0, s.computer) for s in row.seats]
     assert sorted(seats, key=str) == sorted([(True, None), (True, None), (False, "easy")], key=str)
-    assert next(s.name for s in row.seats if s.computer) == "Computer 1 (easy)"
+    assert next(s.name for s in row.seats if s.computer) == "Bot 1 (easy)"
     await play_with_computers(manager, row.id)
     ratings, results = await manager.league_ratings(league.id)
     assert len(results) == 1

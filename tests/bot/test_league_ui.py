@@ -213,14 +213,14 @@ async def test_a_league_with_computer_players(simcord_env: simcord.Env) -> None:
     challenged = await alice.slash(channel, "league challenge", opponent1=bob, computers=1)
     assert challenged.ephemeral
     invite = next(m for m in reversed(channel.history()) if "challenges" in m.content)
-    assert "**Computer 1 (Easy)**" in invite.content and "<@-" not in invite.content
+    assert "**Bot 1 (Easy)**" in invite.content and "<@-" not in invite.content
     await bob.click(invite, custom_id=invite.components[0].children[0].custom_id)  # type: ignore[union-attr]
     invite = next(m for m in channel.history() if m.id == invite.id)
     game_id = game_number(invite.content)
     welcome = table.channel.threads[-1].history()[0].content
-    assert "**Computer 1 (Easy)**" in welcome and "<@-" not in welcome, welcome
+    assert "**Bot 1 (Easy)**" in welcome and "<@-" not in welcome, welcome
     row = await manager.game(game_id)
-    assert [s.name for s in row.seats if s.computer] == ["Computer 1 (Easy)"]
+    assert [s.name for s in row.seats if s.computer] == ["Bot 1 (Easy)"]
     assert table.bot.computer_turns is not None
     rng = random.Random(5)
     for _ in range(400):

@@ -52,13 +52,13 @@ async def test_the_creator_seats_and_removes_computer_players(simcord_env: simco
     game_id, lobby = await lobby_with_computers(table, "easy", "hard")
     row = await table.bot.manager.game(game_id)
     assert [(s.name, s.computer) for s in row.seats[1:]] == [
-        ("Computer 1 (Easy)", "easy"),
-        ("Computer 2 (Hard)", "hard"),
+        ("Bot 1 (Easy)", "easy"),
+        ("Bot 2 (Hard)", "hard"),
     ]
     assert all(s.user_id < 0 for s in row.seats[1:])
     current = [m for m in table.channel.history() if m.id == lobby.id]
     text = shown(current[0])
-    assert "**Computer 2 (Hard)**" in text and "<@-" not in text
+    assert "**Bot 2 (Hard)**" in text and "<@-" not in text
     # Another player may not seat computers.
     bob = table.players[1]
     refused = await bob.click(lobby, custom_id=f"cc:lobby:{game_id}:computer")
@@ -89,12 +89,12 @@ async def test_a_computer_plays_its_turn_at_once_and_posts_it_with_the_board(
         view = await table.bot.manager.decision(game_id)
         assert view.seat == 0 and view.turn == 2 * (turn + 1)
     messages = table.thread().history()[-4:]
-    computer_move = next(m for m in messages if "Computer 1 (Medium)" in m.content)
+    computer_move = next(m for m in messages if "Bot 1 (Medium)" in m.content)
     assert "<@-" not in computer_move.content
     assert attachment_bytes(simcord_env, computer_move.attachments[0]).startswith(b"\x89PNG")
     record = await table.bot.manager.export_record(game_id)
-    assert record["computer"] == {"Computer 1 (Medium)": "medium"}
-    assert json.loads(json.dumps(record))["players"][1] == "Computer 1 (Medium)"
+    assert record["computer"] == {"Bot 1 (Medium)": "medium"}
+    assert json.loads(json.dumps(record))["players"][1] == "Bot 1 (Medium)"
 
 
 async def test_computers_play_each_other_until_a_person_decides(
@@ -136,9 +136,9 @@ async def test_a_computer_whose_turn_came_before_a_restart_plays_after_it(
 
 def test_a_computer_seat_is_named_not_mentioned() -> None:
     person = SeatRow(0, 42, "alice", "blue")
-    computer = SeatRow(1, -1, "Computer 1 (Hard)", "red", computer="hard")
+    computer = SeatRow(1, -1, "Bot 1 (Hard)", "red", computer="hard")
     assert person.mention == "<@42>"
-    assert computer.mention == "**Computer 1 (Hard)**"
+    assert computer.mention == "**Bot 1 (Hard)**"
 
 
 async def test_practice_starts_a_game_against_computers_at_once(simcord_env: simcord.Env) -> None:
