@@ -9,7 +9,8 @@ games of its shard (game id modulo the process count), standing in for the playe
 guilds its Discord shards serve, paced so that the moves take ``--seconds`` (``0``: as fast as
 they go, for the throughput). A third of the games are never played by anyone: their turns
 last 3 seconds, so their schedulers announce turn starts, send reminders and time the turns out
-(policy ``skip``) over and over. Notices go to a recording notifier that creates one file per
+(policy ``skip``) over and over. Notices (turn starts, reminders, and the timeouts'
+announcements) go to a recording notifier that creates one file per
 notice, as Discord would post one message: a notice sent again after a crash (``again``) looks
 for its file first, as the Discord notifier looks in the channel.
 
@@ -87,8 +88,8 @@ class RecordingNotifier:
     ) -> None:
         self._send(f"reminder-{game.id}-{deadline.turn}", again)
 
-    async def forced(self, game: GameRow, result: ForcedTurn) -> None:
-        pass
+    async def forced(self, game: GameRow, result: ForcedTurn, *, again: bool = False) -> None:
+        self._send(f"timeout-{game.id}-{result.turn}", again)
 
     async def resumed(self, game: GameRow, user: UserSettings, deadline: Deadline) -> None:
         pass
@@ -197,7 +198,6 @@ async def verify(url: str, folder: Path, drained_at: float) -> dict[str, Any]:
             "AND g.status = 'active' AND (d.kind = 'reminder' OR d.kind = 'turn')",
             drained_at,
         )
-        deadlines = await conn.fetchval("SELECT count(*) FROM actions WHERE forced IS NOT NULL")
     finally:
         await conn.close()
     moves = Counter(
@@ -224,7 +224,7 @@ async def verify(url: str, folder: Path, drained_at: float) -> dict[str, Any]:
         "notices": len(notices),
         "notices_posted": len(files) - twice,
         "timeouts": sum(timeouts.values()),
-        "deadlines_fired": len(notices) + deadlines,
+        "deadlines_fired": len(notices),
         "lost_moves": lost,
         "duplicated_moves": duplicated,
         "notices_duplicated_or_missed": twice + stuck + int(overdue),

@@ -57,6 +57,9 @@ class ForcedTurn:
     seat: int
     user_id: int | None
     move: MoveResult
+    #: False for an announcement sent late, after someone else played: the turn message of
+    #: that later move shows the board, so only the timeout itself is told.
+    last: bool = True
 
 
 class Notifier(Protocol):
@@ -78,7 +81,7 @@ class Notifier(Protocol):
     ) -> None:
         """The one reminder of the turn, before ``deadline.due_at`` (``again``: as above)."""
 
-    async def forced(self, game: GameRow, result: ForcedTurn) -> None:
+    async def forced(self, game: GameRow, result: ForcedTurn, *, again: bool = False) -> None:
         """The bot ended a late player's turn; ``game`` is the row after it."""
 
     async def resumed(self, game: GameRow, user: UserSettings, deadline: Deadline) -> None:
@@ -212,6 +215,10 @@ class Scheduler:
         """Notices whose sender died after claiming them: sent again, if not out already."""
         now = report.now
         for game_id, kind, turn in await self.storage.expired_notices(now, self.lease):
+            if kind == "timeout":
+                await self._announce_again(report, game_id, turn)
+                await self.storage.notice_sent(game_id, kind, turn, now)
+                continue
             row = await self._turn_row(game_id, turn)
             if row is not None and not (row.paused_at is None and row.due_at <= now):
                 if kind == "start":
@@ -260,7 +267,9 @@ class Scheduler:
         game_id, turn = deadline.game_id, deadline.turn
         try:
             before = await self.manager.game(game_id)
-            move = await self.manager.force_turn(game_id, turn=turn)
+            move = await self.manager.force_turn(
+                game_id, turn=turn, announce_by=report.now + self.lease
+            )
         except (StaleAction, GameOver, NotActive, GameNotFound) as gone:
             # The turn was played or the game ended meanwhile: nothing to force any more.
             log.info("deadline of game %s turn %s is stale: %s", game_id, turn, gone)
@@ -291,6 +300,23 @@ class Scheduler:
             await self.notifier.forced(move.view.game, forced)
         except Exception:
             log.exception("announcing the timeout of game %s turn %s failed", game_id, turn)
+            report.failures.append(("forced", game_id))
+        await self.storage.notice_sent(game_id, "timeout", turn, report.now)
+
+    async def _announce_again(self, report: TickReport, game_id: int, turn: int) -> None:
+        """Announce a timeout whose process died after saving it, unless it went out."""
+        try:
+            found = await self.manager.forced_move(game_id, turn)
+            if found is None:
+                return
+            policy, seat, move, last = found
+            row = move.view.game
+            user = row.seats[seat].user_id if 0 <= seat < len(row.seats) else None
+            forced = ForcedTurn(policy, turn, seat, user, move, last)
+            report.forced.append((game_id, turn, policy))
+            await self.notifier.forced(row, forced, again=True)
+        except Exception:
+            log.exception("announcing again the timeout of game %s turn %s failed", game_id, turn)
             report.failures.append(("forced", game_id))
 
     async def _digests(self, report: TickReport) -> None:

@@ -65,6 +65,7 @@ from bot.storage import (
     TIMEOUT_POLICIES,
     ActionRow,
     GameRow,
+    Notice,
     Progress,
     SeatRow,
     SeatStatus,
@@ -165,13 +166,21 @@ class GameManager(ManagerBase):
             return await self._finish_move(live, done, now, render=render)
 
     async def force_turn(
-        self, game_id: int, *, turn: int, policy: str | None = None, render: bool = False
+        self,
+        game_id: int,
+        *,
+        turn: int,
+        policy: str | None = None,
+        render: bool = False,
+        announce_by: float | None = None,
     ) -> MoveResult:
         """The bot ends the turn of a player whose time ran out, by ``policy``.
 
         ``policy`` defaults to the game's ``timeout_policy`` (see the module's policies). With
         ``skip``, a turn whose tile is already placed is completed without a figure instead.
-        Refused with :class:`StaleAction` if the game is no longer at ``turn``.
+        Refused with :class:`StaleAction` if the game is no longer at ``turn``. With
+        ``announce_by``, the move is saved with its announcement owed (a ``timeout`` notice
+        claimed until then; :meth:`forced_move` rebuilds it for another process).
         """
         chosen = policy or None
         if chosen is not None and chosen not in TIMEOUT_POLICIES:
@@ -206,9 +215,36 @@ class GameManager(ManagerBase):
                     done.append(self._play(live, action, None, why, now, done))
             while not game.finished and game.decision.turn == turn:
                 done.append(self._play(live, autoplay_action(game), None, why, now, done))
+            notice = None if announce_by is None else Notice("timeout", turn, announce_by)
             return await self._finish_move(
-                live, done, now, render=render, seats=seats, leaving="forfeit"
+                live, done, now, render=render, seats=seats, leaving="forfeit", notice=notice
             )
+
+    async def forced_move(
+        self, game_id: int, turn: int
+    ) -> tuple[str, int, MoveResult, bool] | None:
+        """The timeout that ended ``turn`` as :meth:`force_turn` returned it, rebuilt from the
+        stored log: the policy, the seat that was late, the move with its events, and whether
+        it is still the game's last move (no one played since). None if no timeout ended
+        that turn."""
+        async with self.lock(game_id):
+            live = await self._live(game_id)
+            forced = [r for r in live.log if r.turn == turn and r.forced in TIMEOUT_POLICIES]
+            if not forced:
+                return None
+            first = forced[0].idx
+            rows = [r for r in live.log[first:] if r.created_at == forced[0].created_at]
+            last = rows[-1].idx == len(live.log) - 1
+            try:
+                game = replay(live.row, live.log[:first])
+                played = tuple(
+                    Played(r.seat, r.action, tuple(game.play(action_from_json(r.action))), r.forced)
+                    for r in rows
+                )
+            except (ValueError, GameError) as error:
+                raise CorruptGame(game_id=game_id, reason=reason(error)) from error
+            move = MoveResult(played, TurnView.of(live.row, live.game))
+            return played[0].forced or "", rows[0].seat, move, last
 
     async def computer_turn(self, game_id: int, *, turn: int, render: bool = False) -> MoveResult:
         """A computer seat plays its decisions now (its turn, or a wagon it owns).
@@ -293,6 +329,7 @@ class GameManager(ManagerBase):
         render: bool = False,
         seats: tuple[SeatRow, ...] | None = None,
         leaving: str = "resigned",
+        notice: Notice | None = None,
     ) -> MoveResult:
         """Save the applied actions in one transaction, then describe the new position.
 
@@ -333,6 +370,7 @@ class GameManager(ManagerBase):
                 progress,
                 deadlines=deadlines,
                 seats=seats,
+                notice=notice,
             )
         except WriteConflict:
             self.cache.drop(row.id)

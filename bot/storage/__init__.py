@@ -207,11 +207,13 @@ class Storage(abc.ABC):
         *,
         deadlines: Sequence[Deadline] | None = None,
         seats: Sequence[SeatRow] | None = None,
+        notice: Notice | None = None,
     ) -> None:
         """Append to the log, update the summary, clear undo votes; all in one transaction.
 
-        ``deadlines`` (if given) replace the game's deadlines and ``seats`` its seats. Raises
-        :class:`WriteConflict` if the log does not hold ``expected_count`` actions.
+        ``deadlines`` (if given) replace the game's deadlines and ``seats`` its seats;
+        ``notice`` is recorded as owed (claimed until its time, see :meth:`claim_notice`).
+        Raises :class:`WriteConflict` if the log does not hold ``expected_count`` actions.
         """
 
     @abc.abstractmethod
@@ -446,7 +448,17 @@ class SeasonRow:
 
 
 #: The notices the scheduler owes: a turn's start, the turn's reminder.
-NoticeKind = Literal["start", "reminder"]
+NoticeKind = Literal["start", "reminder", "timeout"]
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A notice owed to a game's players, saved with the move that calls for it (a timeout's
+    announcement): claimed by the saving process until ``claimed_until``."""
+
+    kind: NoticeKind
+    turn: int
+    claimed_until: float
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from bot.storage import (
     Deadline,
     GameRow,
     GuildSettings,
+    Notice,
     NoticeKind,
     Progress,
     SeatRow,
@@ -289,6 +290,7 @@ class SqlStorage(SqlLeagues, Storage):
         progress: Progress,
         deadlines: Sequence[Deadline] | None,
         seats: Sequence[SeatRow] | None,
+        notice: Notice | None = None,
     ) -> list[Step]:
         steps: list[Step] = [
             progress_step(game_id, expected_count, progress),
@@ -299,6 +301,15 @@ class SqlStorage(SqlLeagues, Storage):
             steps += deadline_steps(game_id, deadlines)
         if seats is not None:
             steps += seat_steps(game_id, seats)
+        if notice is not None:
+            steps.append(
+                (
+                    "INSERT INTO notices (game_id, kind, turn, claimed_until) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT DO NOTHING",
+                    (game_id, notice.kind, notice.turn, notice.claimed_until),
+                    False,
+                )
+            )
         return steps
 
     async def append_actions(
@@ -310,8 +321,11 @@ class SqlStorage(SqlLeagues, Storage):
         *,
         deadlines: Sequence[Deadline] | None = None,
         seats: Sequence[SeatRow] | None = None,
+        notice: Notice | None = None,
     ) -> None:
-        steps = self._move_steps(game_id, expected_count, actions, progress, deadlines, seats)
+        steps = self._move_steps(
+            game_id, expected_count, actions, progress, deadlines, seats, notice
+        )
         async with self._tx() as db:
             await self._update_progress(db, steps[0], game_id, expected_count)
             await run_steps(db, steps[1:])

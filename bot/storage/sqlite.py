@@ -19,7 +19,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage import ActionRow, Deadline, Progress, SeatRow, WriteConflict
+from bot.storage import ActionRow, Deadline, Notice, Progress, SeatRow, WriteConflict
 from bot.storage.db import SQLITE, Db, Row
 from bot.storage.migrate import MIGRATIONS, migrate
 from bot.storage.sql import SqlStorage, Step
@@ -188,10 +188,13 @@ class SqliteStorage(SqlStorage):
         *,
         deadlines: Sequence[Deadline] | None = None,
         seats: Sequence[SeatRow] | None = None,
+        notice: Notice | None = None,
     ) -> None:
         # The hot path of every move: one trip to the database thread for the whole
         # transaction instead of one per statement.
-        steps = self._move_steps(game_id, expected_count, actions, progress, deadlines, seats)
+        steps = self._move_steps(
+            game_id, expected_count, actions, progress, deadlines, seats, notice
+        )
         async with self._lock:
             # aiosqlite (pinned) runs a function on its database thread with ``_execute``.
             await self._db._execute(

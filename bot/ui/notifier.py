@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.manager.timing import DigestLine
+from bot.narrate import narrate
 from bot.scheduler import ForcedTurn
 from bot.storage import Deadline, GameRow, GuildSettings, UserSettings
-from bot.ui import post
+from bot.ui import final, post
 from bot.ui.clocks import clock_short, jump_link, stamp
 from bot.ui.state import snapshot
 from bot.ui.texts import tr
+from bot.ui.words import tiles_in_words
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
@@ -59,12 +61,17 @@ class DiscordNotifier:
             return
         await channel.send(text, allowed_mentions=QUIET)
 
-    async def _already(self, channel: discord.abc.Messageable, text: str) -> bool:
-        """Whether the bot posted ``text`` among the channel's last messages: a notice sent
-        by a process that died before recording it (the text names the game, turn and time)."""
+    async def _already(
+        self, channel: discord.abc.Messageable, text: str, *, start: bool = False
+    ) -> bool:
+        """Whether the bot posted ``text`` (or, with ``start``, a message beginning with it)
+        among the channel's last messages: a notice sent by a process that died before
+        recording it (the text names the game, turn and time, or the move)."""
         me = self.bot.user
         async for message in channel.history(limit=RECENT):
-            if message.author == me and message.content == text:
+            if message.author != me:
+                continue
+            if message.content == text or (start and message.content.startswith(text)):
                 return True
         return False
 
@@ -100,13 +107,29 @@ class DiscordNotifier:
         except discord.HTTPException as error:
             log.info("no DM reminder for user %s (game %s): %s", user.user_id, game.id, error)
 
-    async def forced(self, game: GameRow, result: ForcedTurn) -> None:
-        """Announce a timeout like a turn: why, what the bot did, the new board, who is next."""
+    async def forced(self, game: GameRow, result: ForcedTurn, *, again: bool = False) -> None:
+        """Announce a timeout like a turn: why, what the bot did, the new board, who is next.
+
+        ``again``: the process that saved the timeout died around its announcement; nothing is
+        posted if the announcement is among the thread's last messages. When someone has played
+        since (``result.last`` false), that later turn message shows the board, so only the
+        timeout and what the bot did are told, without board or controls.
+        """
         name = _name(game, result.user_id)
         if 0 <= result.seat < len(game.seats):
             name = game.seats[result.seat].name
         snap = await snapshot(self.bot.manager, game.id)
         line = tr(f"timeout_{result.policy}", snap.locale, player=name)
+        if again:
+            turn, _ = final.split_events(result.move.events)
+            told = [line, *narrate(turn, snap.names, snap.locale, tiles_in_words(snap))]
+            channel = await post.game_channel(self.bot, game)
+            if await self._already(channel, "\n".join(told), start=True):
+                return
+            if not result.last:
+                for piece in final.chunks(told, final.CONTENT):
+                    await channel.send(piece, allowed_mentions=QUIET)
+                return
         await post.announce(self.bot, snap, result.move.events, extra=[line])
 
     async def resumed(self, game: GameRow, user: UserSettings, deadline: Deadline) -> None:

@@ -59,7 +59,7 @@ class FakeNotifier:
         self._note("reminder", game, deadline.turn, user.user_id)
         self.deadlines.append(deadline)
 
-    async def forced(self, game: GameRow, result: ForcedTurn) -> None:
+    async def forced(self, game: GameRow, result: ForcedTurn, *, again: bool = False) -> None:
         self._note(f"forced:{result.policy}", game, result.turn, result.user_id)
         self.forced_turns.append(result)
 

@@ -187,9 +187,9 @@ CREATE TABLE leagues (
     CHECK (computers IS NULL OR computers IN ('easy', 'medium', 'hard')));
 
 -- table notices
-CREATE TABLE notices (
+CREATE TABLE "notices" (
     game_id       INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    kind          TEXT    NOT NULL CHECK (kind IN ('start', 'reminder')),
+    kind          TEXT    NOT NULL CHECK (kind IN ('start', 'reminder', 'timeout')),
     turn          INTEGER NOT NULL,
     claimed_until REAL    NOT NULL,
     sent_at       REAL,

@@ -351,6 +351,64 @@ async def test_a_reminder_whose_sender_died_is_sent_by_the_next_scheduler_once(
     assert len(dying.kinds("reminder") + other.kinds("reminder")) == 1, "exactly one reminder"
 
 
+class DyingAnnouncer(FakeNotifier):
+    """A process that dies while announcing a timeout it has saved (before posting it, or
+    after posting it and before recording it: ``sent_first``)."""
+
+    sent_first = False
+
+    async def forced(self, game: Any, result: Any, *, again: bool = False) -> None:
+        if self.sent_first:
+            await super().forced(game, result)
+        raise asyncio.CancelledError  # the process is gone: nothing after this runs
+
+
+@pytest.mark.parametrize("played_since", [False, True])
+@pytest.mark.parametrize("sent_first", [False, True])
+async def test_a_timeout_whose_announcer_died_is_announced_by_the_next_scheduler_once(
+    manager: GameManager, clock: FakeClock, sent_first: bool, played_since: bool
+) -> None:
+    view = await started_game(manager, turn_seconds=int(DAY))
+    gid = view.game_id
+    dying = DyingAnnouncer(clock)
+    dying.sent_first = sent_first
+    await hours(Scheduler(manager, dying), clock, 0, 23)
+    clock.at(24)
+    with pytest.raises(asyncio.CancelledError):
+        await Scheduler(manager, dying, lease=2 * HOUR).tick()
+    after = await manager.decision(gid)
+    assert after.turn == 1, "the forced move was saved before the announcement"
+    if played_since:
+        clock.at(24.5)
+        await play_turn(manager, gid)  # Bob plays before anyone announces Alice's timeout
+
+    heard: list[tuple[bool, bool]] = []
+
+    class Seen(FakeNotifier):
+        """Discord's side: an announcement sent again finds the one already out."""
+
+        async def forced(self, game: Any, result: Any, *, again: bool = False) -> None:
+            heard.append((again, result.last))
+            if not (again and dying.kinds("forced:autoplay")):
+                await super().forced(game, result)
+
+    other = Seen(clock)
+    survivor = Scheduler(manager, other)
+    await hours(survivor, clock, 25, 25)  # the claim holds until hour 26: nothing yet
+    assert heard == []
+    await hours(survivor, clock, 26, 30)
+    assert heard == [(True, not played_since)], "asked once, as a retry"
+    told = dying.kinds("forced:autoplay") + other.kinds("forced:autoplay")
+    assert [(g, t, u) for g, t, u, _ in told] == [(gid, 0, ALICE)], "exactly one announcement"
+    if not sent_first:
+        (again,) = other.forced_turns
+        assert again.policy == "autoplay" and again.seat == 0 and again.move.played
+        assert all(p.forced == "autoplay" for p in again.move.played)
+        assert again.move.view.turn == (2 if played_since else 1)
+    await hours(survivor, clock, 31, 33)
+    assert len(heard) == 1, "announced once, then marked sent"
+
+
 async def test_two_processes_ticking_together_send_each_notice_once(
     database: str, clock: FakeClock
 ) -> None:

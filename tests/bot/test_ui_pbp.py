@@ -400,3 +400,44 @@ async def test_a_reminder_sent_again_after_a_crash_is_not_shown_twice(
     await notifier.reminder(row, user, turn)  # not marked as a retry: it goes out
     assert len(containing(simcord_env, thread.id, "reminder: your turn ends")) == 2
     assert len(alice.user.dm_channel.history()) == dms + 1
+
+
+async def test_a_timeout_announced_again_after_a_crash_is_not_shown_twice(
+    simcord_env: simcord.Env,
+) -> None:
+    """A process that died around announcing a timeout it saved: the next scheduler announces
+    it again (``again``); the notifier finds it in the thread, and when it is missing after a
+    later move, tells the timeout in words only (that move's message shows the board)."""
+    from bot.scheduler import ForcedTurn
+    from bot.ui.notifier import DiscordNotifier
+
+    table = Table(simcord_env)
+    game_id = await table.new(turn_hours=1, timeout="autoplay")
+    thread = table.thread()
+    await later(simcord_env, 1.25)
+    told = "alice's time ran out"
+    (announced,) = containing(simcord_env, thread.id, told)
+    manager = table.bot.manager
+    notifier = DiscordNotifier(table.bot)
+
+    async def again() -> ForcedTurn:
+        found = await manager.forced_move(game_id, 0)
+        assert found is not None
+        policy, seat, move, last = found
+        forced = ForcedTurn(policy, 0, seat, table.players[0].id, move, last)
+        await notifier.forced(move.view.game, forced, again=True)
+        return forced
+
+    assert (await again()).last
+    assert len(containing(simcord_env, thread.id, told)) == 1, "found, not posted twice"
+    await play(table, game_id)  # bob plays: his turn message shows the board
+    assert not (await again()).last
+    assert len(containing(simcord_env, thread.id, told)) == 1
+    await table.bot.http.delete_message(thread.id, announced.id)  # lost with the crash
+    turn_message = table.last()
+    assert not (await again()).last
+    (words,) = containing(simcord_env, thread.id, told)
+    assert "alice placed a tile (" in words.content and not words.attachments
+    assert not words.ping_user_ids and not words.components
+    latest = next(m for m in thread.history() if m.id == turn_message.id)
+    assert latest.components, "the turn message keeps its controls"
