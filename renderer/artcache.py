@@ -1,6 +1,8 @@
 """A disk cache of what the first pictures of a process would otherwise compute: the tile
 layouts of every game family (the shapes of cities, roads and fields found by search, the bulk of
-a first picture's time) and each family's PNG palette.
+a first picture's time), each family's PNG palette, and the finished tile pictures at every size
+drawn so far (:func:`tile`: a tile is drawn once per machine, not once per render worker, and
+read back losslessly by the others and after a restart).
 
 :func:`enable` points the renderer at a folder (the bot does it at start); :func:`build` fills it
 (every tile kind in every rotation, every palette) and :func:`load` reads it into the renderer's
@@ -18,6 +20,7 @@ import os
 import pickle
 import tempfile
 import time
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +73,41 @@ def _write(path: Path, data: bytes) -> None:
     with os.fdopen(fd, "wb") as out:
         out.write(data)
     os.replace(temp, path)
+
+
+TILES = "tiles"
+
+
+def _tile_path(key: tuple[Hashable, ...]) -> Path | None:
+    if _folder is None:
+        return None
+    name = "-".join(
+        "".join(c if c.isalnum() else f"_{ord(c):x}" for c in str(part)) or "_" for part in key
+    )
+    return _folder / TILES / f"{name}.png"
+
+
+def tile(key: tuple[Hashable, ...], draw: Callable[[], Image.Image]) -> Image.Image:
+    """The tile picture of ``key`` (family, kind, rotation, size): read from the cache's
+    folder, or drawn by ``draw`` and written there for the other processes (PNG: lossless, so
+    a picture is the same bytes whichever process drew its tiles)."""
+    path = _tile_path(key)
+    if path is not None:
+        try:
+            with Image.open(path) as image:
+                image.load()
+                return image.copy()
+        except (OSError, ValueError, SyntaxError):
+            pass  # not drawn yet (or damaged): draw it and write it again
+    art = draw()
+    if path is not None:
+        out = io.BytesIO()
+        art.save(out, format="PNG")
+        try:
+            _write(path, out.getvalue())
+        except OSError as error:  # a full or read-only disk: the picture is still right
+            log.debug("tile %s not cached: %s", key, error)
+    return art
 
 
 def load() -> bool:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from engine.core.tiles import Oriented
-from renderer import families
+from renderer import artcache, families
 from renderer import palette as pal
 from renderer.castle.layout import (
     GRID,
@@ -60,10 +60,14 @@ def castle_tile_image(oriented: Oriented, size: int) -> Image.Image:
     key = (oriented.kind, oriented.rotation, size)
     found = _CACHE.get(key)
     if found is None:
-        art = draw_castle_tile(oriented.kind, size)
-        turns = oriented.rotation // 90
-        for _ in range(turns):
-            art = art.transpose(Image.Transpose.ROTATE_270)
+
+        def draw() -> Image.Image:
+            art = draw_castle_tile(oriented.kind, size)
+            for _ in range(oriented.rotation // 90):
+                art = art.transpose(Image.Transpose.ROTATE_270)
+            return art
+
+        art = artcache.tile(("castle", *key), draw)
         with _LOCK:
             found = _CACHE.setdefault(key, art)
     return found

@@ -66,3 +66,42 @@ def test_the_cache_folder_is_named_after_the_art_and_set_by_the_environment() ->
     assert Settings.from_env({**base, "ART_CACHE": "off"}).art_cache is None
     assert Settings.from_env({**base, "ART_CACHE": "/srv/art"}).art_cache == "/srv/art"
     assert Settings.from_env(base).art_cache == str(artcache.default_folder())
+
+
+def forget_tiles() -> None:
+    """What a new process starts with: no tile picture in memory."""
+    from renderer import tileart
+    from renderer.castle import art
+
+    tileart._CACHE.clear()
+    art._CACHE.clear()
+
+
+def test_tiles_drawn_by_one_process_are_read_by_the_others_as_the_same_pictures(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from renderer import tileart
+    from renderer.castle import art
+
+    games = [a_game(name) for name in ("carcassonne", "hunters", "castle")]
+    forget_tiles()
+    before = [render_board(g, RenderOptions()) for g in games]  # no disk cache at all
+    folder = artcache.enable(tmp_path)
+    forget_tiles()
+    assert [render_board(g, RenderOptions()) for g in games] == before
+    written = sorted((folder / artcache.TILES).glob("*.png"))
+    families = {path.name.split("-")[0] for path in written}
+    assert {"castle", "hunters"} <= families and len(families) >= 3, families
+
+    def never(*args: object) -> None:
+        raise AssertionError("a tile drawn again instead of read")
+
+    forget_tiles()
+    with monkeypatch.context() as patched:
+        patched.setattr(tileart, "draw_tile", never)
+        patched.setattr(art, "draw_castle_tile", never)
+        assert [render_board(g, RenderOptions()) for g in games] == before
+    written[0].write_bytes(b"half a file")  # damaged: drawn again, never trusted
+    forget_tiles()
+    assert [render_board(g, RenderOptions()) for g in games] == before
+    assert written[0].read_bytes().startswith(b"\x89PNG")
