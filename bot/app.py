@@ -111,7 +111,7 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None
     #: Where the tile art cache lives (see renderer.artcache); None: no disk cache.
     art_cache: str | None = None
-    #: Render worker processes for the per-move pictures (0: threads of the bot's process).
+    #: Render worker processes for every picture (0: threads of the bot's process).
     render_workers: int = 0
 
     @classmethod

@@ -1,8 +1,8 @@
 """Pictures on every core: a pool of render worker processes (see :mod:`renderer.jobs`).
 
 Rendering in threads of the bot's process is capped by the GIL at about one core and its
-garbage collections pause the event loop; a pool of processes sized to the machine draws the
-per-move pictures beside the bot instead. Workers start with the bot (``warm``) and load the
+garbage collections pause the event loop; a pool of processes sized to the machine draws
+every picture the bot sends beside it instead. Workers start with the bot (``warm``) and load the
 tile art cache, so the first picture in each is fast. ``workers=0`` draws in a thread of the
 bot's process (tests, small machines).
 """

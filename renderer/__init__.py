@@ -1,9 +1,12 @@
 """Renderer: engine state in, PNG bytes out; every tile and figure drawn by code.
 
 Pure functions, safe in a worker thread; tile art and figure icons are cached per
-(kind, rotation, size). Typical use from the bot::
+(kind, rotation, size). Typical use::
 
     png = await asyncio.to_thread(render_board, game, RenderOptions(lang="fr"))
+
+The bot draws every picture as a :class:`renderer.jobs.Job` instead, in its render worker
+processes (``bot.render_pool``).
 """
 
 from renderer.endgame import render_game_end

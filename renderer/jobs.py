@@ -4,6 +4,8 @@ A :class:`Job` holds only plain data (the game's record, the options, the letter
 so it crosses to a render worker process; :func:`run` rebuilds the game from its record (a
 replay takes a few milliseconds, the picture tens) and draws it. ``bot.render_pool`` runs jobs
 in a pool of processes so that pictures use every core and never hold the bot's event loop.
+Every picture the bot sends is a job: drawn by a worker, or by :func:`draw` in a thread of the
+bot from the game itself when it has none, the same bytes either way.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Game
+from renderer import families
 from renderer import palette as pal
 from renderer.board import Pos
 from renderer.encode import encode_png
@@ -20,13 +23,37 @@ from renderer.endgame import render_game_end
 from renderer.options import RenderOptions
 from renderer.phone import TileCard, turn_picture
 from renderer.render import render_board, render_figure_spots, render_preview
+from renderer.steps import hand_picture, step_picture, wagon_picture
 
 
 @dataclass(frozen=True)
 class Job:
-    """``kind``: ``board`` (the whole board), ``turn`` (the phone picture of a turn), ``spots``
-    (the figure spots of the tile just placed, ``extra["spots"]``), ``preview`` (the tile
-    ghosted at ``extra["placement"]`` with its spots) or ``end`` (the final board and chart)."""
+    """A picture to draw: ``kind``, the game as its ``record``, the ``options``, the seat
+    ``styles``, and what the kind needs besides (``extra`` holds only plain, picklable values).
+
+    ``kind``:
+
+    - ``board``: the whole board, the squares of ``candidates`` lettered.
+    - ``turn``: the phone picture of a turn (:mod:`renderer.phone`): ``card``, ``candidates``,
+      ``whole``; also returns the letters left outside the picture.
+    - ``help``: the help's example turn, drawn as a ``turn`` (``candidates``, ``card``).
+    - ``spots``: the figure spots of the tile just placed, numbered (``extra["spots"]``).
+    - ``preview``: the tile ghosted at ``extra["placement"]`` (a ``PlaceTile``) with its spots
+      (``extra["spots"]``).
+    - ``step``: the placement step's close-up (:func:`renderer.steps.step_picture`) of
+      ``extra["placement"]`` (a ``PlaceTile``, or None for the tile just placed) with
+      ``extra["spots"]``, ``extra["rotations"]`` (rotation -> caption), ``extra["ghosts"]``
+      (a tuple of ``GhostSpot``) and ``extra["player"]`` (whose see-through figures they are).
+    - ``wagon``: the board with the places a freed wagon may go lettered (``extra["targets"]``,
+      (x, y, at) -> letter).
+    - ``hand``: the tiles of a tactical hand (``extra["hand"]``, tile kind names).
+    - ``walls``: The Castle with its wall tiles' target features lettered
+      (``extra["features"]``, (x, y, at) -> letter), drawn by the family's own board picture.
+    - ``end``: the final board and chart.
+
+    Any kind may name ``extra["tried"]``, an action (``PlaceAbbey``...) played on a copy of the
+    game before drawing: the abbey's step and preview show the abbey as placed.
+    """
 
     kind: str
     record: Mapping[str, Any]
@@ -45,24 +72,46 @@ def run(job: Job) -> tuple[bytes, tuple[str, ...]]:
 
 
 def draw(game: Game, job: Job) -> tuple[bytes, tuple[str, ...]]:
-    """The picture of ``job`` for ``game`` (already built): the same in a thread or a worker."""
+    """The picture of ``job`` for ``game`` (already built, never changed): the same in a thread
+    or a worker."""
+    tried = job.extra.get("tried")
+    if tried is not None:
+        game = game.fork()
+        game.play(tried)
     with pal.seat_styles(job.styles):
-        if job.kind == "board":
-            png = render_board(game, job.options, candidates=job.candidates or None)
-            return png, ()
-        if job.kind == "turn":
-            picture = turn_picture(
-                game, job.options, candidates=job.candidates, card=job.card, whole=job.whole
-            )
-            return encode_png(picture.image, family=game.setup.game), picture.hidden
-        if job.kind == "spots":
-            return render_figure_spots(game, job.extra["spots"], job.options), ()
-        if job.kind == "preview":
-            placement = job.extra["placement"]
-            labels = job.extra.get("spots")
-            return render_preview(game, placement, job.options, spot_labels=labels), ()
-        if job.kind == "end":
-            return render_game_end(game, job.options), ()
+        return _draw(game, job)
+
+
+def _draw(game: Game, job: Job) -> tuple[bytes, tuple[str, ...]]:
+    options, extra = job.options, job.extra
+    if job.kind == "board":
+        return render_board(game, options, candidates=job.candidates or None), ()
+    if job.kind in ("turn", "help"):
+        picture = turn_picture(
+            game, options, candidates=job.candidates, card=job.card, whole=job.whole
+        )
+        return encode_png(picture.image, family=game.setup.game), picture.hidden
+    if job.kind == "spots":
+        return render_figure_spots(game, extra["spots"], options), ()
+    if job.kind == "preview":
+        labels = extra.get("spots")
+        return render_preview(game, extra["placement"], options, spot_labels=labels), ()
+    if job.kind == "step":
+        placement, spots, rotations = extra["placement"], extra["spots"], extra["rotations"]
+        ghosts, player = extra["ghosts"], extra["player"]
+        step = step_picture(game, placement, spots, rotations, options, ghosts, player)
+        return encode_png(step), ()
+    if job.kind == "wagon":
+        return encode_png(wagon_picture(game, extra["targets"], options)), ()
+    if job.kind == "hand":
+        return encode_png(hand_picture(game, extra["hand"], options)), ()
+    if job.kind == "walls":
+        own = families.pictures(game.setup.game).board
+        if own is None:
+            raise ValueError(f"{game.setup.game} has no wall tiles")
+        return encode_png(own(game, options, feature_labels=extra["features"])), ()
+    if job.kind == "end":
+        return render_game_end(game, options), ()
     raise ValueError(f"unknown picture {job.kind!r}")
 
 

@@ -17,11 +17,14 @@ from discord import app_commands
 
 import catalogs
 from bot.i18n import language
+from bot.ui import images
 from bot.ui.texts import tr
 from bot.ui.translator import command_text
+from engine import Game
 
 if TYPE_CHECKING:
     from bot.storage import GameRow
+    from renderer.phone import TileCard
 
 Section = tuple[str, str]
 
@@ -86,21 +89,17 @@ def commands_embed(tree: app_commands.CommandTree[discord.Client], locale: str) 
     return embed
 
 
+#: The help's example turn picture per locale, drawn once.
 _PICTURES: dict[str, bytes] = {}
 
 
-def demo_picture(locale: str) -> bytes:
-    """A real turn picture of a small example game (the same renderer as every turn)."""
-    if locale in _PICTURES:
-        return _PICTURES[locale]
+def demo_game(locale: str) -> tuple[Game, dict[tuple[int, int], str], TileCard | None]:
+    """The small example game of the help (a few milliseconds), with its lettered squares and
+    the drawn tile's card, as a turn shows them."""
     from bot.ui.post import tile_card
     from bot.ui.state import turn_labels
-    from engine import Game
     from engine.cli import random_action
     from engine.core.setup import Setup
-    from renderer.encode import encode_png
-    from renderer.options import RenderOptions
-    from renderer.phone import turn_picture
 
     names = {"fr": ("Anne", "Benoît"), "de": ("Anna", "Jonas")}.get(
         language(locale), ("Ana", "Ben")
@@ -109,12 +108,17 @@ def demo_picture(locale: str) -> bytes:
     rng = random.Random(11)
     while game.turn < 6:
         game.play(random_action(game, rng))
-    options = RenderOptions(lang=language(locale))
-    picture = turn_picture(
-        game, options, candidates=turn_labels(game), card=tile_card(game, game.tile, locale)
-    )
-    data = encode_png(picture.image)
-    _PICTURES[locale] = data
+    return game, turn_labels(game), tile_card(game, game.tile, locale)
+
+
+async def demo_png(locale: str) -> bytes:
+    """A real turn picture of a small example game (the same renderer as every turn), drawn
+    like every picture (:mod:`bot.ui.images`) the first time ``locale`` asks for it."""
+    if locale in _PICTURES:
+        return _PICTURES[locale]
+    game, candidates, card = demo_game(locale)
+    file = await images.help_file(game, language(locale), candidates, card)
+    data = _PICTURES[locale] = file.fp.read()
     return data
 
 
@@ -126,14 +130,12 @@ async def show(
     locale: str,
 ) -> None:
     """Answer ``/carcassonne help`` privately: the turn, the commands, the rules."""
-    import asyncio
-
     await interaction.response.defer(ephemeral=True, thinking=True)
     kind = game or (row.kind if row is not None else "carcassonne")
     expansions = tuple(row.expansions) if row is not None and game in (None, row.kind) else ()
     if game is None and row is None:
         expansions = ("abbey_mayor",)
-    data = await asyncio.to_thread(demo_picture, locale)
+    data = await demo_png(locale)
     embeds = [
         turn_embed(locale),
         commands_embed(tree, locale),

@@ -1,18 +1,25 @@
 """Pictures drawn in render worker processes: the same bytes as in a thread, for every game
-family, from the game's record alone."""
+family and every kind of picture, from the game's record alone."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 import simcord
-from conftest_ui import Table, assert_png, close_bots, make_bot
+from conftest_ui import Table, assert_png, close_bots, make_bot, put_options, step_of
 
 from bot.render_pool import RenderPool
-from bot.ui import images
-from bot.ui.state import tried
-from engine import Game, Pass, Setup
+from bot.ui import help_ui, images
+from bot.ui.castle.turn import target_labels
+from bot.ui.state import offered_rotations, tried, wagon_labels
+from engine import Game, MoveWagon, Pass, PlaceAbbey, Setup, UseWallTile
+from engine.castle.game import CastleGame
+from engine.cli import random_action
+from renderer import jobs as drawing
+from renderer.board import GhostSpot
 from renderer.jobs import Job
 from renderer.options import RenderOptions
 from renderer.phone import TileCard
@@ -31,6 +38,85 @@ def a_game(name: str, expansions: tuple[str, ...] = (), moves: int = 25) -> Game
     return game
 
 
+def played_until(setup: Setup, stop: Callable[[Game], bool]) -> Game:
+    """A game of random legal moves (seeded by ``setup``) up to the first state ``stop`` likes."""
+    game, rng = Game(setup), random.Random(setup.seed)
+    while not game.finished and not stop(game):
+        game.play(random_action(game, rng))
+    return game
+
+
+def first_game(setups: list[Setup], stop: Callable[[Game], bool]) -> Game:
+    found = (played_until(setup, stop) for setup in setups)
+    return next(game for game in found if not game.finished and stop(game))
+
+
+def offered(after: Game) -> tuple[GhostSpot, ...]:
+    """The figure spots a placement offers, as the step numbers them."""
+    return tuple(GhostSpot(f.at, f.figure, str(i + 1)) for i, f in enumerate(after.legal_figures()))
+
+
+def step_jobs(game: Game, options: RenderOptions) -> list[tuple[Game, Job]]:
+    """The placement step at a tile turn: a placement with its rotations and see-through
+    figures, the abbey (placed on a copy by the job), and the tile just placed."""
+    placement = game.legal_placements()[0]
+    after = tried(game, placement)
+    ghosts = offered(after)
+    spots = {g.at: g.label for g in ghosts}
+    pos = (placement.x, placement.y)
+    rotations = offered_rotations(game, pos, placement.tile, keep=placement.rotation)
+    step = {
+        "placement": placement,
+        "spots": spots,
+        "rotations": {r: f"{r}°" for r in rotations},
+        "ghosts": ghosts,
+        "player": 1,
+    }
+    plain = {**step, "rotations": {}, "ghosts": ()}
+    found = [
+        (game, Job("step", game.record(), options, (1, 2, 0), extra=step)),
+        (game, Job("step", game.record(), options, extra=plain)),
+    ]
+    if after.phase.value == "figure":
+        placed = {**step, "placement": None}
+        found.append((after, Job("step", after.record(), options, (2, 0, 1), extra=placed)))
+    for abbey in game.legal(PlaceAbbey)[:1]:
+        ghosts = offered(tried(game, abbey))
+        spots = {g.at: g.label for g in ghosts}
+        hole = {**step, "tried": abbey, "placement": None, "spots": spots, "ghosts": ghosts}
+        abbey_spots = {"tried": abbey, "spots": spots}
+        found.append((game, Job("step", game.record(), options, (0, 2, 1), extra=hole)))
+        found.append((game, Job("spots", game.record(), options, extra=abbey_spots)))
+    return found
+
+
+def own_jobs() -> list[tuple[Game, Job]]:
+    """The pictures of their own: the wagons, a tactical hand, the help, The Castle's walls."""
+    options = RenderOptions(lang="de")
+    wagons = first_game(
+        [Setup(players=("a", "b", "c"), seed=s, expansions=("abbey_mayor",)) for s in range(1, 30)],
+        lambda g: bool(g.legal(MoveWagon)),
+    )
+    targets = wagon_labels(wagons.legal(MoveWagon))
+    hands = played_until(
+        Setup(players=("a", "b"), seed=5, options={"hand": True}), lambda g: g.turn >= 5
+    )
+    demo, candidates, card = help_ui.demo_game("fr")
+    castle = first_game(
+        [Setup(players=("a", "b"), seed=s, game="castle") for s in range(1, 40)],
+        lambda g: any(w.target for w in g.legal(UseWallTile)),
+    )
+    assert isinstance(castle, CastleGame)
+    labels = target_labels(castle, castle.legal(UseWallTile))
+    features = {key: letter for letter, key in labels.items()}
+    return [
+        (wagons, Job("wagon", wagons.record(), options, (2, 1, 0), extra={"targets": targets})),
+        (hands, Job("hand", hands.record(), options, extra={"hand": tuple(hands.hands[0])})),
+        (demo, Job("help", demo.record(), RenderOptions(lang="fr"), (), candidates, card)),
+        (castle, Job("walls", castle.record(), options, extra={"features": features})),
+    ]
+
+
 async def test_workers_draw_the_same_pictures_as_a_thread() -> None:
     games = [
         a_game("carcassonne"),
@@ -38,44 +124,81 @@ async def test_workers_draw_the_same_pictures_as_a_thread() -> None:
         a_game("hunters"),
         a_game("castle"),
     ]
-    jobs = []
+    pictures: list[tuple[Game, Job]] = []
     for game in games:
         spots = {(p.x, p.y) for p in game.legal_placements()}
         letters = {spot: chr(65 + i) for i, spot in enumerate(sorted(spots)[:20])}
         card = TileCard(game.tile or "", {0: "0°", 90: "90°"}) if game.tile else None
         options = RenderOptions(lang="fr")
-        jobs.append(Job("turn", game.record(), options, (2, 0, 1), letters, card))
-        jobs.append(Job("board", game.record(), options, (), letters))
+        pictures.append((game, Job("turn", game.record(), options, (2, 0, 1), letters, card)))
+        pictures.append((game, Job("board", game.record(), options, (), letters)))
         at_tile = game.fork()
         while at_tile.phase.value == "figure":
             at_tile.play(Pass())
         if at_tile.phase.value == "tile" and at_tile.tile is not None:
             placement = at_tile.legal_placements()[0]
-            jobs.append(Job("preview", at_tile.record(), options, extra={"placement": placement}))
+            preview = Job("preview", at_tile.record(), options, extra={"placement": placement})
+            pictures.append((at_tile, preview))
             placed = tried(at_tile, placement)
             if placed.phase.value == "figure":
                 labels = {f.at: str(i + 1) for i, f in enumerate(placed.legal_figures()) if f.at}
-                jobs.append(Job("spots", placed.record(), options, extra={"spots": labels}))
+                spots_job = Job("spots", placed.record(), options, extra={"spots": labels})
+                pictures.append((placed, spots_job))
+            pictures.extend(step_jobs(at_tile, options))
+    abbeys = played_until(
+        Setup(players=("a", "b", "c"), seed=1, expansions=("abbey_mayor",)),
+        lambda g: g.turn > 5 and g.phase.value == "tile" and bool(g.legal(PlaceAbbey)),
+    )
+    steps = step_jobs(abbeys, RenderOptions(lang="en", tile_size=48))  # the budget's fallback
+    assert any("tried" in job.extra for _, job in steps)
+    pictures.extend(steps)
+    pictures.extend(own_jobs())
     ended = a_game("carcassonne", moves=400)
     assert ended.finished
-    jobs.append(Job("end", ended.record(), RenderOptions(lang="de"), (1, 0, 2)))
+    pictures.append((ended, Job("end", ended.record(), RenderOptions(lang="de"), (1, 0, 2))))
     threads, workers = RenderPool(0), RenderPool(2)
     kinds: set[str] = set()
     try:
         await workers.warm()
-        for job in jobs:
-            here = await threads.draw(job)
-            there = await workers.draw(job)
-            assert there == here, job.kind
+        for game, job in pictures:
+            here = drawing.draw(game, job)  # as the bot draws without workers: from the game
+            assert await threads.draw(job) == here, job.kind
+            assert await workers.draw(job) == here, job.kind
             kinds.add(job.kind)
             assert here[0].startswith(b"\x89PNG")
     finally:
         workers.close()
-    assert kinds == {"turn", "board", "preview", "spots", "end"}
+    assert kinds == {
+        "turn", "board", "preview", "spots", "end", "step", "wagon", "hand", "help", "walls"
+    }  # fmt: skip
 
 
-async def test_a_game_through_discord_with_pictures_from_a_worker(tmp_path: Path) -> None:
-    """The bot with a render worker: every turn message carries its picture, drawn there."""
+def test_a_job_that_plays_first_never_changes_the_game() -> None:
+    """A job that plays an action first (the abbey's step) draws it on a copy of the game."""
+    game = played_until(
+        Setup(players=("a", "b", "c"), seed=1, expansions=("abbey_mayor",)),
+        lambda g: g.turn > 5 and g.phase.value == "tile" and bool(g.legal(PlaceAbbey)),
+    )
+    before = game.record()
+    for drawn, job in step_jobs(game, RenderOptions(lang="fr")):
+        drawing.draw(drawn, job)
+    assert game.record() == before
+    assert game.legal(PlaceAbbey), "the abbey is still to play"
+
+
+async def test_a_game_through_discord_with_pictures_from_a_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot with a render worker: every turn message, placement step and help carries its
+    picture, drawn there."""
+    drawn: list[str] = []
+    original = RenderPool.draw
+
+    async def draw(self: RenderPool, job: Job) -> tuple[bytes, tuple[str, ...]]:
+        drawn.append(job.kind)
+        return await original(self, job)
+
+    monkeypatch.setattr(RenderPool, "draw", draw)
     bot = make_bot(tmp_path / "games.sqlite3", render_workers=1)
     try:
         async with simcord.run(bot) as env:
@@ -87,6 +210,8 @@ async def test_a_game_through_discord_with_pictures_from_a_worker(tmp_path: Path
             manager = table.bot.manager
             view = await manager.decision(game_id)
             player = table.actor(view.user_id)
+            menu, option = put_options(first)[0]
+            assert_png(env, step_of(await player.select(first, [option["value"]], custom_id=menu)))
             thread = table.thread()
             offered = await player.autocomplete(
                 thread, "carcassonne place", "rotation", "", cell="A"
@@ -94,6 +219,9 @@ async def test_a_game_through_discord_with_pictures_from_a_worker(tmp_path: Path
             await player.slash(thread, "carcassonne place", cell="A", rotation=offered[0]["value"])
             assert (await manager.decision(game_id)).turn > view.turn or view.phase != "tile"
             assert_png(env, table.last())
+            helped = await player.slash(thread, "carcassonne help")
+            assert_png(env, helped.followups[0] if helped.followups else helped.response)
     finally:
         await close_bots()
     assert images.POOL is None, "the pool closes with the bot"
+    assert {"turn", "step", "help"} <= set(drawn), drawn

@@ -16,7 +16,6 @@ choice is ``1`` or ``2,x,y,at`` (the engine's target of a tile 2 or 3).
 from __future__ import annotations
 
 import asyncio
-import io
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -29,8 +28,6 @@ from bot.ui.state import Snapshot, bot_of, current, label, snapshot, tried, turn
 from bot.ui.texts import tr
 from bot.ui.words import tile_words
 from engine import Game, Pass, PlaceTile, UseWallTile
-from renderer.castle.render import render_castle
-from renderer.options import RenderOptions
 
 if TYPE_CHECKING:
     from engine.castle.game import CastleGame
@@ -272,21 +269,8 @@ async def wall_step(
         )
     )
     marks = {key: letter for letter, key in labels.items()}
-    file = await _board(game, locale, marks)
+    file = await images.walls_file(game, marks, locale)
     return "\n".join(lines), file, view
-
-
-async def _board(game: Game, lang: str, marks: Mapping[FeatureKey, str]) -> discord.File:
-    """The castle with the wall tiles' targets lettered, under the upload budget."""
-    png = await asyncio.to_thread(
-        render_castle, game, RenderOptions(lang=lang), feature_labels=marks
-    )
-    for tile in images.SMALLER:
-        if len(png) <= images.BUDGET:
-            break
-        options = RenderOptions(lang=lang, tile_size=tile, max_side=1200, min_tile=32)
-        png = await asyncio.to_thread(render_castle, game, options, feature_labels=marks)
-    return discord.File(io.BytesIO(png), filename="walls.png")
 
 
 # -- playing --------------------------------------------------------------------------------

@@ -1,0 +1,199 @@
+"""Pictures of a turn's private steps: the placement close-up, the wagons, the tactical hand.
+
+The placement step is drawn for a phone: a close-up of the square with the tile ghosted in the
+chosen rotation and its figure spots numbered, above one small picture per rotation that fits
+there, captioned exactly like the rotation buttons. A freed wagon's places are lettered on their
+very spots of the whole board; a tactical hand shows its tiles side by side.
+
+Plain functions of the game (never changed) and the options, run by :mod:`renderer.jobs` in a
+render worker or a thread of the bot.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+
+from PIL import Image, ImageDraw
+
+from engine import Game, PlaceTile
+from engine.core.board import PlacedTile
+from engine.core.tiles import Oriented
+from renderer import palette as pal
+from renderer.board import GhostSpot, Pos, SpotKey, badge, draw_board, spot_point
+from renderer.options import RenderOptions
+from renderer.render import with_panel
+from renderer.tileart import tile_image
+
+#: Close-up of the placement step: pixels per tile, and how much of the neighbours shows.
+ZOOM_TILE = 200
+ZOOM_MARGIN = 1.3
+#: One picture per rotation under the close-up.
+STRIP_TILE = 104
+STRIP_MARGIN = 0.55
+
+Spots = Mapping[SpotKey, str]
+#: A place a freed wagon may go: square and spot (a record's ``at``).
+WagonKey = tuple[int, int, SpotKey]
+
+
+def _ghost(game: Game, placement: PlaceTile, rotation: int | None = None) -> Oriented:
+    name = placement.tile or game.decision.tile
+    assert name is not None, "a placement step always has a tile"
+    return game.kinds[name].oriented(placement.rotation if rotation is None else rotation)
+
+
+def step_picture(
+    game: Game,
+    placement: PlaceTile | None,
+    spots: Spots,
+    rotations: Mapping[int, str],
+    options: RenderOptions,
+    ghosts: Sequence[GhostSpot] = (),
+    player: int = 0,
+) -> Image.Image:
+    """The placement step: the close-up of ``placement``'s square with the tile ghosted and
+    ``spots`` numbered (or a see-through figure of ``player`` at each of ``ghosts``), above one
+    small picture per rotation of ``rotations`` (rotation -> its button's caption) when there is
+    more than one, the chosen one framed. ``placement`` None shows the last placed tile."""
+    pos = (placement.x, placement.y) if placement else (game.last_pos or (0, 0))
+    ghost = _ghost(game, placement) if placement else None
+    scale = min(1.0, options.tile_size / 96)  # the budget fallback asks for smaller tiles
+    zoom = close_up(
+        game,
+        pos,
+        ghost,
+        spots,
+        round(ZOOM_TILE * scale),
+        ZOOM_MARGIN,
+        options,
+        ghosts=(pos, ghosts, player) if ghosts else None,
+    )
+    if placement is None or len(rotations) < 2:
+        return zoom
+    tile = round(STRIP_TILE * scale)
+    gap = max(8, tile // 8)
+    font = pal.font(max(14, round(tile * 0.3)))
+    caption = round(tile * 0.5)
+    panels = []
+    for rotation, text in rotations.items():
+        panel = close_up(
+            game, pos, _ghost(game, placement, rotation), {}, tile, STRIP_MARGIN, options
+        )
+        panels.append((rotation, text, panel))
+    pw, ph = panels[0][2].size
+    strip_w = len(panels) * (pw + gap) + gap
+    width = max(zoom.width + 2 * gap, strip_w)
+    height = zoom.height + 2 * gap + ph + caption + 2 * gap
+    image = Image.new("RGB", (width, height), pal.BACKGROUND)
+    image.paste(zoom, ((width - zoom.width) // 2, gap))
+    draw = ImageDraw.Draw(image)
+    top = zoom.height + 2 * gap + gap // 2
+    left = (width - strip_w) // 2 + gap
+    for i, (rotation, text, panel) in enumerate(panels):
+        x = left + i * (pw + gap)
+        selected = rotation == placement.rotation
+        if selected:
+            draw.rounded_rectangle(
+                (x - gap // 2, top - gap // 2, x + pw + gap // 2, top + ph + caption),
+                gap // 2,
+                fill=pal.HIGHLIGHT,
+            )
+        image.paste(panel, (x, top))
+        draw.text(
+            (x + pw / 2, top + ph + caption / 2),
+            text,
+            font=font,
+            fill=pal.INK,
+            anchor="mm",
+        )
+    return image
+
+
+def close_up(
+    game: Game,
+    pos: Pos,
+    ghost: Oriented | None,
+    spots: Spots,
+    tile: int,
+    margin: float,
+    options: RenderOptions,
+    *,
+    ghosts: tuple[Pos, Sequence[GhostSpot], int] | None = None,
+) -> Image.Image:
+    """The square ``pos`` and ``margin`` tiles of its surroundings, ``tile`` pixels per tile."""
+    x, y = pos
+    near: dict[Pos, PlacedTile] = {
+        p: t for p, t in game.board.tiles.items() if abs(p[0] - x) <= 2 and abs(p[1] - y) <= 2
+    }
+    figures = [f for f in game.figures() if f.pos in near]
+    opts = dataclasses.replace(
+        options, tile_size=tile, min_tile=tile, max_side=tile * 20, coordinates=False
+    )
+    board, frame = draw_board(
+        near,
+        figures,
+        opts,
+        last=None if ghost else pos,
+        ghost=(pos, ghost) if ghost else None,
+        spot_labels=(pos, spots) if spots and not ghosts else None,
+        ghosts=ghosts,
+    )
+    x0, y0, x1, y1 = frame.box(pos)
+    m = round(tile * margin)
+    box = (x0 - m, y0 - m, x1 + m, y1 + m)
+    size = (box[2] - box[0], box[3] - box[1])
+    image = Image.new("RGB", size, pal.EMPTY)
+    draw = ImageDraw.Draw(image)
+    for k in range(-3, 4):  # the grid of empty squares beyond the drawn frame
+        gx, gy = m + k * tile, m + k * tile
+        draw.line((gx, 0, gx, size[1]), fill=pal.EMPTY_LINE, width=1)
+        draw.line((0, gy, size[0], gy), fill=pal.EMPTY_LINE, width=1)
+    grid = (  # the squares of the drawn board, without its outer margin
+        frame.left,
+        frame.top,
+        frame.left + frame.cols * tile,
+        frame.top + frame.rows * tile,
+    )
+    inner = (
+        max(grid[0], box[0]),
+        max(grid[1], box[1]),
+        min(grid[2], box[2]),
+        min(grid[3], box[3]),
+    )
+    image.paste(board.crop(inner), (inner[0] - box[0], inner[1] - box[1]))
+    ImageDraw.Draw(image).rectangle((0, 0, size[0] - 1, size[1] - 1), outline=pal.MUTED, width=2)
+    return image
+
+
+def wagon_picture(
+    game: Game, targets: Mapping[WagonKey, str], options: RenderOptions
+) -> Image.Image:
+    """The board with each place a freed wagon may go lettered on its very spot."""
+    board, frame = draw_board(game.board.tiles, game.figures(), options, last=game.last_pos)
+    pen = ImageDraw.Draw(board)
+    for (x, y, at), text in targets.items():
+        placed = game.board.tiles.get((x, y))
+        if placed is None:
+            continue
+        centre = frame.point((x, y), spot_point(placed.oriented, at))
+        badge(pen, centre, text, max(11.0, frame.tile * 0.16), pal.LABEL_FILL)
+    return with_panel(board, game, frame.tile, options)
+
+
+def hand_picture(game: Game, hand: Sequence[str], options: RenderOptions) -> Image.Image:
+    """The tiles of a tactical hand side by side, each captioned with its number."""
+    size = max(96, round(options.tile_size * 1.6))
+    gap = size // 6
+    font = pal.font(round(size * 0.2))
+    caption = round(size * 0.32)
+    width = gap + len(hand) * (size + gap)
+    image = Image.new("RGB", (max(width, size), size + caption + 2 * gap), pal.BACKGROUND)
+    pen = ImageDraw.Draw(image)
+    for i, name in enumerate(hand):
+        x = gap + i * (size + gap)
+        image.paste(tile_image(game.kinds[name].oriented(0), size), (x, gap))
+        pen.rectangle((x - 1, gap - 1, x + size, gap + size), outline=pal.INK, width=2)
+        centre = (x + size / 2, gap + size + caption / 2)
+        pen.text(centre, str(i + 1), font=font, fill=pal.INK, anchor="mm")
+    return image
