@@ -199,6 +199,8 @@ class CarcassonneBot(discord.AutoShardedClient):
         self.settings = settings
         self.tree = app_commands.CommandTree(self)
         self._storage: Storage | None = None
+        #: The database's closing, shared by every caller of :meth:`close_database`.
+        self._closing: asyncio.Task[None] | None = None
         self._manager: GameManager | None = None
         self._scheduler: Scheduler | None = None
         self._ticker: tasks.Loop[Any] | None = None
@@ -227,6 +229,7 @@ class CarcassonneBot(discord.AutoShardedClient):
         from bot.ui.computer_turns import ComputerTurns
 
         self._storage = await open_storage(self.settings.database)
+        self._closing = None  # a client started again closes its new database too
         computers = ComputerPlayers(workers=self.settings.computer_workers)
         self._manager = GameManager(self._storage, clock=discord_clock, computers=computers)
         self.computer_turns = ComputerTurns(self, pace=self.settings.computer_pace)
@@ -326,7 +329,22 @@ class CarcassonneBot(discord.AutoShardedClient):
 
     async def close_database(self) -> None:
         """Let the moves in progress finish, then close the database and its thread (also for
-        hosts such as test harnesses that detach the client without closing it)."""
+        hosts such as test harnesses that detach the client without closing it).
+
+        A second call (discord.py closes the client again on its way out after a signal
+        closed it) waits for the first one's closing instead of returning before the database
+        is closed, so the process never exits in the middle of it.
+        """
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close_database())
+        await asyncio.shield(self._closing)
+
+    @property
+    def database_closed(self) -> bool:
+        """Whether :meth:`close_database` has finished."""
+        return self._closing is not None and self._closing.done()
+
+    async def _close_database(self) -> None:
         if self._manager is not None:
             if self.computer_turns is not None:
                 await self.computer_turns.stop()

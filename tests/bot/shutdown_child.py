@@ -33,9 +33,9 @@ async def serve(database: Path) -> dict[str, object]:
     count = (await bot.manager.game(game_id)).action_count
     stop_on_signals(bot)
     print(json.dumps({"ready": game_id, "actions": count, "bob": bob.id}), flush=True)
-    while not bot.is_closed() or bot._storage is not None:
+    while not bot.is_closed() or not bot.database_closed:
         await asyncio.sleep(0.01)
-    closed = bot._storage is None
+    closed = bot._storage is None and bot.database_closed
     await env.shutdown()
     return {"database_closed": closed}
 
