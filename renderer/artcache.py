@@ -1,8 +1,8 @@
 """A disk cache of what the first pictures of a process would otherwise compute: the tile
 layouts of every game family (the shapes of cities, roads and fields found by search, the bulk of
 a first picture's time), each family's PNG palette, and the finished tile pictures at every size
-drawn so far (:func:`tile`: a tile is drawn once per machine, not once per render worker, and
-read back losslessly by the others and after a restart).
+drawn so far (:mod:`renderer.tilecache`: a tile is drawn once per machine, not once per render
+worker, and read back losslessly by the others and after a restart).
 
 :func:`enable` points the renderer at a folder (the bot does it at start); :func:`build` fills it
 (every tile kind in every rotation, every palette) and :func:`load` reads it into the renderer's
@@ -18,19 +18,21 @@ import io
 import logging
 import os
 import pickle
-import tempfile
 import time
-from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any
 
 import PIL
 from PIL import Image
 
+from renderer import tilecache
+
 log = logging.getLogger(__name__)
 
 HERE = Path(__file__).resolve().parent
 LAYOUTS = "layouts.pickle"
+#: The tile pictures drawn so far (:mod:`renderer.tilecache`).
+TILES = "tiles"
 #: The palette keys of :func:`renderer.encode.shared_palette`.
 PALETTES = ("carcassonne", "hunters")
 
@@ -55,7 +57,15 @@ def enable(folder: Path | None = None) -> Path:
     """Use ``folder`` (default: the user's cache folder) for this version of the art."""
     global _folder
     _folder = (folder or default_folder()) / version()
+    tilecache.folder = _folder / TILES
     return _folder
+
+
+def disable() -> None:
+    """Use no folder: everything is computed in memory again."""
+    global _folder
+    _folder = None
+    tilecache.folder = None
 
 
 def _tables() -> dict[str, dict[Any, Any]]:
@@ -64,50 +74,6 @@ def _tables() -> dict[str, dict[Any, Any]]:
     from renderer import families
 
     return families.LAYOUT_CACHES
-
-
-def _write(path: Path, data: bytes) -> None:
-    """Write atomically: processes starting together never read half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".part-")
-    with os.fdopen(fd, "wb") as out:
-        out.write(data)
-    os.replace(temp, path)
-
-
-TILES = "tiles"
-
-
-def _tile_path(key: tuple[Hashable, ...]) -> Path | None:
-    if _folder is None:
-        return None
-    name = "-".join(
-        "".join(c if c.isalnum() else f"_{ord(c):x}" for c in str(part)) or "_" for part in key
-    )
-    return _folder / TILES / f"{name}.png"
-
-
-def tile(key: tuple[Hashable, ...], draw: Callable[[], Image.Image]) -> Image.Image:
-    """The tile picture of ``key`` (family, kind, rotation, size): read from the cache's
-    folder, or drawn by ``draw`` and written there for the other processes (PNG: lossless, so
-    a picture is the same bytes whichever process drew its tiles)."""
-    path = _tile_path(key)
-    if path is not None:
-        try:
-            with Image.open(path) as image:
-                image.load()
-                return image.copy()
-        except (OSError, ValueError, SyntaxError):
-            pass  # not drawn yet (or damaged): draw it and write it again
-    art = draw()
-    if path is not None:
-        out = io.BytesIO()
-        art.save(out, format="PNG")
-        try:
-            _write(path, out.getvalue())
-        except OSError as error:  # a full or read-only disk: the picture is still right
-            log.debug("tile %s not cached: %s", key, error)
-    return art
 
 
 def load() -> bool:
@@ -144,11 +110,11 @@ def build() -> float:
     for key in PALETTES:
         encode.shared_palette(key)
     if _folder is not None:
-        _write(_folder / LAYOUTS, pickle.dumps({k: dict(v) for k, v in _tables().items()}))
+        tilecache.write(_folder / LAYOUTS, pickle.dumps({k: dict(v) for k, v in _tables().items()}))
         for key in PALETTES:
             out = io.BytesIO()
             encode._PALETTES[key].save(out, format="PNG")
-            _write(_folder / f"palette-{key}.png", out.getvalue())
+            tilecache.write(_folder / f"palette-{key}.png", out.getvalue())
     return time.perf_counter() - started
 
 

@@ -75,7 +75,10 @@ def shared_palette(family: str = "carcassonne") -> Image.Image:
         with _LOCK:
             found = _PALETTES.get(key)
             if found is None:
-                sheet = _family_sheet(key)
+                # The seats' default styles, whatever picture asks first: the palette of a
+                # process never depends on which game it drew first.
+                with pal.seat_styles(()):
+                    sheet = _family_sheet(key)
                 found = _PALETTES[key] = sheet.quantize(
                     256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
                 )

@@ -2,7 +2,7 @@
 
 The art is drawn three times larger and scaled down, which smooths every edge; the result is kept
 in a cache shared by all threads, so a board render only pastes finished tiles, and in the tile
-art cache's folder (:func:`renderer.artcache.tile`) for the other processes.
+art cache's folder (:func:`renderer.tilecache.tile`) for the other processes.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from engine.core.tiles import Oriented
-from renderer import artcache, families
+from renderer import families, tilecache
 from renderer import palette as pal
 from renderer.geometry import (
     CENTRE_RADIUS,
@@ -43,7 +43,7 @@ def tile_image(oriented: Oriented, size: int) -> Image.Image:
     key = (family, oriented.kind, oriented.rotation, size)
     found = _CACHE.get(key)
     if found is None:
-        art = artcache.tile(key, lambda: draw_tile(oriented, size))
+        art = tilecache.tile(key, lambda: draw_tile(oriented, size))
         with _LOCK:
             found = _CACHE.setdefault(key, art)
     return found

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from engine.core.tiles import Oriented
-from renderer import artcache, families
+from renderer import families, tilecache
 from renderer import palette as pal
 from renderer.castle.layout import (
     GRID,
@@ -67,7 +67,7 @@ def castle_tile_image(oriented: Oriented, size: int) -> Image.Image:
                 art = art.transpose(Image.Transpose.ROTATE_270)
             return art
 
-        art = artcache.tile(("castle", *key), draw)
+        art = tilecache.tile(("castle", *key), draw)
         with _LOCK:
             found = _CACHE.setdefault(key, art)
     return found

@@ -33,7 +33,7 @@ def forget() -> None:
 @pytest.fixture(autouse=True)
 def no_cache_left_enabled() -> object:
     yield
-    artcache._folder = None
+    artcache.disable()
 
 
 def test_a_new_process_reads_the_cache_and_draws_the_same_pictures(tmp_path: Path) -> None:
