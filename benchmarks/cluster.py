@@ -228,6 +228,11 @@ async def verify(url: str, folder: Path, drained_at: float) -> dict[str, Any]:
         "lost_moves": lost,
         "duplicated_moves": duplicated,
         "notices_duplicated_or_missed": twice + stuck + int(overdue),
+        "notices_twice": sorted(f.name for f in files if f.name.startswith("duplicate-"))[:20],
+        "notices_never_sent": sorted(
+            f"{r['kind']}-{r['game_id']}-{r['turn']}" for r in notices if r["sent_at"] is None
+        )[:20],
+        "deadlines_never_fired": int(overdue),
     }
 
 
