@@ -19,6 +19,7 @@ from typing import Any, Self
 from bot.computers import ComputerPlayers
 from bot.errors import (
     BadSettings,
+    Conflict,
     CorruptGame,
     GameNotFound,
     GameOver,
@@ -29,6 +30,7 @@ from bot.live import LiveCache, LiveGame, replay
 from bot.outcomes import TurnView
 from bot.storage import (
     TIMEOUT_POLICIES,
+    ActionRow,
     Deadline,
     GameRow,
     Storage,
@@ -41,6 +43,8 @@ log = logging.getLogger(__name__)
 
 #: Draws the board of a game as PNG bytes; called in a worker thread.
 Renderer = Callable[[Game], bytes]
+#: Reads of a game's row and actions before giving up on a game other processes keep moving.
+READ_TRIES = 5
 #: The reminder fires when this share of the turn's time has passed.
 REMINDER_AT = 0.75
 
@@ -116,10 +120,7 @@ class ManagerBase:
             if await self.storage.action_count(game_id) == len(live.log):
                 return live
             self.cache.drop(game_id)
-        row = await self._row(game_id)
-        if row.seed is None:
-            raise NotActive(game_id=game_id, status=row.status)
-        actions = await self.storage.get_actions(game_id)
+        row, actions = await self._read(game_id)
         try:
             game = replay(row, actions)
         except ValueError as error:
@@ -128,6 +129,25 @@ class ManagerBase:
         live = LiveGame(row, game, actions)
         self.cache.put(live)
         return live
+
+    async def _read(self, game_id: int) -> tuple[GameRow, list[ActionRow]]:
+        """The game's row and its actions as one state. On a shared database another process
+        may store a move between the two reads; a row behind its actions (an older turn) would
+        make the next move restart the turn's clock and its notices, so both are read again."""
+        for _ in range(READ_TRIES):
+            row = await self._row(game_id)
+            if row.seed is None:
+                raise NotActive(game_id=game_id, status=row.status)
+            actions = await self.storage.get_actions(game_id)
+            if row.action_count == len(actions) or not self.storage.shared:
+                return row, actions
+            log.info(
+                "game %s moved while it was read (%d actions, row at %d): reading again",
+                game_id,
+                len(actions),
+                row.action_count,
+            )
+        raise Conflict(game_id=game_id)
 
     async def resume(self) -> int:
         """Load the active games into the cache (as many as it holds); return how many."""

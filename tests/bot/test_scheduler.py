@@ -432,3 +432,48 @@ async def test_two_processes_ticking_together_send_each_notice_once(
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_game_read_while_another_process_moves_it_keeps_its_turn_clock(
+    postgres: Any, clock: FakeClock
+) -> None:
+    """Two processes on one PostgreSQL database: the first reads a game's row, the second
+    ends the turn, then the first reads the actions. The first must not take the older row
+    with the newer actions: its next move (in the same turn) would restart the turn's clock and
+    let its start be announced twice."""
+    name = postgres.fresh()
+    url = postgres.server.url_of(name)
+    first = await GameManager.open(url, clock=clock)
+    second = await GameManager.open(url, clock=clock)
+    heard = FakeNotifier(clock)
+    try:
+        view = await started_game(second, turn_seconds=int(DAY))
+        gid = view.game_id
+        scheduler = Scheduler(second, heard)
+        await hours(scheduler, clock, 0, 1)
+        clock.at(2)
+        reads = first.storage.get_actions
+        raced: list[int] = []
+
+        async def racing(game_id: int) -> Any:
+            if not raced:  # the other process ends alice's turn between the two reads
+                raced.append(game_id)
+                await play_turn(second, game_id)
+            return await reads(game_id)
+
+        first.storage.get_actions = racing  # type: ignore[method-assign]
+        mid = await first.decision(gid)  # read while the game moved: read again
+        assert raced and mid.turn == 1 and mid.phase == "tile"
+        await hours(scheduler, clock, 3, 4)  # bob's turn starts: announced once
+        (bob,) = [d for d in await first.storage.deadlines(gid) if d.kind == "turn"]
+        assert bob.turn == 1 and bob.notified_at is not None
+        clock.at(5)
+        await play_random(first, mid, random.Random(3))  # bob places his tile: still turn 1
+        (after,) = [d for d in await first.storage.deadlines(gid) if d.kind == "turn"]
+        assert after == bob, "the turn's clock and notice are untouched by a move inside it"
+        await hours(scheduler, clock, 5, 8)
+        assert [(w, t) for w, _, t, _, _ in heard.sent] == [("start", 0), ("start", 1)]
+    finally:
+        await first.close()
+        await second.close()
+        postgres.drop(name)
