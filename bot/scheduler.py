@@ -221,12 +221,14 @@ class Scheduler:
                 continue
             row = await self._turn_row(game_id, turn)
             if row is not None and not (row.paused_at is None and row.due_at <= now):
+                held = (kind, now + self.lease)
                 if kind == "start":
                     report.started.append((game_id, turn))
-                    await self._notify(report, row, self.notifier.turn_started, again=True)
+                    send = self.notifier.turn_started
                 else:
                     report.reminded.append((game_id, turn))
-                    await self._notify(report, row, self.notifier.reminder, again=True)
+                    send = self.notifier.reminder
+                await self._notify(report, row, send, again=True, held=held)
             await self.storage.notice_sent(game_id, kind, turn, now)
 
     async def _turn_starts(self, report: TickReport) -> None:
@@ -238,7 +240,8 @@ class Scheduler:
             # Already late: the timeout's announcement says it all.
             if deadline.paused_at is not None or deadline.due_at > now:
                 report.started.append(key)
-                await self._notify(report, deadline, self.notifier.turn_started)
+                held: tuple[NoticeKind, float] = ("start", now + self.lease)
+                await self._notify(report, deadline, self.notifier.turn_started, held=held)
             await self.storage.notice_sent(*key_of(deadline, "start"), now)
 
     async def _deadlines(self, report: TickReport) -> None:
@@ -255,7 +258,8 @@ class Scheduler:
                     turn = await self._turn_row(*key)
                     if turn is not None:
                         report.reminded.append(key)
-                        await self._notify(report, turn, self.notifier.reminder)
+                        hold: tuple[NoticeKind, float] = ("reminder", now + self.lease)
+                        await self._notify(report, turn, self.notifier.reminder, held=hold)
                 await self.storage.notice_sent(*reminder, now)
             elif deadline.kind == "turn":
                 await self._time_out(report, deadline)
@@ -297,7 +301,8 @@ class Scheduler:
         )
         report.forced.append((game_id, turn, forced.policy))
         try:
-            await self.notifier.forced(move.view.game, forced)
+            if await self._hold(game_id, turn, "timeout", report.now + self.lease):
+                await self.notifier.forced(move.view.game, forced)
         except Exception:
             log.exception("announcing the timeout of game %s turn %s failed", game_id, turn)
             report.failures.append(("forced", game_id))
@@ -314,7 +319,8 @@ class Scheduler:
             user = row.seats[seat].user_id if 0 <= seat < len(row.seats) else None
             forced = ForcedTurn(policy, turn, seat, user, move, last)
             report.forced.append((game_id, turn, policy))
-            await self.notifier.forced(row, forced, again=True)
+            if await self._hold(game_id, turn, "timeout", report.now + self.lease):
+                await self.notifier.forced(row, forced, again=True)
         except Exception:
             log.exception("announcing again the timeout of game %s turn %s failed", game_id, turn)
             report.failures.append(("forced", game_id))
@@ -347,6 +353,19 @@ class Scheduler:
                 return row
         return None
 
+    async def _hold(self, game_id: int, turn: int, kind: NoticeKind, held: float) -> bool:
+        """Renew this process's claim on a notice just before sending it. A process slowed
+        past its claim (a busy machine, a long pause) finds it taken over and sends nothing:
+        the process that took it over sends it, after looking whether it went out."""
+        until = self.clock() + self.lease
+        renewed = await self.storage.renew_notice(game_id, kind, turn, held, until)
+        if not renewed:
+            log.info(
+                "notice %s of game %s turn %s: claim taken over, not sent here",
+                kind, game_id, turn,
+            )  # fmt: skip
+        return renewed
+
     async def _notify(
         self,
         report: TickReport,
@@ -354,14 +373,19 @@ class Scheduler:
         send: Callable[..., Awaitable[None]],
         *,
         again: bool = False,
+        held: tuple[NoticeKind, float] | None = None,
     ) -> None:
-        """Send one notice about ``deadline``'s game if it still waits for that turn."""
+        """Send one notice about ``deadline``'s game if it still waits for that turn, and if
+        this process still holds its claim (``held``: the notice's kind and the claim's end
+        as this process set it)."""
         try:
             # As stored, not as cached: another bot process may have moved the game.
             game = await self.storage.get_game(deadline.game_id)
             if game is None or game.status != "active" or game.turn != deadline.turn:
                 return
             user = await self.storage.user_settings(game.current_user or deadline.user_id or 0)
+            if held is not None and not await self._hold(deadline.game_id, deadline.turn, *held):
+                return
             if again:
                 await send(game, user, deadline, again=True)
             else:

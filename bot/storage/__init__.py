@@ -326,6 +326,15 @@ class Storage(abc.ABC):
         ran out (their process died): ``(game_id, kind, turn)``, each to one caller only."""
 
     @abc.abstractmethod
+    async def renew_notice(
+        self, game_id: int, kind: NoticeKind, turn: int, held: float, until: float
+    ) -> bool:
+        """Extend a claim this process still holds (its ``claimed_until`` is ``held``, as this
+        process set it) to ``until``, just before sending. False if the notice was sent, or if
+        its claim ran out and another process claimed it again: that one sends it then, so a
+        slow process never sends a notice a second time."""
+
+    @abc.abstractmethod
     async def notice_sent(self, game_id: int, kind: NoticeKind, turn: int, now: float) -> None:
         """The notice went out (or needs no sending any more)."""
 

@@ -561,6 +561,17 @@ class SqlStorage(SqlLeagues, Storage):
             )
         return [(int(r[0]), r[1], int(r[2])) for r in rows]
 
+    async def renew_notice(
+        self, game_id: int, kind: NoticeKind, turn: int, held: float, until: float
+    ) -> bool:
+        async with self._tx() as db:
+            changed = await db.execute(
+                "UPDATE notices SET claimed_until = ? WHERE game_id = ? AND kind = ? AND turn = ? "
+                "AND sent_at IS NULL AND claimed_until = ?",
+                (until, game_id, kind, turn, held),
+            )
+        return bool(changed == 1)
+
     async def notice_sent(self, game_id: int, kind: NoticeKind, turn: int, now: float) -> None:
         async with self._tx() as db:
             await db.execute(

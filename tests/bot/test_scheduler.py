@@ -477,3 +477,35 @@ async def test_a_game_read_while_another_process_moves_it_keeps_its_turn_clock(
         await first.close()
         await second.close()
         postgres.drop(name)
+
+
+async def test_a_sender_slowed_past_its_claim_leaves_the_notice_to_the_process_that_took_it(
+    manager: GameManager, clock: FakeClock
+) -> None:
+    """A busy process claims a reminder, then stalls past its claim: another process takes the
+    notice over and sends it (looking first whether it went out); the slow one, resuming, sends
+    nothing. Exactly one reminder."""
+    view = await started_game(manager, turn_seconds=int(DAY))
+    slow, quick = FakeNotifier(clock), FakeNotifier(clock)
+    taker = Scheduler(manager, quick, lease=2 * HOUR)
+    await hours(Scheduler(manager, slow, lease=2 * HOUR), clock, 0, 17)
+    storage = manager.storage
+    reads = storage.get_game
+    stalled: list[float] = []
+
+    async def stalling(game_id: int) -> Any:
+        if not stalled:  # the slow process stalls here, before sending
+            stalled.append(clock.now)
+            clock.at(21)  # past its claim (hour 18 + 2 h): the other process takes over
+            await taker.tick()
+        return await reads(game_id)
+
+    storage.get_game = stalling  # type: ignore[method-assign]
+    clock.at(18)
+    await Scheduler(manager, slow, lease=2 * HOUR).tick()
+    storage.get_game = reads  # type: ignore[method-assign]
+    assert stalled, "the slow process reached its send"
+    assert slow.kinds("reminder") == []
+    assert quick.kinds("reminder") == [(view.game_id, 0, ALICE, 21.0)]
+    await hours(taker, clock, 22, 23)
+    assert len(slow.kinds("reminder") + quick.kinds("reminder")) == 1
