@@ -156,6 +156,10 @@ class BadSettings(ManagerError):
     key = "bad_settings"
 
 
+class NoSuchSeason(ManagerError):
+    key = "no_such_season"
+
+
 class CorruptGame(ManagerError):
     """A stored game no longer replays (should never happen; logged as an error)."""
 

@@ -59,6 +59,7 @@ from bot.manager.base import ManagerBase, require_active
 from bot.manager.leagues import ComputerNamer, LeagueOps, default_computer_name
 from bot.manager.lobbies import LobbyOps
 from bot.manager.records import RecordsOps
+from bot.manager.stats import StatsOps, StatsReport
 from bot.manager.timing import TimingOps
 from bot.outcomes import AbandonVote, MoveResult, Played, TurnView, UndoResult
 from bot.storage import (
@@ -118,7 +119,8 @@ class GameManager(ManagerBase):
     """The game manager: the shared state of :class:`ManagerBase` (storage, live games, locks,
     clock), the turns themselves (moves, timeouts, undo, resign, abandon: below), and the
     services it holds, each with one job: :attr:`lobbies`, :attr:`records` (records, listings,
-    settings), :attr:`timing` (turn clocks, absences, digests) and :attr:`leagues`. Their public
+    settings), :attr:`timing` (turn clocks, absences, digests), :attr:`leagues` and :attr:`stats`
+    (players' statistics). Their public
     operations are also the manager's, so callers need one object."""
 
     def __init__(self, storage: Storage, **options: Any) -> None:
@@ -127,6 +129,7 @@ class GameManager(ManagerBase):
         self.records = RecordsOps(self)
         self.timing = TimingOps(self)
         self.leagues = LeagueOps(self, self.lobbies)
+        self.stats = StatsOps(self)
 
     # -- playing ----------------------------------------------------------------------------
 
@@ -391,6 +394,7 @@ class GameManager(ManagerBase):
         )
         if status == "finished":  # a league game's result counts (see bot.manager.leagues)
             await self.leagues._league_game_ended(live)
+            await self.stats._game_ended(live)
         image = await self._render(live.game) if render else None
         return MoveResult(tuple(step[0] for step in done), TurnView.of(live.row, game), image)
 
@@ -859,6 +863,22 @@ class GameManager(ManagerBase):
     async def digest_lines(self, guild_id: int) -> list[DigestLine]:
         """See :meth:`TimingOps.digest_lines`."""
         return await self.timing.digest_lines(guild_id)
+
+    # -- statistics (StatsOps) ------------------------------------------------------------------
+
+    async def player_stats(
+        self,
+        guild_id: int,
+        user_id: int,
+        *,
+        versus: int | None = None,
+        league_id: int | None = None,
+        season: int | None = None,
+    ) -> StatsReport:
+        """See :meth:`StatsOps.player_stats`."""
+        return await self.stats.player_stats(
+            guild_id, user_id, versus=versus, league_id=league_id, season=season
+        )
 
 
 Step = tuple[Played, ActionRow]

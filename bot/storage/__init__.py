@@ -157,6 +157,30 @@ class UserSettings:
     away_until: float | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class SeatStats:
+    """What one seat did in a finished game (table ``game_stats``), for statistics.
+
+    ``won`` is true for every winner of a shared win; ``turn_times`` are the seconds each of
+    the seat's own turns took, in games with a turn clock only; ``action_count`` is the length
+    of the log the row was computed from. ``kind`` is the game's family (read from the game).
+    """
+
+    game_id: int
+    seat: int
+    user_id: int
+    computer: bool
+    score: int
+    won: bool
+    left: bool
+    breakdown: dict[str, int]
+    figures_placed: int
+    figures_returned: int
+    turn_times: tuple[float, ...]
+    action_count: int
+    kind: str = "carcassonne"
+
+
 class Storage(abc.ABC):
     """Async persistence of games; one implementation per database engine."""
 
@@ -362,6 +386,24 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def save_user_settings(self, settings: UserSettings, now: float) -> None: ...
+
+    # -- statistics (table game_stats; used by bot.manager.stats) ----------------------------------
+
+    @abc.abstractmethod
+    async def save_game_stats(self, game_id: int, rows: Sequence[SeatStats]) -> None:
+        """Replace the statistics rows of a finished game (one per seat)."""
+
+    @abc.abstractmethod
+    async def games_without_stats(self, guild_id: int, user_id: int) -> list[int]:
+        """Finished games of the guild where ``user_id`` holds a seat whose statistics rows are
+        missing or stale (computed from another action count), oldest first."""
+
+    @abc.abstractmethod
+    async def game_stats_of(
+        self, guild_id: int, user_id: int, game_ids: Sequence[int] | None = None
+    ) -> list[SeatStats]:
+        """Every seat's current statistics row of the finished games of the guild where
+        ``user_id`` played (only those of ``game_ids`` if given), by game and seat."""
 
     # -- leagues (rows defined at the end of this module; used by bot.manager.leagues) -------------
 

@@ -35,6 +35,7 @@ from bot.storage import (
 )
 from bot.storage.db import Db, upsert
 from bot.storage.sql_leagues import SqlLeagues
+from bot.storage.sql_stats import SqlStats
 
 GAME_COLUMNS = (
     "guild_id, channel_id, thread_id, message_id, owner_id, kind, expansions, options, "
@@ -191,7 +192,7 @@ async def run_steps(db: Db, steps: Sequence[Step]) -> None:
             await db.execute(sql, params)
 
 
-class SqlStorage(SqlLeagues, Storage):
+class SqlStorage(SqlLeagues, SqlStats, Storage):
     """The storage on any :class:`Db`: subclasses provide ``_tx``, ``_read`` and ``close``."""
 
     def _tx(self) -> AbstractAsyncContextManager[Db]:

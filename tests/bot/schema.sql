@@ -37,6 +37,28 @@ CREATE TABLE digests (
     sent_at  REAL    NOT NULL
 );
 
+-- table game_stats
+CREATE TABLE game_stats (
+    game_id          INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat             INTEGER NOT NULL CHECK (seat >= 0),
+    user_id          INTEGER NOT NULL,
+    -- 1 for a computer seat (its user_id is negative).
+    computer         INTEGER NOT NULL DEFAULT 0 CHECK (computer IN (0, 1)),
+    score            INTEGER NOT NULL,
+    -- 1 for every winner (a shared win counts for each of them).
+    won              INTEGER NOT NULL CHECK (won IN (0, 1)),
+    -- 1 if the player resigned or forfeited.
+    left_game        INTEGER NOT NULL DEFAULT 0 CHECK (left_game IN (0, 1)),
+    -- JSON: points per scoring category ({"city": 12, "road": 5}).
+    breakdown        TEXT    NOT NULL DEFAULT '{}',
+    figures_placed   INTEGER NOT NULL DEFAULT 0,
+    figures_returned INTEGER NOT NULL DEFAULT 0,
+    -- JSON: seconds each of the player's own turns took (games with a turn clock only).
+    turn_times       TEXT    NOT NULL DEFAULT '[]',
+    action_count     INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+
 -- table games
 CREATE TABLE games (
     id             INTEGER PRIMARY KEY,
@@ -234,6 +256,9 @@ CREATE INDEX deadlines_by_user ON deadlines (user_id) WHERE done_at IS NULL;
 
 -- index deadlines_due
 CREATE INDEX deadlines_due ON deadlines (due_at) WHERE done_at IS NULL AND paused_at IS NULL;
+
+-- index game_stats_by_user
+CREATE INDEX game_stats_by_user ON game_stats (user_id);
 
 -- index games_by_channel
 CREATE INDEX games_by_channel ON games (channel_id, status);

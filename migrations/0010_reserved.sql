@@ -1,0 +1,3 @@
+-- Reserved: version 10 belongs to another change in progress. This file only keeps the
+-- numbering without gaps (see bot.storage.migrate); it is removed when that change lands.
+SELECT 1;
