@@ -23,6 +23,7 @@ from renderer.endgame import render_game_end
 from renderer.options import RenderOptions
 from renderer.phone import TileCard, turn_picture
 from renderer.render import render_board, render_figure_spots, render_preview
+from renderer.stats import stats_picture
 from renderer.steps import hand_picture, step_picture, wagon_picture
 
 
@@ -50,6 +51,9 @@ class Job:
     - ``walls``: The Castle with its wall tiles' target features lettered
       (``extra["features"]``, (x, y, at) -> letter), drawn by the family's own board picture.
     - ``end``: the final board and chart.
+    - ``stats``: a player's points by category (:func:`renderer.stats.stats_picture`), drawn
+      from ``extra`` alone (``name``, ``games``, ``categories``, ``kinds``, ``style``); its
+      ``record`` is empty: no game is rebuilt.
 
     Any kind may name ``extra["tried"]``, an action (``PlaceAbbey``...) played on a copy of the
     game before drawing: the abbey's step and preview show the abbey as placed.
@@ -65,15 +69,25 @@ class Job:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
+#: Kinds drawn from their plain data alone, without a game.
+PLAIN = ("stats",)
+
+
 def run(job: Job) -> tuple[bytes, tuple[str, ...]]:
     """The PNG of ``job``, and the letters of the squares left outside the picture."""
+    if job.kind in PLAIN:
+        return draw(None, job)
     game = Game.from_record(dict(job.record))
     return draw(game, job)
 
 
-def draw(game: Game, job: Job) -> tuple[bytes, tuple[str, ...]]:
-    """The picture of ``job`` for ``game`` (already built, never changed): the same in a thread
-    or a worker."""
+def draw(game: Game | None, job: Job) -> tuple[bytes, tuple[str, ...]]:
+    """The picture of ``job`` for ``game`` (already built, never changed; None for the kinds
+    of :data:`PLAIN`): the same in a thread or a worker."""
+    if job.kind == "stats":
+        return encode_png(stats_picture(job.extra, job.options), full_colour=True), ()
+    if game is None:
+        raise ValueError(f"the picture {job.kind!r} needs a game")
     tried = job.extra.get("tried")
     if tried is not None:
         game = game.fork()

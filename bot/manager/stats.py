@@ -31,6 +31,8 @@ class StatsReport:
     season: tuple[int, int] | None = None
     #: How many games this query summarised for the first time (backfill).
     summarised: int = 0
+    #: The lobby colour of the player's seat in their latest game counted (None: no game).
+    colour: str | None = None
 
 
 class StatsOps:
@@ -100,4 +102,10 @@ class StatsOps:
         summarised = await self._backfill(guild_id, user_id)
         rows = await storage.game_stats_of(guild_id, user_id, game_ids)
         together = head_to_head(user_id, versus, rows) if versus is not None else None
-        return StatsReport(player_stats(user_id, rows), together, scope, summarised)
+        colour = None
+        latest = max((r.game_id for r in rows if r.user_id == user_id), default=None)
+        if latest is not None:
+            row = await storage.get_game(latest)
+            seat = row.seat_of(user_id) if row is not None else None
+            colour = seat.colour if seat is not None else None
+        return StatsReport(player_stats(user_id, rows), together, scope, summarised, colour)

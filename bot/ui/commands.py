@@ -21,7 +21,18 @@ from discord.app_commands import locale_str as _
 from bot import lobby
 from bot.i18n import language, shown_name
 from bot.storage import GameRow, Status
-from bot.ui import abandon, clocks, help_ui, images, lobby_ui, pbp_commands, place_cmd, post, undo
+from bot.ui import (
+    abandon,
+    clocks,
+    help_ui,
+    images,
+    lobby_ui,
+    pbp_commands,
+    place_cmd,
+    post,
+    stats_ui,
+    undo,
+)
 from bot.ui.errors import UIError
 from bot.ui.limits import Cell, Figure, GameNumber, Opponents, Rotation, check_options, heavy
 from bot.ui.state import resolve, snapshot
@@ -482,6 +493,21 @@ class CarcassonneGroup(app_commands.Group):
         await interaction.response.send_message(
             "\n".join(lines) or tr("games_none", locale), ephemeral=True
         )
+
+    @heavy
+    @app_commands.command(name=_("stats"), description=_("A player's statistics in this server"))
+    @app_commands.rename(player=_("player"), versus=_("versus"))
+    @app_commands.describe(
+        player=_("Whose statistics (default: yours)"),
+        versus=_("Compare with this player (games together)"),
+    )
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member | None = None,
+        versus: discord.Member | None = None,
+    ) -> None:
+        await stats_ui.show(interaction, player, versus)
 
     @heavy
     @app_commands.command(

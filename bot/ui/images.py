@@ -107,9 +107,10 @@ def use_pool(pool: RenderPool | None) -> None:
     POOL = pool
 
 
-async def _picture(name: str, game: Game, job: Job) -> tuple[discord.File, tuple[str, ...]]:
+async def _picture(name: str, game: Game | None, job: Job) -> tuple[discord.File, tuple[str, ...]]:
     """``job``'s picture of ``game``: by a render worker from the game's record, or in a
-    thread from ``game`` itself when the bot has no workers (the same bytes either way)."""
+    thread from ``game`` itself when the bot has no workers (the same bytes either way).
+    ``game`` is None for the pictures drawn from plain data alone (:data:`renderer.jobs.PLAIN`)."""
 
     async def render(options: RenderOptions) -> tuple[bytes, tuple[str, ...]]:
         sized = dataclasses.replace(job, options=options)
@@ -261,3 +262,13 @@ async def walls_file(
     square and spot of each -> its letter)."""
     job = Job("walls", game.record(), RenderOptions(lang=lang), extra={"features": dict(features)})
     return (await _picture("walls.png", game, job))[0]
+
+
+# -- pictures without a game ---------------------------------------------------------------------
+
+
+async def stats_file(data: Mapping[str, Any], lang: str) -> discord.File:
+    """A player's points by category as bars in their colour (see :mod:`renderer.stats`):
+    ``data`` holds ``name``, ``games``, ``categories``, ``kinds`` and ``style``."""
+    job = Job("stats", {}, RenderOptions(lang=lang), extra=dict(data))
+    return (await _picture("stats.png", None, job))[0]

@@ -1,10 +1,11 @@
 """The ``/league`` command group: community leagues on Discord, over :mod:`bot.manager.leagues`.
 
 Commands: ``create`` (members who can manage the server), ``join``, ``leave``, ``standings``,
-``leaderboard``, ``profile``, ``schedule`` (the organiser: named players, or a round for every
-free member), ``challenge`` (a member invites others; the game starts when all accept),
-``annul`` (an admin, with a reason), ``close`` (the organiser: ends the season, optionally opening
-the next) and ``log`` (the organiser: who did what and why).
+``leaderboard``, ``profile``, ``stats`` (a player's statistics over the season's counted games,
+as ``/carcassonne stats`` gives them for the whole server), ``schedule`` (the organiser: named
+players, or a round for every free member), ``challenge`` (a member invites others; the game
+starts when all accept), ``annul`` (an admin, with a reason), ``close`` (the organiser: ends the
+season, optionally opening the next) and ``log`` (the organiser: who did what and why).
 
 Each league keeps one standings message per season in its channel, edited after every change
 (:func:`refresh`, called by the manager's league listener), so it is always the current table.
@@ -32,7 +33,7 @@ from bot.leagues import OnlyOrganisers, Profile, Standing
 from bot.manager.leagues import LeagueChange, SeasonTable
 from bot.narrate import feature_name as scored_feature
 from bot.storage import GameRow, LeagueRow
-from bot.ui import lobby_ui, post
+from bot.ui import lobby_ui, post, stats_ui
 from bot.ui.commands import (
     EXPANSIONS,
     FARMERS,
@@ -682,6 +683,31 @@ class LeagueGroup(app_commands.Group):
         embed = profile_embed(found, profile, rated, here(interaction), standing)
         embed.set_thumbnail(url=who.display_avatar.url)
         await interaction.followup.send(embed=embed)
+
+    @heavy
+    @app_commands.command(
+        name=_("stats"), description=_("A player's statistics in a league season")
+    )
+    @app_commands.rename(
+        player=_("player"), versus=_("versus"), league=_("league"), season=_("season")
+    )
+    @app_commands.describe(
+        player=_("Whose statistics (default: yours)"),
+        versus=_("Compare with this player (games together)"),
+        league=_("League name (default: the league of this channel)"),
+        season=_("Season number (default: the current one)"),
+    )
+    @app_commands.autocomplete(league=league_names)
+    async def stats(
+        self,
+        interaction: discord.Interaction,
+        player: discord.Member | None = None,
+        versus: discord.Member | None = None,
+        league: LeagueName | None = None,
+        season: Season | None = None,
+    ) -> None:
+        found = await resolve(interaction, league)
+        await stats_ui.show(interaction, player, versus, league=found, season=season)
 
     @heavy
     @app_commands.command(

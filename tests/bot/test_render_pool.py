@@ -124,7 +124,7 @@ async def test_workers_draw_the_same_pictures_as_a_thread() -> None:
         a_game("hunters"),
         a_game("castle"),
     ]
-    pictures: list[tuple[Game, Job]] = []
+    pictures: list[tuple[Game | None, Job]] = []
     for game in games:
         spots = {(p.x, p.y) for p in game.legal_placements()}
         letters = {spot: chr(65 + i) for i, spot in enumerate(sorted(spots)[:20])}
@@ -156,12 +156,20 @@ async def test_workers_draw_the_same_pictures_as_a_thread() -> None:
     ended = a_game("carcassonne", moves=400)
     assert ended.finished
     pictures.append((ended, Job("end", ended.record(), RenderOptions(lang="de"), (1, 0, 2))))
+    stats = {
+        "name": "Zoé",
+        "games": 7,
+        "categories": (("city", 120), ("meadow", 40), ("road", 9)),
+        "kinds": ("carcassonne", "hunters"),
+        "style": 3,
+    }
+    pictures.append((None, Job("stats", {}, RenderOptions(lang="fr"), extra=stats)))
     threads, workers = RenderPool(0), RenderPool(2)
     kinds: set[str] = set()
     try:
         await workers.warm()
-        for game, job in pictures:
-            here = drawing.draw(game, job)  # as the bot draws without workers: from the game
+        for drawn, job in pictures:
+            here = drawing.draw(drawn, job)  # as the bot draws without workers: from the game
             assert await threads.draw(job) == here, job.kind
             assert await workers.draw(job) == here, job.kind
             kinds.add(job.kind)
@@ -169,7 +177,8 @@ async def test_workers_draw_the_same_pictures_as_a_thread() -> None:
     finally:
         workers.close()
     assert kinds == {
-        "turn", "board", "preview", "spots", "end", "step", "wagon", "hand", "help", "walls"
+        "turn", "board", "preview", "spots", "end", "step", "wagon", "hand", "help", "walls",
+        "stats",
     }  # fmt: skip
 
 
