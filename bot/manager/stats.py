@@ -17,8 +17,12 @@ from bot.errors import NoSuchSeason
 from bot.live import LiveGame
 from bot.manager.base import ManagerBase
 from bot.stats import HeadToHead, PlayerStats, head_to_head, player_stats, summarise
+from bot.storage import SeatStats
 
 log = logging.getLogger(__name__)
+
+#: Games summarised by a backfill are saved this many at a time (one transaction each).
+BATCH = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +50,7 @@ class StatsOps:
         query that needs it computes it)."""
         try:
             rows = await asyncio.to_thread(summarise, live.row, list(live.log))
-            await self.core.storage.save_game_stats(live.row.id, rows)
+            await self.core.storage.save_game_stats({live.row.id: rows})
         except Exception:
             log.exception("statistics of game %s not stored", live.row.id)
 
@@ -54,18 +58,20 @@ class StatsOps:
         """Summarise the player's finished games that have no current summary; how many."""
         storage = self.core.storage
         done = 0
-        for game_id in await storage.games_without_stats(guild_id, user_id):
+        batch: dict[int, list[SeatStats]] = {}
+        missing = await storage.games_without_stats(guild_id, user_id)
+        for index, game_id in enumerate(missing):
             row = await storage.get_game(game_id)
-            if row is None or row.status != "finished" or row.seed is None:
-                continue
-            actions = await storage.get_actions(game_id)
-            try:
-                rows = await asyncio.to_thread(summarise, row, actions)
-            except ValueError as error:  # a log that no longer replays: left out, said once
-                log.error("game %s does not replay for statistics: %s", game_id, error)
-                continue
-            await storage.save_game_stats(game_id, rows)
-            done += 1
+            if row is not None and row.status == "finished" and row.seed is not None:
+                actions = await storage.get_actions(game_id)
+                try:
+                    batch[game_id] = await asyncio.to_thread(summarise, row, actions)
+                except ValueError as error:  # a log that no longer replays: left out
+                    log.error("game %s does not replay for statistics: %s", game_id, error)
+            if batch and (len(batch) == BATCH or index == len(missing) - 1):
+                await storage.save_game_stats(batch)  # one transaction per batch
+                done += len(batch)
+                batch = {}
         if done:
             log.info("statistics: %d games of guild %s summarised", done, guild_id)
         return done

@@ -14,7 +14,7 @@ check, not only the manager's in-process lock, is what lets several bot processe
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -390,8 +390,9 @@ class Storage(abc.ABC):
     # -- statistics (table game_stats; used by bot.manager.stats) ----------------------------------
 
     @abc.abstractmethod
-    async def save_game_stats(self, game_id: int, rows: Sequence[SeatStats]) -> None:
-        """Replace the statistics rows of a finished game (one per seat)."""
+    async def save_game_stats(self, games: Mapping[int, Sequence[SeatStats]]) -> None:
+        """Replace the statistics rows of finished games (game id -> one row per seat), in one
+        transaction."""
 
     @abc.abstractmethod
     async def games_without_stats(self, guild_id: int, user_id: int) -> list[int]:

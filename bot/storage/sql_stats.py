@@ -8,7 +8,7 @@ writes, ``_read`` for reads), for every database engine; the table is that of
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any
 
@@ -77,13 +77,15 @@ class SqlStats:
 
         def _read(self) -> AbstractAsyncContextManager[Db]: ...
 
-    async def save_game_stats(self, game_id: int, rows: Sequence[SeatStats]) -> None:
+    async def save_game_stats(self, games: Mapping[int, Sequence[SeatStats]]) -> None:
         marks = ", ".join("?" * len(STATS_COLUMNS.split(", ")))
         async with self._tx() as db:
-            await db.execute("DELETE FROM game_stats WHERE game_id = ?", (game_id,))
+            await db.executemany(
+                "DELETE FROM game_stats WHERE game_id = ?", [(game_id,) for game_id in games]
+            )
             await db.executemany(
                 f"INSERT INTO game_stats ({STATS_COLUMNS}) VALUES ({marks})",
-                [_values(row) for row in rows],
+                [_values(row) for rows in games.values() for row in rows],
             )
 
     async def games_without_stats(self, guild_id: int, user_id: int) -> list[int]:

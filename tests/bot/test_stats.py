@@ -13,6 +13,7 @@ from conftest import ALICE, BOB, CAROL, random_action
 
 from bot.errors import NoSuchSeason
 from bot.manager import GameManager
+from bot.manager import stats as stats_ops
 from bot.outcomes import TurnView
 from bot.stats import head_to_head, player_stats, turn_times
 from bot.storage import (
@@ -227,16 +228,17 @@ async def test_stats_from_games_played_match_what_was_seen(
     assert (await mgr.player_stats(OTHER_GUILD, ALICE)).player.games == 1
 
 
+@pytest.mark.parametrize("batch", [1, 50])
 async def test_games_that_ended_before_are_summarised_once_when_asked(
-    timed: GameManager, clock: Clock
+    timed: GameManager, clock: Clock, batch: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(stats_ops, "BATCH", batch)
     mgr = timed
     first = await play(mgr, clock, (ALICE, BOB), None, seed=5)
     second = await play(mgr, clock, (ALICE, CAROL), None, seed=6)
     stored = await mgr.storage.game_stats_of(GUILD, ALICE)
     # As if both games had ended before statistics existed.
-    for game_id in (first, second):
-        await mgr.storage.save_game_stats(game_id, [])
+    await mgr.storage.save_game_stats({first: [], second: []})
     assert await mgr.storage.games_without_stats(GUILD, ALICE) == [first, second]
     assert await mgr.storage.games_without_stats(GUILD, BOB) == [first]
     report = await mgr.player_stats(GUILD, ALICE)
