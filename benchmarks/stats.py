@@ -1,5 +1,5 @@
 """What ``/carcassonne stats`` costs on a server with many finished games (run:
-python -m benchmarks.stats [--games 1000] [--database PATH_OR_URL]).
+python -m benchmarks.stats [--games 1000] [--postgres | --database PATH_OR_URL]).
 
 N finished games (base 2 and 4 players, Abbey & Mayor, Hunters & Gatherers, The Castle, random
 legal moves) are imported into a fresh database in one server, one player in every game. Then:
@@ -22,6 +22,7 @@ from typing import Any
 
 from bot.manager import GameManager
 from bot.stats import summarise
+from bot.storage.local_postgres import running
 from engine import Game, Setup
 from engine.cli import random_action
 
@@ -94,5 +95,12 @@ if __name__ == "__main__":
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--distinct", type=int, default=40, help="distinct records to import")
     parser.add_argument("--database", default=None, help="a SQLite path or a PostgreSQL URL")
+    parser.add_argument(
+        "--postgres", action="store_true", help="on a PostgreSQL server started for the run"
+    )
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(main(args.games, args.database, args.distinct))))
+    if args.postgres:
+        with running() as server:
+            print(json.dumps(asyncio.run(main(args.games, server.url, args.distinct))))
+    else:
+        print(json.dumps(asyncio.run(main(args.games, args.database, args.distinct))))
