@@ -13,7 +13,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any
 
 from bot.storage import SeatStats
-from bot.storage.db import Db
+from bot.storage.db import Db, upsert
 
 STATS_COLUMNS = (
     "game_id, seat, user_id, computer, score, won, left_game, breakdown, figures_placed, "
@@ -83,8 +83,11 @@ class SqlStats:
             await db.executemany(
                 "DELETE FROM game_stats WHERE game_id = ?", [(game_id,) for game_id in games]
             )
+            # Two processes may summarise the same game at once (two queries): the second
+            # one's rows replace the first's instead of failing on the key.
             await db.executemany(
-                f"INSERT INTO game_stats ({STATS_COLUMNS}) VALUES ({marks})",
+                f"INSERT INTO game_stats ({STATS_COLUMNS}) VALUES ({marks}) "
+                + upsert("game_id, seat", STATS_COLUMNS.split(", ", 2)[2]),
                 [_values(row) for rows in games.values() for row in rows],
             )
 

@@ -3,6 +3,7 @@ through the manager (on both storage engines) against what the test saw while pl
 
 from __future__ import annotations
 
+import asyncio
 import random
 import statistics
 from collections.abc import AsyncIterator
@@ -295,3 +296,16 @@ async def test_a_league_season_counts_its_counted_games_only(
     assert current.player.total_score == (await storage.game_stats_of(GUILD, CAROL))[0].score
     with pytest.raises(NoSuchSeason):
         await mgr.player_stats(GUILD, ALICE, league_id=league_id, season=5)
+
+
+async def test_two_writers_summarising_the_same_game_at_once_agree(
+    timed: GameManager, clock: Clock
+) -> None:
+    """Two queries (or processes) may backfill the same game together: both writes succeed."""
+    mgr = timed
+    game_id = await play(mgr, clock, (ALICE, BOB), None, seed=10)
+    rows = await mgr.storage.game_stats_of(GUILD, ALICE)
+    await mgr.storage.save_game_stats({game_id: []})
+    # PostgreSQL runs them on connections of its pool at the same time.
+    await asyncio.gather(*(mgr.storage.save_game_stats({game_id: rows}) for _ in range(4)))
+    assert await mgr.storage.game_stats_of(GUILD, ALICE) == rows
