@@ -111,6 +111,15 @@ class Expansion:
         """Why a tile that fits its neighbours still may not go there, or None."""
         return None
 
+    def held_tiles(self) -> dict[str, int]:
+        """Tiles it keeps off the stack that may still be placed (the abbeys), by kind name."""
+        return {}
+
+    def fills_square(self, pos: Pos, key: str) -> bool:
+        """Whether one of its :meth:`held_tiles` may still go on the empty square ``pos``
+        whose neighbours read ``key``, whatever its edges (an abbey into a hole)."""
+        return False
+
     # -- figures ----------------------------------------------------------------------------
 
     def figure_options(self, figure: str, pos: Pos) -> list[PlaceFigure]:

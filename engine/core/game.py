@@ -15,6 +15,7 @@ overrides its rule points (tiles, figures, scoring); expansions fill the hooks o
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, TypeVar
 
@@ -45,6 +46,8 @@ A = TypeVar("A", bound=Action)
 HOOKS = (
     "arrange_stack",
     "placement_refusal",
+    "held_tiles",
+    "fills_square",
     "may_stand",
     "figure_refusal",
     "figure_weight",
@@ -272,6 +275,51 @@ class Game:
     @property
     def tiles_left(self) -> int:
         return len(self.stack)
+
+    def drawn_pool(self) -> Counter[str]:
+        """Rule point: the tiles still to be drawn or played from the stack, the hands and the
+        tile drawn now, by kind name (Hunters & Gatherers adds its bonus tiles)."""
+        pool = Counter(self.stack)
+        for hand in self.hands:
+            pool.update(hand)
+        if self.tile is not None:
+            pool[self.tile] += 1
+        return pool
+
+    def unplaced_tiles(self) -> Counter[str]:
+        """Every tile not placed yet, by kind name: the stack, every hand and the tile drawn now
+        (until it is placed), and the tiles expansions keep aside (the abbeys). Discarded tiles
+        are gone and not counted."""
+        pool = self.drawn_pool()
+        for held in self._hooks["held_tiles"]:
+            pool.update(held())
+        return +pool
+
+    def dead_squares(self) -> frozenset[Pos]:
+        """Empty squares next to the board that no unplaced tile can fill, in any rotation (an
+        expansion's own rules and tiles included). None once the game is over."""
+        if self.phase is Phase.OVER:
+            return frozenset()
+        board = self.board
+        kinds = [self.kinds[name] for name in self.drawn_pool()]
+        rules = self._hooks["placement_refusal"]
+        fills = self._hooks["fills_square"]
+        dead: set[Pos] = set()
+        for key, cells in board.by_key.items():
+            fitting = [(kind, rotations) for kind in kinds if (rotations := board.fits(kind, key))]
+            if fitting and not rules:
+                continue
+            for cell in cells:
+                if any(
+                    all(rule(kind, rotation, cell) is None for rule in rules)
+                    for kind, rotations in fitting
+                    for rotation in rotations
+                ):
+                    continue
+                if any(fill(cell, key) for fill in fills):
+                    continue
+                dead.add(cell)
+        return frozenset(dead)
 
     def placeable_kinds(self) -> list[TileKind]:
         if self.phase is not Phase.TILE:

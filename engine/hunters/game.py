@@ -18,6 +18,7 @@ river that flows into it, so a lake fed by a single river ends the system there.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any, ClassVar
 
 from engine.core.actions import PlaceFigure
@@ -66,6 +67,11 @@ class HuntersGame(Game):
         self.bonus_stack = self._build_bonus_stack()
 
     # -- setup ------------------------------------------------------------------------------
+
+    def drawn_pool(self) -> Counter[str]:
+        pool = super().drawn_pool()
+        pool.update(self.bonus_stack)
+        return pool
 
     def _build_bonus_stack(self) -> list[str]:
         if self.setup.bonus_draw is not None:

@@ -99,6 +99,13 @@ class AbbeyMayor(Expansion):
     def pieces(self, player: int) -> dict[str, int]:
         return {"abbey": self.abbeys[player]}
 
+    def held_tiles(self) -> dict[str, int]:
+        left = sum(n for n, out in zip(self.abbeys, self.game.out, strict=True) if not out)
+        return {rules.ABBEY_KIND: left} if left else {}
+
+    def fills_square(self, pos: Pos, key: str) -> bool:
+        return "?" not in key and bool(self.held_tiles())
+
     # -- the abbey and the wagon ------------------------------------------------------------
 
     def legal(self, action_type: type[Action]) -> list[Action]:
