@@ -77,6 +77,19 @@ class Frame:
         )
 
 
+def _cross(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], tile: int) -> None:
+    """A dead square: a dark cross over its empty square, kept inside it."""
+    x0, y0, x1, y1 = box
+    inset = round(tile * 0.22)
+    width = max(2, round(tile * 0.07))
+    draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), fill=pal.DEAD_SQUARE)
+    for a, b in (
+        ((x0 + inset, y0 + inset), (x1 - inset, y1 - inset)),
+        ((x0 + inset, y1 - inset), (x1 - inset, y0 + inset)),
+    ):
+        draw.line((a, b), fill=pal.DEAD_MARK, width=width)
+
+
 def make_frame(
     cells: Iterable[Pos],
     options: RenderOptions,
@@ -141,8 +154,11 @@ def draw_board(
     window: Window | None = None,
     measures: Measures | None = None,
     ghosts: tuple[Pos, Sequence[GhostSpot], int] | None = None,
+    dead: Iterable[Pos] = (),
 ) -> tuple[Image.Image, Frame]:
     """Draw the board; return the image and its frame (for tests and overlays).
+
+    ``dead`` squares (empty, and no tile left can fill them) are crossed out.
 
     ``window`` draws only that part of the board; ``measures`` collects what a phone reader
     must read (see :class:`Measures`). ``ghosts`` (square, spots, player) draws a see-through
@@ -166,6 +182,9 @@ def draw_board(
             draw.rectangle((x0, y0, x1, y1), fill=pal.EMPTY, outline=pal.EMPTY_LINE)
     if options.coordinates:
         _coordinates(draw, frame)
+    for pos in dead:
+        if 0 <= pos[0] - frame.min_x < frame.cols and 0 <= pos[1] - frame.min_y < frame.rows:
+            _cross(draw, frame.box(pos), t)
     for pos, placed in tiles.items():
         x0, y0, _, _ = frame.box(pos)
         image.paste(tile_image(placed.oriented, t), (x0, y0))

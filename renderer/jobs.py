@@ -25,6 +25,7 @@ from renderer.phone import TileCard, turn_picture
 from renderer.render import render_board, render_figure_spots, render_preview
 from renderer.stats import stats_picture
 from renderer.steps import hand_picture, step_picture, wagon_picture
+from renderer.tiles_left import tiles_left_picture
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,8 @@ class Job:
     - ``wagon``: the board with the places a freed wagon may go lettered (``extra["targets"]``,
       (x, y, at) -> letter).
     - ``hand``: the tiles of a tactical hand (``extra["hand"]``, tile kind names).
+    - ``tiles``: every tile kind not placed yet with its count, and the dead squares' count when
+      ``options.dead_squares`` (:mod:`renderer.tiles_left`).
     - ``walls``: The Castle with its wall tiles' target features lettered
       (``extra["features"]``, (x, y, at) -> letter), drawn by the family's own board picture.
     - ``end``: the final board and chart.
@@ -119,6 +122,8 @@ def _draw(game: Game, job: Job) -> tuple[bytes, tuple[str, ...]]:
         return encode_png(wagon_picture(game, extra["targets"], options)), ()
     if job.kind == "hand":
         return encode_png(hand_picture(game, extra["hand"], options)), ()
+    if job.kind == "tiles":
+        return encode_png(tiles_left_picture(game, options)), ()
     if job.kind == "walls":
         own = families.pictures(game.setup.game).board
         if own is None:

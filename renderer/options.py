@@ -30,6 +30,8 @@ class RenderOptions:
     #: Phone pictures draw square letters and figures larger than the tile art alone would.
     label_scale: float = 1.0
     figure_scale: float = 1.0
+    #: Cross out the dead squares: empty squares no tile left can fill (off in purist games).
+    dead_squares: bool = False
 
     def count(self, key: str, n: int, **values: object) -> str:
         """A label with a number, in the plural form the language wants."""

@@ -152,6 +152,7 @@ def turn_picture(
         candidates=candidates,
         window=shown,
         measures=measures,
+        dead=game.dead_squares() if options.dead_squares else (),
     )
     parts: list[Image.Image] = []
     if card is not None:

@@ -103,6 +103,7 @@ def board_picture(
         candidates=candidates,
         ghost=ghost,
         spot_labels=spots,
+        dead=game.dead_squares() if options.dead_squares else (),
     )
     return with_panel(board, game, frame.tile, options)
 

@@ -1,0 +1,100 @@
+"""The tiles-left picture and the dead squares' marks on the board and turn pictures."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from engine import Game, Pass, Phase, Setup
+from renderer.jobs import Job, run
+from renderer.options import RenderOptions
+from renderer.render import render_board
+from renderer.tiles_left import CAPTION, COLUMNS, GAP, TILE, tiles_left_picture
+
+
+def _played(setup: Setup, moves: int) -> Game:
+    game = Game(setup)
+    rng = random.Random(7)
+    for _ in range(moves):
+        if game.finished:
+            break
+        if game.decision.phase is Phase.TILE:
+            placements = list(game.legal_placements())
+            game.play(placements[rng.randrange(len(placements))])
+        else:
+            game.play(Pass())
+    return game
+
+
+def _dead_game() -> Game:
+    """A base game (start D, then a cloister): three dead squares around the start."""
+    return Game(Setup(players=("A", "B"), seed=0, draw=tuple("DBB")))
+
+
+SETUPS = [
+    Setup(players=("A", "B"), seed=3),
+    Setup(players=("A", "B", "C"), seed=3, expansions=("abbey_mayor",), options={"hand": True}),
+    Setup(game="hunters", players=("A", "B"), seed=3),
+    Setup(game="castle", players=("A", "B"), seed=3),
+]
+
+
+@pytest.mark.parametrize("setup", SETUPS, ids=["base", "abbey_mayor_hand", "hunters", "castle"])
+def test_one_tile_per_kind_left_in_rows_of_six(setup: Setup) -> None:
+    game = _played(setup, 30)
+    kinds = len(game.unplaced_tiles())
+    image = tiles_left_picture(game, RenderOptions(dead_squares=True))
+    rows = -(-kinds // COLUMNS)
+    assert image.width < 900
+    # The title (two lines) and the rows of tiles with their counts.
+    assert rows * (TILE + CAPTION) < image.height < rows * (TILE + CAPTION) + 200
+
+
+def test_the_counts_are_drawn_large_enough_for_a_phone() -> None:
+    game = _dead_game()
+    image = tiles_left_picture(game, RenderOptions(dead_squares=True))
+    # At 400 px wide, the count under the first tile (times 1) is at least 14 px tall.
+    small = image.resize((400, round(image.height * 400 / image.width)), Image.Resampling.LANCZOS)
+    scale = 400 / image.width
+    bottom = image.height - GAP
+    band = small.crop(
+        (0, round((bottom - CAPTION) * scale), round((GAP + TILE) * scale), small.height)
+    )
+    ink = band.convert("L").point(lambda v: 255 if v < 100 else 0).getbbox()
+    assert ink is not None, "no count drawn"
+    assert ink[3] - ink[1] >= 14
+
+
+def test_the_dead_squares_line_goes_with_the_option() -> None:
+    game = _dead_game()
+    with_dead = tiles_left_picture(game, RenderOptions(dead_squares=True))
+    without = tiles_left_picture(game, RenderOptions(dead_squares=False))
+    assert with_dead.height > without.height
+
+
+def test_dead_squares_are_crossed_on_the_board_and_the_turn() -> None:
+    game = _dead_game()
+    assert game.dead_squares() == {(0, -1), (1, 0), (-1, 0)}
+    plain = render_board(game, RenderOptions())
+    marked = render_board(game, RenderOptions(dead_squares=True))
+    assert plain != marked
+    record = game.record()
+    turn_plain, _ = run(Job("turn", record, RenderOptions()))
+    turn_marked, _ = run(Job("turn", record, RenderOptions(dead_squares=True)))
+    assert turn_plain != turn_marked
+    # Nothing dead: the option changes nothing.
+    alive = Game(Setup(players=("A", "B"), seed=0, draw=tuple("DDD")))
+    assert alive.dead_squares() == frozenset()
+    assert render_board(alive, RenderOptions()) == render_board(
+        alive, RenderOptions(dead_squares=True)
+    )
+
+
+def test_the_tiles_job_draws_a_png() -> None:
+    game = _played(SETUPS[0], 10)
+    png, hidden = run(Job("tiles", game.record(), RenderOptions(dead_squares=True)))
+    assert hidden == ()
+    assert Image.open(io.BytesIO(png)).format == "PNG"
