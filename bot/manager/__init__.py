@@ -563,6 +563,7 @@ class GameManager(ManagerBase):
         turn_seconds: int | None = None,
         timeout_policy: str | None = None,
         locale: str | None = None,
+        purist: bool = False,
     ) -> GameRow:
         """See :meth:`LobbyOps.create_lobby`."""
         return await self.lobbies.create_lobby(
@@ -578,6 +579,7 @@ class GameManager(ManagerBase):
             turn_seconds=turn_seconds,
             timeout_policy=timeout_policy,
             locale=locale,
+            purist=purist,
         )
 
     async def join(
@@ -616,6 +618,7 @@ class GameManager(ManagerBase):
         private: bool | None = None,
         turn_seconds: int | None = None,
         timeout_policy: str | None = None,
+        purist: bool | None = None,
     ) -> GameRow:
         """See :meth:`LobbyOps.configure`."""
         return await self.lobbies.configure(
@@ -630,6 +633,7 @@ class GameManager(ManagerBase):
             private=private,
             turn_seconds=turn_seconds,
             timeout_policy=timeout_policy,
+            purist=purist,
         )
 
     async def start(self, game_id: int, user_id: int, *, seed: int | None = None) -> TurnView:

@@ -51,6 +51,7 @@ class LobbyOps:
         turn_seconds: int | None = None,
         timeout_policy: str | None = None,
         locale: str | None = None,
+        purist: bool = False,
     ) -> GameRow:
         """Open a lobby with its creator in seat 0; unset values come from the guild settings."""
         defaults = (
@@ -95,6 +96,7 @@ class LobbyOps:
             locale=locale or (defaults.locale if defaults else None),
             turn_seconds=seconds,
             timeout_policy=policy,  # type: ignore[arg-type]
+            purist=purist,
             seats=(SeatRow(0, owner_id, shown_name(owner_name), lobby.COLOURS[0], "playing", now),),
         )
         game_id = await self.core.storage.create_game(row)
@@ -172,6 +174,7 @@ class LobbyOps:
         private: bool | None = None,
         turn_seconds: int | None = None,
         timeout_policy: str | None = None,
+        purist: bool | None = None,
     ) -> GameRow:
         """The creator changes the lobby; ``options`` are merged into the current ones, and
         changing ``game`` resets expansions and options to that game's defaults."""
@@ -197,6 +200,8 @@ class LobbyOps:
             row = dataclasses.replace(row, max_players=min(row.max_players, high))
             if private is not None:
                 row = dataclasses.replace(row, private=private)
+            if purist is not None:
+                row = dataclasses.replace(row, purist=purist)
             seconds = turn_seconds if turn_seconds is not None else row.turn_seconds
             policy = timeout_policy or row.timeout_policy
             check_timing(seconds, policy)

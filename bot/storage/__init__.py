@@ -76,6 +76,8 @@ class GameRow:
     started_at: float | None = None
     ended_at: float | None = None
     seats: tuple[SeatRow, ...] = ()
+    #: No tiles-left picture and no dead squares on the pictures (a display choice, not a rule).
+    purist: bool = False
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         """The first seat held by ``user_id`` (a user may hold several in a hot-seat import)."""

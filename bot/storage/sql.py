@@ -40,7 +40,7 @@ from bot.storage.sql_stats import SqlStats
 GAME_COLUMNS = (
     "guild_id, channel_id, thread_id, message_id, owner_id, kind, expansions, options, "
     "setup_extra, seed, status, private, max_players, locale, turn, action_count, current_seat, "
-    "turn_seconds, timeout_policy, result, created_at, updated_at, started_at, ended_at"
+    "turn_seconds, timeout_policy, result, created_at, updated_at, started_at, ended_at, purist"
 )
 GAME_PLACEHOLDERS = ", ".join("?" * len(GAME_COLUMNS.split(", ")))
 SEAT_COLUMNS = "seat, user_id, name, colour, status, joined_at, computer"
@@ -79,13 +79,14 @@ def _game_values(game: GameRow) -> tuple[Any, ...]:
         game.updated_at,
         game.started_at,
         game.ended_at,
+        int(game.purist),
     )
 
 
 def _game_from_row(row: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
     (gid, guild, channel, thread, message, owner, kind, expansions, options, extra, seed) = row[:11]
     (status, private, max_players, locale, turn, count, current, seconds, policy) = row[11:20]
-    result, created, updated, started, ended = row[20:]
+    result, created, updated, started, ended, purist = row[20:]
     return GameRow(
         id=gid,
         owner_id=owner,
@@ -113,6 +114,7 @@ def _game_from_row(row: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
         started_at=started,
         ended_at=ended,
         seats=seats,
+        purist=bool(purist),
     )
 
 

@@ -156,6 +156,7 @@ class CarcassonneGroup(app_commands.Group):
         farmers=_("Farmer scoring"),
         incomplete=_("End-of-game scoring of unfinished features"),
         hand=_("Tactical hand: hold 3 tiles and choose one"),
+        purist=_("Purist: hide the tiles left and the dead squares"),
         private=_("Play in a private thread (only invited players see it)"),
         turn_hours=_("Hours each player has per turn (default: the server's)"),
         timeout=_("What happens when a player's time runs out"),
@@ -172,6 +173,7 @@ class CarcassonneGroup(app_commands.Group):
         farmers=_("farmers"),
         incomplete=_("incomplete"),
         hand=_("hand"),
+        purist=_("purist"),
         private=_("private"),
         turn_hours=_("turn_hours"),
         timeout=_("timeout"),
@@ -185,6 +187,7 @@ class CarcassonneGroup(app_commands.Group):
         farmers: str | None = None,
         incomplete: str | None = None,
         hand: bool | None = None,
+        purist: bool = False,
         private: bool = False,
         turn_hours: app_commands.Range[int, 1, pbp_commands.MAX_TURN_HOURS] | None = None,
         timeout: str | None = None,
@@ -219,6 +222,7 @@ class CarcassonneGroup(app_commands.Group):
             expansions=expansions,
             options=rules,
             private=private,
+            purist=purist,
             locale=server_language(interaction, settings) if settings else None,
             **pbp_commands.game_timing(turn_hours, timeout),
         )
@@ -299,6 +303,31 @@ class CarcassonneGroup(app_commands.Group):
             return
         await post.announce(bot_of(interaction), snap, [], whole=True)
         await interaction.delete_original_response()
+
+    @heavy
+    @app_commands.command(
+        name=_("tiles"), description=_("The tiles not placed yet, as a picture (only you see it)")
+    )
+    @app_commands.rename(game=_("game"))
+    @app_commands.describe(game=_("Game number (default: the game of this thread)"))
+    async def tiles(self, interaction: discord.Interaction, game: GameNumber | None = None) -> None:
+        # Private: a player checks the tiles mid-game without filling the game's thread.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        row = await resolve(interaction, game)
+        require_started(row)
+        locale = here_locale(interaction, row)
+        if row.purist:
+            raise UIError("tiles_purist", game_id=row.id)
+        snap = await snapshot(bot_of(interaction).manager, row.id)
+        if snap.game is None:
+            raise UIError("no_game_here")
+        if snap.view.finished or row.status != "active":
+            raise UIError("game_closed", game_id=row.id)
+        file = await images.tiles_file(snap.game, locale)
+        lines = [tr("tiles_intro", locale, game_id=row.id)]
+        if row.kind == "castle":
+            lines.append(tr("tiles_castle", locale))
+        await interaction.followup.send("\n".join(lines), file=file, ephemeral=True)
 
     @app_commands.command(
         name=_("status"), description=_("Scores, tiles left and whose turn it is")

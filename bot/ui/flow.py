@@ -478,7 +478,9 @@ async def abbey_holes(interaction: discord.Interaction, game_id: int, turn: int)
     ]
     view = discord.ui.View(timeout=None)
     view.add_item(select(f"cc:hole:{game_id}:{turn}:a", tr("holes_menu", locale), options))
-    file = await images.board_file(game, locale, holes, styles=images.seat_styles(snap.row))
+    file = await images.board_file(
+        game, locale, holes, styles=images.seat_styles(snap.row), dead=not snap.row.purist
+    )
     await interaction.followup.send(tr("abbey_pick", locale), file=file, view=view, ephemeral=True)
 
 
@@ -510,7 +512,11 @@ async def show_hand(interaction: discord.Interaction, game_id: int, turn: int) -
         for menu in post.put_menus(game_id, turn, options, locale, "h"):
             view.add_item(menu)
         board, _ = await images.turn_file(
-            game, locale, turn_labels(game), styles=images.seat_styles(snap.row)
+            game,
+            locale,
+            turn_labels(game),
+            styles=images.seat_styles(snap.row),
+            dead=not snap.row.purist,
         )
         files.append(board)
     else:

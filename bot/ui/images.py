@@ -84,15 +84,18 @@ def colour_name(row: GameRow, seat: int) -> str:
 Render = Callable[[RenderOptions], Awaitable[tuple[bytes, tuple[str, ...]]]]
 
 
-async def _sized(name: str, lang: str, render: Render) -> tuple[discord.File, tuple[str, ...]]:
-    """A picture drawn by ``render``, again with smaller tiles while over Discord's budget;
-    also the letters of the squares it leaves out."""
-    png, hidden = await render(RenderOptions(lang=lang))
+async def _sized(
+    name: str, base: RenderOptions, render: Render
+) -> tuple[discord.File, tuple[str, ...]]:
+    """A picture drawn by ``render`` with ``base``'s language and marks, again with smaller
+    tiles while over Discord's budget; also the letters of the squares it leaves out."""
+    base = RenderOptions(lang=base.lang, dead_squares=base.dead_squares)
+    png, hidden = await render(base)
     for tile in SMALLER:
         if len(png) <= BUDGET:
             break
         log.warning("%s is %d bytes; drawing it again at %d px per tile", name, len(png), tile)
-        options = RenderOptions(lang=lang, tile_size=tile, max_side=1200, min_tile=32)
+        options = dataclasses.replace(base, tile_size=tile, max_side=1200, min_tile=32)
         png, hidden = await render(options)
     return discord.File(io.BytesIO(png), filename=name), hidden
 
@@ -118,7 +121,7 @@ async def _picture(name: str, game: Game | None, job: Job) -> tuple[discord.File
             return await POOL.draw(sized)
         return await asyncio.to_thread(jobs.draw, game, sized)
 
-    return await _sized(name, job.options.lang, render)
+    return await _sized(name, job.options, render)
 
 
 async def board_file(
@@ -127,9 +130,12 @@ async def board_file(
     candidates: Mapping[Pos, str] | None = None,
     *,
     styles: Sequence[int] = (),
+    dead: bool = False,
 ) -> discord.File:
-    """The board after the last move, with lettered squares if ``candidates`` are given."""
-    job = Job("board", game.record(), RenderOptions(lang=lang), tuple(styles), candidates)
+    """The board after the last move, with lettered squares if ``candidates`` are given (and
+    the dead squares crossed out with ``dead``)."""
+    options = RenderOptions(lang=lang, dead_squares=dead)
+    job = Job("board", game.record(), options, tuple(styles), candidates)
     return (await _picture("board.png", game, job))[0]
 
 
@@ -141,13 +147,13 @@ async def turn_file(
     card: TileCard | None = None,
     styles: Sequence[int] = (),
     whole: bool = False,
+    dead: bool = False,
 ) -> tuple[discord.File, tuple[str, ...]]:
     """The turn picture made for phones (see :mod:`renderer.phone`): the drawn tile, the board
-    near the action with its lettered squares, the players. Also returns the letters of the
-    squares left outside the picture."""
-    job = Job(
-        "turn", game.record(), RenderOptions(lang=lang), tuple(styles), candidates, card, whole
-    )
+    near the action with its lettered squares (the dead squares crossed out with ``dead``), the
+    players. Also returns the letters of the squares left outside the picture."""
+    options = RenderOptions(lang=lang, dead_squares=dead)
+    job = Job("turn", game.record(), options, tuple(styles), candidates, card, whole)
     return await _picture("turn.png", game, job)
 
 
@@ -242,6 +248,12 @@ async def hand_file(game: Game, hand: Sequence[str], lang: str) -> discord.File:
     """The tiles of a tactical hand side by side, each captioned with its number."""
     job = Job("hand", game.record(), RenderOptions(lang=lang), extra={"hand": tuple(hand)})
     return (await _picture("hand.png", game, job))[0]
+
+
+async def tiles_file(game: Game, lang: str, *, dead: bool = True) -> discord.File:
+    """Every tile kind not placed yet with its count (and how many squares are dead)."""
+    job = Job("tiles", game.record(), RenderOptions(lang=lang, dead_squares=dead))
+    return (await _picture("tiles.png", game, job))[0]
 
 
 # -- pictures of their own: the help's example turn, The Castle's wall tiles -----------------------

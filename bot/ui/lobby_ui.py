@@ -53,12 +53,15 @@ def bot_of(interaction: discord.Interaction) -> CarcassonneBot:
 
 
 def setup_summary(row: GameRow, locale: str) -> str:
+    privacy = tr("private_game" if row.private else "public_game", locale)
+    if row.purist:  # no tiles left shown, no dead squares marked
+        privacy = f"{tr('purist_game', locale)} · {privacy}"
     if row.kind == "castle":  # no options; its castle and tiles are a reconstruction
         title = f"{tr('castle_game', locale)} ({tr('castle_reconstructed', locale)})"
-        return f"{title} · {tr('private_game' if row.private else 'public_game', locale)}"
+        return f"{title} · {privacy}"
     if row.kind == "hunters":  # no options; its deck is a reconstruction
         title = f"{tr('hunters_game', locale)} ({tr('hunters_reconstructed', locale)})"
-        return f"{title} · {tr('private_game' if row.private else 'public_game', locale)}"
+        return f"{title} · {privacy}"
     parts = []
     exp = "abbey_mayor" if "abbey_mayor" in row.expansions else "none"
     values = {"expansion": exp, **{k: str(v).lower() for k, v in row.options.items()}}
@@ -67,7 +70,7 @@ def setup_summary(row: GameRow, locale: str) -> str:
         chosen = values.get(name, choices[0])
         if chosen in choices:
             parts.append(option_label(name, chosen, locale))
-    parts.append(tr("private_game" if row.private else "public_game", locale))
+    parts.append(privacy)
     return " · ".join(parts)
 
 
@@ -142,7 +145,7 @@ async def on_button(interaction: discord.Interaction, game_id: int, op: str) -> 
             computers_text(row, locale), view=computers_view(row, locale), ephemeral=True
         )
         return
-    elif op in ("hand", "seats", "shuffle", "back"):
+    elif op in ("hand", "purist", "seats", "shuffle", "back"):
         await creator_button(interaction, row, op, locale)
         return
     elif op == "start" and len(row.seats) < 2 and row.owner_id == user.id and row.kind != "castle":
@@ -202,7 +205,8 @@ def options_view(row: GameRow, locale: str) -> discord.ui.View:
 
 
 def creator_buttons(row: GameRow, locale: str) -> list[Any]:
-    """The options' last row: the tactical hand on or off, and the seat order."""
+    """The options' last row: the tactical hand on or off, purist on or off (every game), and
+    the seat order."""
 
     found = []
     if row.kind == "carcassonne":
@@ -210,6 +214,9 @@ def creator_buttons(row: GameRow, locale: str) -> list[Any]:
         label = tr("hand_on" if on else "hand_off", locale)
         style = discord.ButtonStyle.success if on else discord.ButtonStyle.secondary
         found.append(components.LobbyButton(row.id, "hand", label, style))
+    label = tr("purist_on" if row.purist else "purist_off", locale)
+    style = discord.ButtonStyle.success if row.purist else discord.ButtonStyle.secondary
+    found.append(components.LobbyButton(row.id, "purist", label, style))
     found.append(
         components.LobbyButton(row.id, "seats", tr("seats", locale), discord.ButtonStyle.secondary)
     )
@@ -221,13 +228,15 @@ def creator_buttons(row: GameRow, locale: str) -> list[Any]:
 async def creator_button(
     interaction: discord.Interaction, row: GameRow, op: str, locale: str
 ) -> None:
-    """The creator's buttons in the options message: hand, seats, shuffle, back."""
+    """The creator's buttons in the options message: hand, purist, seats, shuffle, back."""
     if row.owner_id != interaction.user.id:
         raise UIError("options_not_owner", owner=f"<@{row.owner_id}>")
     manager = bot_of(interaction).manager
     user = interaction.user.id
     if op == "hand":
         row = await manager.configure(row.id, user, options={"hand": not row.options.get("hand")})
+    elif op == "purist":
+        row = await manager.configure(row.id, user, purist=not row.purist)
     elif op == "shuffle":
         row = await manager.configure(row.id, user, seat_order=lobby_seats.shuffled(row))
     if op in ("seats", "shuffle"):
@@ -235,11 +244,11 @@ async def creator_button(
             content=lobby_seats.seats_text(row, locale), view=lobby_seats.seats_view(row, locale)
         )
     else:
-        key = "options_saved" if op == "hand" else "options_intro"
+        key = "options_saved" if op in ("hand", "purist") else "options_intro"
         await interaction.response.edit_message(
             content=tr(key, locale, game_id=row.id), view=options_view(row, locale)
         )
-    if op in ("hand", "shuffle"):
+    if op in ("hand", "purist", "shuffle"):
         await refresh_lobby(bot_of(interaction), row)
 
 

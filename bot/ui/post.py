@@ -202,7 +202,9 @@ async def prompt(
     if wagons:
         file = await images.wagon_file(game, wagons, locale, styles=styles)
     else:
-        file, hidden = await images.turn_file(game, locale, candidates, card=card, styles=styles)
+        file, hidden = await images.turn_file(
+            game, locale, candidates, card=card, styles=styles, dead=not snap.row.purist
+        )
         if hidden:
             lines.append(tr("off_picture", locale, labels=", ".join(hidden)))
     components = discord.ui.View(timeout=None)

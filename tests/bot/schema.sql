@@ -91,7 +91,7 @@ CREATE TABLE games (
     updated_at     REAL    NOT NULL,
     started_at     REAL,
     ended_at       REAL
-);
+, purist INTEGER NOT NULL DEFAULT 0 CHECK (purist IN (0, 1)));
 
 -- table guild_settings
 CREATE TABLE guild_settings (

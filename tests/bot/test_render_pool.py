@@ -112,6 +112,7 @@ def own_jobs() -> list[tuple[Game, Job]]:
     return [
         (wagons, Job("wagon", wagons.record(), options, (2, 1, 0), extra={"targets": targets})),
         (hands, Job("hand", hands.record(), options, extra={"hand": tuple(hands.hands[0])})),
+        (hands, Job("tiles", hands.record(), RenderOptions(lang="de", dead_squares=True))),
         (demo, Job("help", demo.record(), RenderOptions(lang="fr"), (), candidates, card)),
         (castle, Job("walls", castle.record(), options, extra={"features": features})),
     ]
@@ -132,6 +133,11 @@ async def test_workers_draw_the_same_pictures_as_a_thread() -> None:
         options = RenderOptions(lang="fr")
         pictures.append((game, Job("turn", game.record(), options, (2, 0, 1), letters, card)))
         pictures.append((game, Job("board", game.record(), options, (), letters)))
+        # The tiles not placed yet, and the dead squares crossed out on the turn and board.
+        dead = RenderOptions(lang="fr", dead_squares=True)
+        pictures.append((game, Job("tiles", game.record(), dead)))
+        pictures.append((game, Job("turn", game.record(), dead, (2, 0, 1), letters, card)))
+        pictures.append((game, Job("board", game.record(), dead, (), letters)))
         at_tile = game.fork()
         while at_tile.phase.value == "figure":
             at_tile.play(Pass())
@@ -179,6 +185,7 @@ async def test_workers_draw_the_same_pictures_as_a_thread() -> None:
     assert kinds == {
         "turn", "board", "preview", "spots", "end", "step", "wagon", "hand", "help", "walls",
         "stats",
+        "tiles",
     }  # fmt: skip
 
 

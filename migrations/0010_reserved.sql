@@ -1,3 +1,0 @@
--- Reserved: version 10 belongs to another change in progress. This file only keeps the
--- numbering without gaps (see bot.storage.migrate); it is removed when that change lands.
-SELECT 1;
