@@ -77,7 +77,7 @@ class Frame:
         )
 
 
-def _cross(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], tile: int) -> None:
+def cross_out(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], tile: int) -> None:
     """A dead square: a dark cross over its empty square, kept inside it."""
     x0, y0, x1, y1 = box
     inset = round(tile * 0.22)
@@ -184,7 +184,7 @@ def draw_board(
         _coordinates(draw, frame)
     for pos in dead:
         if 0 <= pos[0] - frame.min_x < frame.cols and 0 <= pos[1] - frame.min_y < frame.rows:
-            _cross(draw, frame.box(pos), t)
+            cross_out(draw, frame.box(pos), t)
     for pos, placed in tiles.items():
         x0, y0, _, _ = frame.box(pos)
         image.paste(tile_image(placed.oriented, t), (x0, y0))

@@ -21,7 +21,7 @@ from engine.castle.game import ROLES
 from engine.core.board import Figure, PlacedTile
 from engine.core.tiles import Oriented
 from renderer import palette as pal
-from renderer.board import Frame, Measures, badge
+from renderer.board import Frame, Measures, badge, cross_out
 from renderer.castle.art import (
     COURT,
     ROOF,
@@ -100,11 +100,14 @@ def draw_castle(
     image = Image.new("RGB", frame.size, pal.BACKGROUND)
     draw = ImageDraw.Draw(image)
     tiles = game.board.tiles
+    dead = game.dead_squares() if options.dead_squares else frozenset()
     for cell in sorted(interior):
         x0, y0, x1, y1 = frame.box(cell)
         placed = tiles.get(cell)
         if placed is None:
             draw.rectangle((x0, y0, x1, y1), fill=EARTH, outline=EARTH_LINE, width=max(1, t // 48))
+            if cell in dead:
+                cross_out(draw, (x0, y0, x1, y1), t)
         else:
             image.paste(castle_tile_image(placed.oriented, t), (x0, y0))
     for wall in track.walls.values():

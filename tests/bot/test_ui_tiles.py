@@ -76,3 +76,16 @@ async def test_the_lobby_options_turn_purist_on_and_off(simcord_env: simcord.Env
     await alice.click(menu, custom_id=f"cc:lobby:{game_id}:purist")
     assert not (await table.bot.manager.game(game_id)).purist
     assert not simcord_env.errors
+
+
+async def test_in_the_castle_tiles_counts_the_castle_tiles(simcord_env: simcord.Env) -> None:
+    table = Table(simcord_env, players=2)
+    game_id = await forced_game(table, None, expansion=None, game="castle")
+    result = await table.players[1].slash(table.thread(), "carcassonne tiles")
+    assert result.ephemeral
+    assert any("wall tiles are not counted" in t for t in said(result)), said(result)
+    game = (await snapshot(table.bot.manager, game_id)).require_game()
+    assert sum(game.unplaced_tiles().values()) == game.tiles_left + 1
+    picture = attachment_bytes(simcord_env, step_of(result).attachments[0])
+    assert picture == run(Job("tiles", game.record(), RenderOptions(dead_squares=True)))[0]
+    assert not simcord_env.errors

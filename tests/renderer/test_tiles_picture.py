@@ -98,3 +98,23 @@ def test_the_tiles_job_draws_a_png() -> None:
     png, hidden = run(Job("tiles", game.record(), RenderOptions(dead_squares=True)))
     assert hidden == ()
     assert Image.open(io.BytesIO(png)).format == "PNG"
+
+
+def test_the_castle_crosses_out_its_dead_squares_too() -> None:
+    game = Game(Setup(game="castle", players=("A", "B"), seed=4))
+    rng = random.Random(1)
+    while not game.dead_squares():
+        assert not game.finished, "this seed's game has dead squares before its end"
+        if game.decision.phase is Phase.TILE:
+            placements = list(game.legal_placements())
+            game.play(placements[rng.randrange(len(placements))])
+        else:
+            game.play(Pass())
+    assert game.dead_squares() <= set(game.board.frontier)
+    record = game.record()
+    plain, _ = run(Job("turn", record, RenderOptions()))
+    marked, _ = run(Job("turn", record, RenderOptions(dead_squares=True)))
+    assert plain != marked
+    assert render_board(game, RenderOptions()) != render_board(
+        game, RenderOptions(dead_squares=True)
+    )

@@ -97,7 +97,7 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View] | 
         )
     else:
         return None
-    file, _ = await images.turn_file(game, locale, candidates, card=card)
+    file, _ = await images.turn_file(game, locale, candidates, card=card, dead=not snap.row.purist)
     components = discord.ui.View(timeout=None)
     for item in items:
         components.add_item(item)
