@@ -203,7 +203,13 @@ async def prompt(
         file = await images.wagon_file(game, wagons, locale, styles=styles)
     else:
         file, hidden = await images.turn_file(
-            game, locale, candidates, card=card, styles=styles, dead=not snap.row.purist
+            game,
+            locale,
+            candidates,
+            card=card,
+            styles=styles,
+            whole=whole,
+            dead=not snap.row.purist,
         )
         if hidden:
             lines.append(tr("off_picture", locale, labels=", ".join(hidden)))

@@ -130,3 +130,29 @@ async def test_every_click_on_a_full_board_is_acknowledged_before_rendering(
     assert not simcord_env.errors
     assert {"turn.png", "step.png"} <= set(drawn)
     assert sizes and max(sizes) < UPLOAD_LIMIT, f"largest upload {max(sizes)} bytes"
+
+
+async def test_the_board_command_shows_every_square_where_the_turn_picture_shows_a_part(
+    simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The turn picture shows the board near the action; /carcassonne board shows all of it
+    (the turn picture says so when squares are left out)."""
+    table = Table(simcord_env)
+    game_id = await table.new(seed=21)
+    await replay_turns(table, game_id, TURNS)
+    view = await table.bot.manager.decision(game_id)
+    asked: list[bool] = []
+    original: Callable[..., Any] = images.turn_file
+
+    async def turn_file(*args: Any, **kwargs: Any) -> Any:
+        asked.append(bool(kwargs.get("whole")))
+        return await original(*args, **kwargs)
+
+    monkeypatch.setattr(images, "turn_file", turn_file)
+    player = table.actor(view.user_id)
+    await player.slash(table.thread(), "carcassonne board")
+    assert asked == [True], "the board command draws the whole board"
+    whole = assert_png(simcord_env, table.last())
+    game = await table.bot.manager.engine_copy(game_id)
+    part, _ = await original(game, "en", {})
+    assert whole != part.fp.read(), "the whole board is not the turn picture's part of it"
