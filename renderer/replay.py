@@ -230,11 +230,16 @@ def encode_webp(
     return out.getvalue()
 
 
-def render_replay(record: Mapping[str, Any], options: RenderOptions | None = None) -> Replay:
+def render_replay(
+    record: Mapping[str, Any],
+    options: RenderOptions | None = None,
+    *,
+    max_bytes: int = REPLAY_LIMIT,
+) -> Replay:
     """The replay of ``record`` (a game finished or not) as an animated WebP.
 
-    Above :data:`REPLAY_LIMIT` (no game measured comes near it: about 1 MB at most), it is
-    encoded again at a lower quality, then with frames three quarters as wide.
+    Above ``max_bytes`` (no game measured comes near :data:`REPLAY_LIMIT`: about 1 MB at most),
+    it is encoded again at a lower quality, then with frames three quarters as wide.
     """
     frames: list[Image.Image] = []
     durations: list[int] = []
@@ -242,9 +247,9 @@ def render_replay(record: Mapping[str, Any], options: RenderOptions | None = Non
         frames.append(image)
         durations.append(ms)
     webp = encode_webp(frames, durations)
-    if len(webp) > REPLAY_LIMIT:
+    if len(webp) > max_bytes:
         webp = encode_webp(frames, durations, quality=60)
-    while len(webp) > REPLAY_LIMIT and frames[0].width > 240:
+    while len(webp) > max_bytes and frames[0].width > 240:
         size = (frames[0].width * 3 // 4, frames[0].height * 3 // 4)
         frames = [f.resize(size, Image.Resampling.LANCZOS) for f in frames]
         webp = encode_webp(frames, durations, quality=60)

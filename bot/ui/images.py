@@ -36,6 +36,7 @@ from renderer.board import GhostSpot
 from renderer.jobs import Job
 from renderer.options import RenderOptions
 from renderer.phone import TileCard
+from renderer.replay import REPLAY_LIMIT
 
 log = logging.getLogger(__name__)
 
@@ -183,6 +184,21 @@ async def end_file(game: Game, lang: str, *, styles: Sequence[int] = ()) -> disc
     """The final board above the per-player score breakdown chart."""
     job = Job("end", game.record(), RenderOptions(lang=lang), tuple(styles))
     return (await _picture("final.png", game, job))[0]
+
+
+async def replay_file(
+    game: Game, lang: str, game_id: int, *, styles: Sequence[int] = ()
+) -> discord.File:
+    """The animated replay of the whole game so far (WebP, one frame per turn; see
+    :mod:`renderer.replay`), under :data:`renderer.replay.REPLAY_LIMIT`. Seconds of drawing
+    for a long game: always in a render worker (or a thread), never on the event loop."""
+    extra = {"max_bytes": REPLAY_LIMIT}
+    job = Job("replay", game.record(), RenderOptions(lang=lang), tuple(styles), extra=extra)
+    if POOL is not None:
+        webp, _ = await POOL.draw(job)
+    else:
+        webp, _ = await asyncio.to_thread(jobs.draw, game, job)
+    return discord.File(io.BytesIO(webp), filename=f"carcassonne-{game_id}-replay.webp")
 
 
 # -- the placement step, wagons and the tactical hand -------------------------------------------

@@ -171,3 +171,12 @@ def test_the_chart_draws_lines_only_up_to_the_turn_asked() -> None:
     right = (400, 0, 560, whole.height)
     assert seat not in colours_of(early.crop(right))
     assert seat in colours_of(whole.crop(right))
+
+
+def test_a_replay_over_its_budget_is_encoded_again_smaller() -> None:
+    whole = render_replay(record("hand"))
+    budget = len(whole.webp) // 2
+    small = render_replay(record("hand"), max_bytes=budget)
+    assert len(small.webp) <= budget
+    assert small.frames == whole.frames
+    assert small.size[0] < whole.size[0]
