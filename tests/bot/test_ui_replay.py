@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import random
 from typing import Any
@@ -114,3 +115,34 @@ async def test_replays_are_rate_limited_like_boards(simcord_env: simcord.Env) ->
     texts = [m.content for m in ([refused.response] if refused.response else [])]
     texts += [m.content for m in refused.followups]
     assert refused.ephemeral and any("again" in t for t in texts), texts
+
+
+async def test_one_replay_is_drawn_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two replays asked together are drawn one after the other: the other render workers
+    stay free for everyone's turns."""
+    from bot.ui import images
+    from engine import Game, Setup
+    from renderer import jobs
+
+    running: list[int] = []
+    most = 0
+    original = jobs.draw
+
+    def draw(game: Game, job: jobs.Job) -> tuple[bytes, tuple[str, ...]]:
+        nonlocal most
+        running.append(1)
+        most = max(most, len(running))
+        try:
+            return original(game, job)
+        finally:
+            running.pop()
+
+    monkeypatch.setattr(images, "POOL", None)
+    monkeypatch.setattr(jobs, "draw", draw)
+    game = Game(Setup(players=("a", "b"), seed=3))
+    rng = random.Random(1)
+    for _ in range(6):
+        game.play(random_action(game, rng))
+    files = await asyncio.gather(*(images.replay_file(game, "en", 7) for _ in range(3)))
+    assert most == 1
+    assert [f.filename for f in files] == ["carcassonne-7-replay.webp"] * 3
