@@ -1,4 +1,4 @@
-"""``python -m renderer RECORD.json --out board.png [--turn N]``."""
+"""``python -m renderer RECORD.json --out board.png [--turn N] [--image board|end|...]``."""
 
 from renderer.cli import main
 

@@ -1,4 +1,5 @@
-"""Command line: draw a game record's board (or end image, or rotations) to a PNG file."""
+"""Command line: draw a game record's board (or end image, or rotations) to a PNG file, or its
+animated replay to a WebP file."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from engine.core.errors import GameError
 from renderer.endgame import render_game_end
 from renderer.options import RenderOptions
 from renderer.render import render_board
+from renderer.replay import render_replay
 from renderer.turn import render_rotations
 
 
@@ -36,9 +38,11 @@ def game_at(record: Any, turn: int | None) -> Game:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m renderer", description=__doc__)
     parser.add_argument("record", type=Path, help="game record JSON file")
-    parser.add_argument("--out", type=Path, required=True, help="PNG file to write")
+    parser.add_argument(
+        "--out", type=Path, required=True, help="PNG file to write (WebP for --image replay)"
+    )
     parser.add_argument("--turn", type=int, help="draw the board once turn N is reached")
-    parser.add_argument("--image", choices=("board", "end", "rotations"), default="board")
+    parser.add_argument("--image", choices=("board", "end", "rotations", "replay"), default="board")
     parser.add_argument("--lang", choices=catalogs.LANGUAGES, default="en")
     parser.add_argument("--tile-size", type=int, default=RenderOptions().tile_size)
     args = parser.parse_args(argv)
@@ -55,6 +59,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.record}: {error}", file=sys.stderr)
         return 1
     options = RenderOptions(lang=args.lang, tile_size=max(32, args.tile_size))
+    if args.image == "replay":
+        # The whole record, whatever --turn says: the replay chooses its own tile size.
+        replay = render_replay(record, RenderOptions(lang=args.lang))
+        args.out.write_bytes(replay.webp)
+        size = f"{len(replay.webp) // 1024} KB, {replay.frames} frames of {replay.size[0]}x"
+        print(f"wrote {args.out} ({size}{replay.size[1]}, {replay.turns} turns)")
+        return 0
     if args.image == "end":
         png = render_game_end(game, options)
     elif args.image == "rotations":

@@ -7,12 +7,14 @@ from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw, ImageFont
 
+from engine.core.timeline import score_series
 from renderer import families
 from renderer import palette as pal
 from renderer.board import draw_board
 from renderer.encode import encode_png
 from renderer.figures import mark
 from renderer.options import RenderOptions
+from renderer.scorechart import score_chart_picture
 
 if TYPE_CHECKING:
     from engine import Game
@@ -128,17 +130,23 @@ def chart_picture(
 
 
 def game_end_picture(game: Game, options: RenderOptions | None = None) -> Image.Image:
-    """The final board (no strip) above the breakdown chart."""
+    """The final board (no strip) above the breakdown chart, then the score by turn."""
     options = options or RenderOptions()
     own = families.pictures(game.setup.game).end
     if own is not None:
-        return own(game, options)
-    board, frame = draw_board(game.board.tiles, game.figures(), options, last=game.last_pos)
-    width = max(board.width, 560)
-    chart = chart_picture(game, width, frame.tile, options)
-    image = Image.new("RGB", (width, board.height + chart.height), pal.BACKGROUND)
-    image.paste(board, ((width - board.width) // 2, 0))
-    image.paste(chart, (0, board.height))
+        picture = own(game, options)
+    else:
+        board, frame = draw_board(game.board.tiles, game.figures(), options, last=game.last_pos)
+        width = max(board.width, 560)
+        chart = chart_picture(game, width, frame.tile, options)
+        picture = Image.new("RGB", (width, board.height + chart.height), pal.BACKGROUND)
+        picture.paste(board, ((width - board.width) // 2, 0))
+        picture.paste(chart, (0, board.height))
+    series = score_series(game.record())
+    timeline = score_chart_picture(series, game.setup.players, picture.width, options)
+    image = Image.new("RGB", (picture.width, picture.height + timeline.height), pal.BACKGROUND)
+    image.paste(picture, (0, 0))
+    image.paste(timeline, (0, picture.height))
     return image
 
 

@@ -23,6 +23,7 @@ from renderer.endgame import render_game_end
 from renderer.options import RenderOptions
 from renderer.phone import TileCard, turn_picture
 from renderer.render import render_board, render_figure_spots, render_preview
+from renderer.replay import REPLAY_LIMIT, render_replay
 from renderer.stats import stats_picture
 from renderer.steps import hand_picture, step_picture, wagon_picture
 from renderer.tiles_left import tiles_left_picture
@@ -57,6 +58,8 @@ class Job:
     - ``stats``: a player's points by category (:func:`renderer.stats.stats_picture`), drawn
       from ``extra`` alone (``name``, ``games``, ``categories``, ``kinds``, ``style``); its
       ``record`` is empty: no game is rebuilt.
+    - ``replay``: the animated replay of the whole record (:mod:`renderer.replay`): WebP bytes,
+      not PNG; ``extra["max_bytes"]`` (optional) is the size it must stay under.
 
     Any kind may name ``extra["tried"]``, an action (``PlaceAbbey``...) played on a copy of the
     game before drawing: the abbey's step and preview show the abbey as placed.
@@ -77,7 +80,8 @@ PLAIN = ("stats",)
 
 
 def run(job: Job) -> tuple[bytes, tuple[str, ...]]:
-    """The PNG of ``job``, and the letters of the squares left outside the picture."""
+    """The PNG of ``job`` (WebP for a replay), and the letters of the squares left outside
+    the picture."""
     if job.kind in PLAIN:
         return draw(None, job)
     game = Game.from_record(dict(job.record))
@@ -131,6 +135,9 @@ def _draw(game: Game, job: Job) -> tuple[bytes, tuple[str, ...]]:
         return encode_png(own(game, options, feature_labels=extra["features"])), ()
     if job.kind == "end":
         return render_game_end(game, options), ()
+    if job.kind == "replay":
+        limit = int(extra.get("max_bytes", REPLAY_LIMIT))
+        return render_replay(game.record(), options, max_bytes=limit).webp, ()
     raise ValueError(f"unknown picture {job.kind!r}")
 
 

@@ -7,6 +7,7 @@ descriptions are ``locale_str`` so :mod:`bot.ui.translator` can give them in Fre
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import json
@@ -18,6 +19,7 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.app_commands import locale_str as _
 
+import catalogs
 from bot import lobby
 from bot.i18n import language, shown_name
 from bot.storage import GameRow, Status
@@ -40,6 +42,7 @@ from bot.ui.texts import player_locale, rules_keys, rules_text, tr
 from engine.core import setup as engine_setup
 from engine.core.events import PlayerLeft
 from engine.core.record import MAX_RECORD_BYTES, RecordError, read_record
+from engine.core.timeline import score_series
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
@@ -86,6 +89,8 @@ WHICH = [
     Choice(name=_("this channel"), value="channel"),
 ]
 ALL: tuple[Status, ...] = ("lobby", "active", "finished", "abandoned")
+#: From this many turns, a replay takes seconds to draw: say so while it is drawn.
+LONG_REPLAY = 20
 
 
 def bot_of(interaction: discord.Interaction) -> CarcassonneBot:
@@ -328,6 +333,34 @@ class CarcassonneGroup(app_commands.Group):
         if row.kind == "castle":
             lines.append(tr("tiles_castle", locale))
         await interaction.followup.send("\n".join(lines), file=file, ephemeral=True)
+
+    @heavy
+    @app_commands.command(
+        name=_("replay"),
+        description=_("Watch the whole game again, turn by turn (animated picture)"),
+    )
+    @app_commands.rename(game=_("game"))
+    @app_commands.describe(game=_("Game number (default: the game of this thread)"))
+    async def replay(
+        self, interaction: discord.Interaction, game: GameNumber | None = None
+    ) -> None:
+        """The game so far (finished or not) as an animated picture, posted where asked: drawn
+        in a render worker, with a word first when it will take a while."""
+        row = await resolve(interaction, game)
+        require_started(row)
+        await interaction.response.defer(thinking=True)
+        snap = await snapshot(bot_of(interaction).manager, row.id)
+        if snap.game is None:
+            raise UIError("no_game_here")
+        locale = here_locale(interaction, row)
+        turns = (await asyncio.to_thread(score_series, snap.game.record())).turns
+        if turns >= LONG_REPLAY:
+            drawing = catalogs.plural("ui", "replay_drawing", turns, locale, game_id=row.id)
+            await interaction.edit_original_response(content=drawing)
+        styles = images.seat_styles(row)
+        file = await images.replay_file(snap.game, locale, row.id, styles=styles)
+        done = catalogs.plural("ui", "replay_done", turns, locale, game_id=row.id)
+        await interaction.edit_original_response(content=done, attachments=[file])
 
     @app_commands.command(
         name=_("status"), description=_("Scores, tiles left and whose turn it is")

@@ -22,6 +22,7 @@ import asyncio
 import dataclasses
 import io
 import logging
+import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
@@ -36,6 +37,7 @@ from renderer.board import GhostSpot
 from renderer.jobs import Job
 from renderer.options import RenderOptions
 from renderer.phone import TileCard
+from renderer.replay import REPLAY_LIMIT
 
 log = logging.getLogger(__name__)
 
@@ -189,6 +191,40 @@ async def end_file(game: Game, lang: str, *, styles: Sequence[int] = ()) -> disc
     """The final board above the per-player score breakdown chart."""
     job = Job("end", game.record(), RenderOptions(lang=lang), tuple(styles))
     return (await _picture("final.png", game, job))[0]
+
+
+#: One replay drawn at a time per event loop (see :func:`replay_file`).
+_REPLAYS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _replay_gate() -> asyncio.Semaphore:
+    loop = asyncio.get_running_loop()
+    gate = _REPLAYS.get(loop)
+    if gate is None:
+        gate = _REPLAYS[loop] = asyncio.Semaphore(1)
+    return gate
+
+
+async def replay_file(
+    game: Game, lang: str, game_id: int, *, styles: Sequence[int] = ()
+) -> discord.File:
+    """The animated replay of the whole game so far (WebP, one frame per turn; see
+    :mod:`renderer.replay`), under :data:`renderer.replay.REPLAY_LIMIT`.
+
+    Seconds of drawing for a long game: always in a render worker (or a thread), never on the
+    event loop, and one replay at a time, so that the other workers keep drawing every game's
+    turns while someone watches a replay.
+    """
+    extra = {"max_bytes": REPLAY_LIMIT}
+    job = Job("replay", game.record(), RenderOptions(lang=lang), tuple(styles), extra=extra)
+    async with _replay_gate():
+        if POOL is not None:
+            webp, _ = await POOL.draw(job)
+        else:
+            webp, _ = await asyncio.to_thread(jobs.draw, game, job)
+    return discord.File(io.BytesIO(webp), filename=f"carcassonne-{game_id}-replay.webp")
 
 
 # -- the placement step, wagons and the tactical hand -------------------------------------------

@@ -170,6 +170,10 @@ async def test_workers_draw_the_same_pictures_as_a_thread() -> None:
         "style": 3,
     }
     pictures.append((None, Job("stats", {}, RenderOptions(lang="fr"), extra=stats)))
+    # The replay of a game in progress, its seats in chosen colours: WebP, not PNG.
+    for name in ("carcassonne", "hunters"):
+        going = a_game(name, moves=30)
+        pictures.append((going, Job("replay", going.record(), RenderOptions(lang="fr"), (4, 2, 0))))
     threads, workers = RenderPool(0), RenderPool(2)
     kinds: set[str] = set()
     try:
@@ -179,13 +183,15 @@ async def test_workers_draw_the_same_pictures_as_a_thread() -> None:
             assert await threads.draw(job) == here, job.kind
             assert await workers.draw(job) == here, job.kind
             kinds.add(job.kind)
-            assert here[0].startswith(b"\x89PNG")
+            if job.kind == "replay":
+                assert here[0][:4] == b"RIFF" and here[0][8:12] == b"WEBP"
+            else:
+                assert here[0].startswith(b"\x89PNG")
     finally:
         workers.close()
     assert kinds == {
         "turn", "board", "preview", "spots", "end", "step", "wagon", "hand", "help", "walls",
-        "stats",
-        "tiles",
+        "stats", "tiles", "replay",
     }  # fmt: skip
 
 

@@ -34,7 +34,7 @@ from renderer.board import draw_board, figure_point
 from renderer.encode import encode_png
 from renderer.figures import figure_icon, role_of
 from renderer.hunters.art import BONUS_FRAME, FISH, is_bonus
-from renderer.hunters.end import bonus_tiles_by_player
+from renderer.hunters.end import bonus_tiles_by_player, game_end_picture
 from renderer.hunters.geometry import (
     LAND,
     base_layout,
@@ -257,7 +257,10 @@ def test_the_end_image_breaks_scores_into_hunters_categories_and_counts_the_gold
     end = decode(render_game_end(game, RenderOptions(tile_size=64)))
     plain = decode(render_board(game, RenderOptions(tile_size=64, panel=False)))
     assert end.width >= plain.width and end.height > plain.height + 200
-    strip = end.crop((0, end.height - 90, end.width, end.height))
+    # The gold strip ends the family's own picture; the score by turn comes under it.
+    own = game_end_picture(game, RenderOptions(tile_size=64))
+    assert difference(end.crop((0, 0, *own.size)), own) < 2.0
+    strip = own.crop((0, own.height - 90, own.width, own.height))
     gold = sum(1 for c in rgb(strip) if close(c, (246, 196, 46), 30))
     assert gold > 20  # Blue's star
 
