@@ -103,10 +103,16 @@ def build() -> float:
     from renderer import encode, tileart
 
     started = time.perf_counter()
-    for name in tiles.TILE_SETS:
-        for kind in tiles.kinds_by_name(name).values():
-            for rotation in (0, 90, 180, 270):
-                tileart.tile_image(kind.oriented(rotation), 64)
+    # Drawing every tile once finds every layout; these small tiles are not worth keeping on
+    # disk (pictures use other sizes, written there when first drawn).
+    kept, tilecache.folder = tilecache.folder, None
+    try:
+        for name in tiles.TILE_SETS:
+            for kind in tiles.kinds_by_name(name).values():
+                for rotation in (0, 90, 180, 270):
+                    tileart.tile_image(kind.oriented(rotation), 64)
+    finally:
+        tilecache.folder = kept
     for key in PALETTES:
         encode.shared_palette(key)
     if _folder is not None:
