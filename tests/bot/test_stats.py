@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import pytest
 from conftest import ALICE, BOB, CAROL, random_action
+from scheduler_fakes import FakeClock
 
 from bot.errors import NoSuchSeason
 from bot.manager import GameManager
@@ -106,14 +107,6 @@ def test_turn_times_run_from_the_action_before_to_the_players_last() -> None:
 # -- games played through the manager -----------------------------------------------------------
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @dataclass
 class Seen:
     """What the test saw while playing, by user: the independent side of the comparison."""
@@ -128,7 +121,7 @@ class Seen:
 
 async def play(
     mgr: GameManager,
-    clock: Clock,
+    clock: FakeClock,
     users: tuple[int, ...],
     seen: Seen | None,
     *,
@@ -181,19 +174,19 @@ async def play(
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> FakeClock:
+    return FakeClock(START)
 
 
 @pytest.fixture
-async def timed(database: str, clock: Clock) -> AsyncIterator[GameManager]:
+async def timed(database: str, clock: FakeClock) -> AsyncIterator[GameManager]:
     mgr = await GameManager.open(database, clock=clock)
     yield mgr
     await mgr.close()
 
 
 async def test_stats_from_games_played_match_what_was_seen(
-    timed: GameManager, clock: Clock
+    timed: GameManager, clock: FakeClock
 ) -> None:
     mgr, seen = timed, Seen()
     await play(mgr, clock, (ALICE, BOB), seen, seed=1)
@@ -231,7 +224,7 @@ async def test_stats_from_games_played_match_what_was_seen(
 
 @pytest.mark.parametrize("batch", [1, 50])
 async def test_games_that_ended_before_are_summarised_once_when_asked(
-    timed: GameManager, clock: Clock, batch: int, monkeypatch: pytest.MonkeyPatch
+    timed: GameManager, clock: FakeClock, batch: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(stats_ops, "BATCH", batch)
     mgr = timed
@@ -249,7 +242,7 @@ async def test_games_that_ended_before_are_summarised_once_when_asked(
 
 
 async def test_a_game_against_a_computer_counts_for_the_person_only(
-    timed: GameManager, clock: Clock
+    timed: GameManager, clock: FakeClock
 ) -> None:
     mgr = timed
     row = await mgr.create_lobby(ALICE, "alice", guild_id=GUILD, channel_id=7)
@@ -268,7 +261,7 @@ async def test_a_game_against_a_computer_counts_for_the_person_only(
 
 
 async def test_a_league_season_counts_its_counted_games_only(
-    timed: GameManager, clock: Clock
+    timed: GameManager, clock: FakeClock
 ) -> None:
     mgr = timed
     first = await play(mgr, clock, (ALICE, BOB), None, seed=7)
@@ -299,7 +292,7 @@ async def test_a_league_season_counts_its_counted_games_only(
 
 
 async def test_two_writers_summarising_the_same_game_at_once_agree(
-    timed: GameManager, clock: Clock
+    timed: GameManager, clock: FakeClock
 ) -> None:
     """Two queries (or processes) may backfill the same game together: both writes succeed."""
     mgr = timed
