@@ -92,6 +92,8 @@ def encode_png(
     out = io.BytesIO()
     if not full_colour:
         palette = shared_palette(family)
-        image = image.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
+        if image.mode != "RGB":
+            image = image.convert("RGB")
+        image = image.quantize(palette=palette, dither=Image.Dither.NONE)
     image.save(out, format="PNG", compress_level=PNG_LEVEL)
     return out.getvalue()

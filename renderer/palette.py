@@ -11,8 +11,9 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
+from typing import Any
 
 from PIL import ImageFont
 
@@ -105,6 +106,43 @@ def ink_on(colour: RGB) -> RGB:
 _FONT_LOCK = threading.Lock()
 
 
+class _TextCacheFont(ImageFont.FreeTypeFont):
+    """A FreeType font that keeps the masks of the texts it rendered lately.
+
+    The same short texts come back in every picture (column titles, names, scores, square
+    letters) and FreeType renders each in about half a millisecond, a quarter of a turn
+    picture's drawing. Pillow only reads a mask (``draw_bitmap``), so one is reused as is: the
+    pictures are the same bytes, drawn faster.
+    """
+
+    def getmask2(self, text: Any, mode: str = "", *args: Any, **kwargs: Any) -> Any:
+        try:
+            key = (text, mode, args, tuple(sorted(kwargs.items())))
+            hash(key)
+        except TypeError:  # a list argument (features): not cached
+            return super().getmask2(text, mode, *args, **kwargs)
+        return _mask(self, key)
+
+    def getlength(self, text: Any, *args: Any, **kwargs: Any) -> float:
+        try:
+            return _length(self, text, args, tuple(sorted(kwargs.items())))
+        except TypeError:
+            return super().getlength(text, *args, **kwargs)
+
+
+@lru_cache(maxsize=4096)
+def _mask(font: _TextCacheFont, key: tuple[Any, str, tuple[Any, ...], tuple[Any, ...]]) -> Any:
+    text, mode, args, kwargs = key
+    return ImageFont.FreeTypeFont.getmask2(font, text, mode, *args, **dict(kwargs))
+
+
+@lru_cache(maxsize=4096)
+def _length(
+    font: _TextCacheFont, text: Any, args: tuple[Any, ...], kwargs: tuple[Any, ...]
+) -> float:
+    return ImageFont.FreeTypeFont.getlength(font, text, *args, **dict(kwargs))
+
+
 @cache
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     # Pillow's built-in font has no accented letters (é shows as a box), so French needs a real
@@ -113,7 +151,7 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     try:
         path = resources.files("font_lato").joinpath("files", "Lato-Bold.ttf")
         with resources.as_file(path) as ttf:
-            return ImageFont.truetype(str(ttf), size)
+            return _TextCacheFont(str(ttf), size)
     except (ModuleNotFoundError, OSError):
         return ImageFont.load_default(size=size)
 
