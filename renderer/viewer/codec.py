@@ -1,6 +1,7 @@
 """The viewer's game code: a whole game in a few hundred URL-safe characters.
 
-The code is one big number written in base64url after a version character. It is built with
+The code is one big number written in base64url after a version character and two characters of
+the fingerprint of the tables it was made with (:func:`checksum`). It is built with
 range coding on big integers (rANS without renormalisation: exact, as Python's and JavaScript's
 integers are unbounded): each decision is a symbol coded with the frequencies the decoder can
 compute too, so a likely symbol costs little. What is coded, turn by turn, is what the viewer
@@ -50,6 +51,8 @@ RAW_SPAN = 256
 MAX_PIECES = 64
 #: Score changes: buckets of magnitude (bit length), positive then negative.
 BUCKETS = 24
+#: The game's fingerprint is folded modulo this prime.
+HASH_MOD = 65521
 #: Seat styles (colour and mark) a seat may be drawn in.
 STYLES = len(pal.PLAYER_COLOURS)
 
@@ -70,6 +73,7 @@ def constants() -> dict[str, Any]:
         "rawSpan": RAW_SPAN,
         "maxPieces": MAX_PIECES,
         "buckets": BUCKETS,
+        "hashMod": HASH_MOD,
         "styles": STYLES,
     }
 
@@ -101,7 +105,8 @@ class Writer:
         if n > 1:
             self.symbols.append((value, 1, n))
 
-    def finish(self) -> str:
+    def finish(self, check: int) -> str:
+        """The code: version letter, two letters of the tables' fingerprint, the number."""
         x = 0
         for cum, freq, total in reversed(self.symbols):
             x = (x // freq) * total + cum + x % freq
@@ -109,7 +114,8 @@ class Writer:
         while x:
             x, digit = divmod(x, 64)
             digits.append(ALPHABET[digit])
-        return ALPHABET[VERSION] + "".join(reversed(digits))
+        head = ALPHABET[VERSION] + ALPHABET[check // 64] + ALPHABET[check % 64]
+        return head + "".join(reversed(digits))
 
 
 class Adaptive:
@@ -200,6 +206,7 @@ class GameWriter:
         n = self.players
         self.left = [k.count * (n if k.abbey else 1) for k in self.tables.kinds]
         self.standing: list[families.Piece] = []
+        self.hash = 0
         self.m_player, self.m_tiles = Adaptive(2), Adaptive(8)
         self.m_returns, self.m_placed = Adaptive(16), Adaptive(8)
         self.m_target, self.m_owner = Adaptive(2), Adaptive(2)
@@ -208,7 +215,6 @@ class GameWriter:
 
     def write(self, names: Sequence[str]) -> str:
         w, n = self.w, self.players
-        w.uniform(checksum(), CHECK_SPACE)
         w.uniform(self.index, len(VARIANTS))
         w.uniform(n - 1, MAX_PLAYERS)
         default = self.styles == tuple(range(n))
@@ -241,7 +247,9 @@ class GameWriter:
             previous = turn.scores
         if self.turns.final is not None:
             self.scores(self.turns.final, previous, self.m_final, self.m_final_amount)
-        return w.finish()
+        # Read last: a damaged or cut code decodes to a game whose fingerprint differs.
+        w.uniform(self.hash % CHECK_SPACE, CHECK_SPACE)
+        return w.finish(checksum())
 
     def name(self, name: str) -> None:
         self.w.uniform(len(name), MAX_NAME + 1)
@@ -269,6 +277,12 @@ class GameWriter:
     def lay(self, kind: int, square: Square, rotation: int) -> None:
         self.board.lay(kind, square, rotation)
         self.left[kind] -= 1
+        x, y = square
+        self.mix(kind + (x + 128) * 64 + (y + 128) * 16384 + rotation // 90)
+
+    def mix(self, value: int) -> None:
+        """Fold a decoded fact into the game's fingerprint (``viewer.js`` folds the same)."""
+        self.hash = (self.hash * 31 + value) % HASH_MOD
 
     def raw(self, x: int, y: int, rotation: int) -> None:
         half = RAW_SPAN // 2
@@ -362,6 +376,8 @@ class GameWriter:
                 raise CodeError(f"a score changed by {delta}")
             amounts.write(w, size - 1 + (BUCKETS // 2 if delta < 0 else 0))
             w.uniform(abs(delta) - (1 << (size - 1)), 1 << (size - 1))
+        for score in now:
+            self.mix(score + 100_000)
 
 
 def encode(turns: GameTurns, styles: Sequence[int] = (), limit: int | None = None) -> str:

@@ -120,8 +120,12 @@ function decodeGame(code, data) {
   if (code[0] !== C.alphabet[C.version]) {
     throw new CodeError("viewer_other_version");
   }
-  const r = new Reader(codeNumber(code.slice(1), C));
-  if (r.uniform(C.checkSpace) !== data.checksum) throw new CodeError("viewer_other_version");
+  if (code.length < 3 || [...code].some((ch) => !C.alphabet.includes(ch))) {
+    throw new CodeError("viewer_bad_code");
+  }
+  const check = C.alphabet.indexOf(code[1]) * 64 + C.alphabet.indexOf(code[2]);
+  if (check !== data.checksum) throw new CodeError("viewer_other_version");
+  const r = new Reader(codeNumber(code.slice(3), C));
   const vi = r.uniform(data.variantKeys.length);
   const tables = data.variants[data.variantKeys[vi]];
   if (!tables) throw new CodeError("viewer_not_here", { game: data.variantKeys[vi] });
@@ -136,7 +140,9 @@ function decodeGame(code, data) {
   const turns = [g.start()];
   for (let t = 1; t <= last; t++) turns.push(g.turn());
   const final = ended ? g.scores(g.previous, g.mFinal, g.mFinalAmount) : null;
-  if (r.x !== 0n) throw new CodeError("viewer_bad_code");
+  if (r.uniform(C.checkSpace) !== g.hash % C.checkSpace || r.x !== 0n) {
+    throw new CodeError("viewer_bad_code");
+  }
   return { variant: tables.key, names, styles, turns, final };
 }
 
@@ -163,6 +169,7 @@ class GameReader {
     this.board = new BoardModel(tables);
     this.left = tables.counts.map((c, k) => c * (tables.perPlayer[k] ? n : 1));
     this.standing = [];
+    this.hash = 0;
     const A = (size) => new Adaptive(size, C.step);
     this.mPlayer = A(2);
     this.mTiles = A(8);
@@ -177,9 +184,15 @@ class GameReader {
     this.expected = 0;
     this.previous = new Array(n).fill(0);
   }
+  mix(value) {
+    const mod = this.C.hashMod;
+    this.hash = (((this.hash * 31 + value) % mod) + mod) % mod;
+  }
   lay(kind, x, y, rotation) {
+    if (this.board.order.length >= 4096) throw new CodeError("viewer_bad_code");
     this.board.lay(kind, x, y, rotation);
     this.left[kind] -= 1;
+    this.mix(kind + (x + 128) * 64 + (y + 128) * 16384 + rotation / 90);
     return [this.t.kinds[kind], x, y, rotation];
   }
   raw() {
@@ -273,6 +286,7 @@ class GameReader {
       const magnitude = 2 ** (size - 1) + low;
       now[seat] += bucket >= half ? -magnitude : magnitude;
     }
+    for (const score of now) this.mix(score + 100000);
     return now;
   }
 }

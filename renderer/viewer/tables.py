@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import zlib
+from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -52,6 +53,8 @@ class Variant:
     roles: tuple[str, ...]
     options: tuple[tuple[tuple[int, int], ...], ...]
     spots: tuple[tuple[tuple[float, float], ...], ...]
+    #: The role drawn beside each player's name: the main figure's usual one.
+    legend: str = ""
 
     def kind_index(self, name: str) -> int:
         return next(i for i, k in enumerate(self.kinds) if k.name == name)
@@ -69,6 +72,7 @@ class Variant:
             "bounds": None if self.bounds is None else [list(b) for b in self.bounds],
             "setup": [list(t) for t in self.setup],
             "roles": list(self.roles),
+            "legend": self.legend,
             "options": [[list(o) for o in opts] for opts in self.options],
             "spots": [[[round(u, 3), round(v, 3)] for u, v in s] for s in self.spots],
         }
@@ -121,6 +125,10 @@ def variant(index: int) -> Variant:
     role = role_function(game_name)
     roles: list[str] = []
     options = tuple(tuple(_options(k, figures, role, roles)) for k in kinds)
+    main = max(figures, key=lambda f: game.supply[0][f])
+    usual = Counter(
+        name for k in kinds for name in (o[1] for o in _options(k, [main], role, roles))
+    )
     spots = tuple(
         tuple(spots_of(k.oriented(0)).get(local, (0.5, 0.5)) for local in range(len(k.features)))
         for k in kinds
@@ -135,6 +143,7 @@ def variant(index: int) -> Variant:
         tuple(roles),
         options,
         spots,
+        main if main in roles else roles[usual.most_common(1)[0][0]],
     )
 
 

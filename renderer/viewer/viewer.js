@@ -133,7 +133,7 @@
   function buildPlayers() {
     const list = $("players");
     list.textContent = "";
-    const role = tablesOf().roles[0];
+    const role = tablesOf().legend;
     game.names.forEach((name, seat) => {
       const item = document.createElement("li");
       item.dataset.seat = String(seat);
