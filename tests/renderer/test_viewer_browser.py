@@ -226,8 +226,14 @@ def test_the_page_reads_on_a_desktop_and_on_a_phone(browser: Any, tmp_path: Path
     page = tmp_path / "phone.html"
     page.write_text(standalone_page(record, "en"), "utf-8")
     try:
-        for name, size in (("desktop", (1200, 900)), ("phone", (400, 860))):
-            browser.set_window_size(*size)
+        for name, (width, height, mobile) in {
+            "desktop": (1200, 900, False),
+            "phone": (400, 860, True),
+        }.items():
+            # A phone's screen: 400 CSS pixels wide, two device pixels to each.
+            metrics = {"width": width, "height": height, "mobile": mobile}
+            metrics["deviceScaleFactor"] = 2 if mobile else 1
+            browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
             browser.get(page.as_uri())
             browser.execute_script("window.viewerShow(60)")
             browser.save_screenshot(str(tmp_path / f"{name}.png"))
@@ -246,6 +252,7 @@ def test_the_page_reads_on_a_desktop_and_on_a_phone(browser: Any, tmp_path: Path
             )
             assert measures["page"] <= measures["window"], name
             assert measures["name"] >= 14 and measures["score"] >= 16, measures
+            assert measures["window"] == width
             assert measures["figure"] >= 8, measures
     finally:
-        browser.set_window_size(1200, 900)
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
