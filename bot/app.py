@@ -113,6 +113,9 @@ class Settings:
     art_cache: str | None = None
     #: Render worker processes for every picture (0: threads of the bot's process).
     render_workers: int = 0
+    #: The address of the hosted viewer page (``python -m renderer viewer``): ``/carcassonne
+    #: replay`` then shows a link button to the game there; None: no button.
+    viewer_url: str | None = None
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -162,6 +165,7 @@ class Settings:
 
             art_cache = art or str(default_folder())
         return cls(
+            viewer_url=viewer_url_of(env),
             art_cache=art_cache,
             render_workers=render_workers,
             token=token,
@@ -174,6 +178,26 @@ class Settings:
             tick_seconds=tick,
             computer_workers=int(workers),
         )
+
+
+def viewer_url_of(env: dict[str, str]) -> str | None:
+    """``VIEWER_URL``: the hosted viewer's address, short enough that a game's link (the
+    address, ``#`` and a code of up to 400 letters) stays within Discord's 512 for a button."""
+    url = env.get("VIEWER_URL", "").strip()
+    if not url:
+        return None
+    from bot.ui.viewer import MAX_BASE
+
+    if not url.startswith(("https://", "http://")) or "#" in url or " " in url:
+        raise SystemExit(
+            f"VIEWER_URL must be the http(s) address of the viewer page, without #, got {url!r}"
+        )
+    if len(url) > MAX_BASE:
+        raise SystemExit(
+            f"VIEWER_URL must be at most {MAX_BASE} characters (a game's code takes the rest of "
+            f"the 512 Discord allows in a link), got {len(url)}"
+        )
+    return url
 
 
 class CarcassonneBot(discord.AutoShardedClient):

@@ -93,6 +93,13 @@ def text(context: str, key: str, locale: str | None, /, **params: Any) -> str:
     return forms[0].format(**params)
 
 
+def template(context: str, key: str, locale: str | None) -> str:
+    """The text ``context``/``key`` with its ``{placeholders}`` left in, for a page that fills
+    them itself (the browser viewer)."""
+    forms, _ = _forms(context, key, language(locale))
+    return forms[0]
+
+
 def plural(context: str, key: str, n: int, locale: str | None, /, **params: Any) -> str:
     """The form of ``context``/``key`` for the number ``n`` (given to the text as ``{n}``)."""
     forms, source = _forms(context, key, language(locale))

@@ -1,5 +1,6 @@
-"""Command line: draw a game record's board (or end image, or rotations) to a PNG file, or its
-animated replay to a WebP file."""
+"""Command line: draw a game record's board (or end image, or rotations) to a PNG file, its
+animated replay to a WebP file, or its viewer page to an HTML file; ``python -m renderer viewer
+--out viewer.html`` writes the viewer page to host, which reads games from its links."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from renderer.options import RenderOptions
 from renderer.render import render_board
 from renderer.replay import render_replay
 from renderer.turn import render_rotations
+from renderer.viewer.page import hosted_page, standalone_page
 
 
 def game_at(record: Any, turn: int | None) -> Game:
@@ -35,14 +37,42 @@ def game_at(record: Any, turn: int | None) -> Game:
     return game
 
 
+def hosted_viewer(argv: list[str]) -> int:
+    """``python -m renderer viewer --out FILE``: the viewer page to host as a static file."""
+    parser = argparse.ArgumentParser(
+        prog="python -m renderer viewer",
+        description="Write the browser viewer page to host as a static file (every game family's "
+        "tiles embedded); set the bot's VIEWER_URL to its address.",
+    )
+    parser.add_argument("--out", type=Path, required=True, help="HTML file to write")
+    parser.add_argument(
+        "--lang",
+        choices=catalogs.LANGUAGES,
+        help="the page's language (default: each reader's browser language)",
+    )
+    args = parser.parse_args(argv)
+    html = hosted_page(args.lang).encode("utf-8")
+    args.out.write_bytes(html)
+    print(f"wrote {args.out} ({len(html) // 1024} KB)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["viewer"]:
+        return hosted_viewer(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m renderer", description=__doc__)
     parser.add_argument("record", type=Path, help="game record JSON file")
     parser.add_argument(
-        "--out", type=Path, required=True, help="PNG file to write (WebP for --image replay)"
+        "--out",
+        type=Path,
+        required=True,
+        help="PNG file to write (WebP for --image replay, HTML for --image viewer)",
     )
     parser.add_argument("--turn", type=int, help="draw the board once turn N is reached")
-    parser.add_argument("--image", choices=("board", "end", "rotations", "replay"), default="board")
+    parser.add_argument(
+        "--image", choices=("board", "end", "rotations", "replay", "viewer"), default="board"
+    )
     parser.add_argument("--lang", choices=catalogs.LANGUAGES, default="en")
     parser.add_argument("--tile-size", type=int, default=RenderOptions().tile_size)
     args = parser.parse_args(argv)
@@ -65,6 +95,15 @@ def main(argv: list[str] | None = None) -> int:
         args.out.write_bytes(replay.webp)
         size = f"{len(replay.webp) // 1024} KB, {replay.frames} frames of {replay.size[0]}x"
         print(f"wrote {args.out} ({size}{replay.size[1]}, {replay.turns} turns)")
+        return 0
+    if args.image == "viewer":
+        try:
+            html = standalone_page(record, args.lang).encode("utf-8")
+        except ValueError as error:
+            print(f"{args.record}: {error}", file=sys.stderr)
+            return 1
+        args.out.write_bytes(html)
+        print(f"wrote {args.out} ({len(html) // 1024} KB, the whole game)")
         return 0
     if args.image == "end":
         png = render_game_end(game, options)

@@ -48,6 +48,33 @@ FIGURE_ROLES: dict[str, Callable[[Any, Oriented], str | None]] = {}
 FIGURE_ART: dict[str, Callable[[int, str, int], Image.Image]] = {}
 
 
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A figure as a picture drawn figure by figure shows it (the browser viewer): the seat,
+    the role it is drawn as, its square and its spot there (a local feature index of the tile,
+    or a corner name ``NW``... for a barn)."""
+
+    player: int
+    role: str
+    pos: tuple[int, int]
+    spot: int | str
+
+
+@dataclass(frozen=True, slots=True)
+class FamilyPieces:
+    """A family's pieces when they are not the common figures (The Castle's palaces): every
+    piece of a game, the role a figure on an oriented tile is drawn as, and the icon of a seat's
+    role for a tile size."""
+
+    pieces: Callable[[Any], list[Piece]]
+    role: Callable[[Any, Oriented], str]
+    icon: Callable[[int, str, int], Image.Image]
+
+
+#: Family -> its own pieces; unset: :mod:`renderer.figures` draws the family's figures.
+PIECES: dict[str, FamilyPieces] = {}
+
+
 def register_pictures(family: str, **hooks: Any) -> None:
     """Set some of ``family``'s pictures (``board``, ``phone``, ``end``, ``palette_sheet``)."""
     _PICTURES[family] = dataclasses.replace(_PICTURES.get(family, FamilyPictures()), **hooks)

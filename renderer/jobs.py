@@ -27,6 +27,7 @@ from renderer.replay import REPLAY_LIMIT, render_replay
 from renderer.stats import stats_picture
 from renderer.steps import hand_picture, step_picture, wagon_picture
 from renderer.tiles_left import tiles_left_picture
+from renderer.viewer.page import standalone_page
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,8 @@ class Job:
       ``record`` is empty: no game is rebuilt.
     - ``replay``: the animated replay of the whole record (:mod:`renderer.replay`): WebP bytes,
       not PNG; ``extra["max_bytes"]`` (optional) is the size it must stay under.
+    - ``viewer``: the browser viewer page of the whole record (:mod:`renderer.viewer`): UTF-8
+      HTML bytes, not PNG, with the game, its tile art and its figures embedded.
 
     Any kind may name ``extra["tried"]``, an action (``PlaceAbbey``...) played on a copy of the
     game before drawing: the abbey's step and preview show the abbey as placed.
@@ -138,6 +141,9 @@ def _draw(game: Game, job: Job) -> tuple[bytes, tuple[str, ...]]:
     if job.kind == "replay":
         limit = int(extra.get("max_bytes", REPLAY_LIMIT))
         return render_replay(game.record(), options, max_bytes=limit).webp, ()
+    if job.kind == "viewer":
+        page = standalone_page(game.record(), options.lang, job.styles)
+        return page.encode("utf-8"), ()
     raise ValueError(f"unknown picture {job.kind!r}")
 
 

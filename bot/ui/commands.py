@@ -34,6 +34,7 @@ from bot.ui import (
     post,
     stats_ui,
     undo,
+    viewer,
 )
 from bot.ui.errors import UIError
 from bot.ui.limits import Cell, Figure, GameNumber, Opponents, Rotation, check_options, heavy
@@ -339,13 +340,17 @@ class CarcassonneGroup(app_commands.Group):
         name=_("replay"),
         description=_("Watch the whole game again, turn by turn (animated picture)"),
     )
-    @app_commands.rename(game=_("game"))
-    @app_commands.describe(game=_("Game number (default: the game of this thread)"))
+    @app_commands.rename(game=_("game"), page=_("page"))
+    @app_commands.describe(
+        game=_("Game number (default: the game of this thread)"),
+        page=_("Also attach the game as a web page: a turn slider and the score chart"),
+    )
     async def replay(
-        self, interaction: discord.Interaction, game: GameNumber | None = None
+        self, interaction: discord.Interaction, game: GameNumber | None = None, page: bool = False
     ) -> None:
         """The game so far (finished or not) as an animated picture, posted where asked: drawn
-        in a render worker, with a word first when it will take a while."""
+        in a render worker, with a word first when it will take a while. With ``page``, the
+        viewer's page too; with the host's ``VIEWER_URL``, a button opening the game there."""
         row = await resolve(interaction, game)
         require_started(row)
         await interaction.response.defer(thinking=True)
@@ -358,9 +363,17 @@ class CarcassonneGroup(app_commands.Group):
             drawing = catalogs.plural("ui", "replay_drawing", turns, locale, game_id=row.id)
             await interaction.edit_original_response(content=drawing)
         styles = images.seat_styles(row)
-        file = await images.replay_file(snap.game, locale, row.id, styles=styles)
+        files = [await images.replay_file(snap.game, locale, row.id, styles=styles)]
+        if page:
+            files.append(await viewer.viewer_file(snap.game, locale, row.id, styles=styles))
         done = catalogs.plural("ui", "replay_done", turns, locale, game_id=row.id)
-        await interaction.edit_original_response(content=done, attachments=[file])
+        base = bot_of(interaction).settings.viewer_url
+        url = None if base is None else await viewer.viewer_link(base, snap.game, styles)
+        if url is None:
+            await interaction.edit_original_response(content=done, attachments=files)
+        else:
+            view = viewer.link_view(url, locale)
+            await interaction.edit_original_response(content=done, attachments=files, view=view)
 
     @app_commands.command(
         name=_("status"), description=_("Scores, tiles left and whose turn it is")

@@ -126,6 +126,15 @@ async def _picture(name: str, game: Game | None, job: Job) -> tuple[discord.File
     return await _sized(name, job.options, render)
 
 
+async def draw_job(game: Game, job: Job) -> bytes:
+    """``job``'s bytes as drawn (no size fallback), by a render worker or in a thread."""
+    if POOL is not None:
+        data, _ = await POOL.draw(job)
+    else:
+        data, _ = await asyncio.to_thread(jobs.draw, game, job)
+    return data
+
+
 async def board_file(
     game: Game,
     lang: str,

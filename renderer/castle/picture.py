@@ -343,16 +343,21 @@ def _palace(
     if placed is None:
         return
     oriented = placed.oriented
-    board = game.board
-    houses = [i for i, f in enumerate(oriented.features) if f.type == "house"]
-    local = next(
-        (i for i in houses if len(board.ftiles[board.find(placed.first_node + i)] or ()) == size),
-        houses[0] if houses else -1,
-    )
-    unit = castle_layout(oriented).spots.get(local, (0.5, 0.5))
+    unit = castle_layout(oriented).spots.get(palace_local(game, where, size), (0.5, 0.5))
     icon = palace_icon(player, frame.tile)
     cx, cy = frame.point(where, unit)
     image.paste(icon, (cx - icon.width // 2, cy - icon.height // 2), icon)
+
+
+def palace_local(game: CastleGame, where: Pos, size: int) -> int:
+    """The local feature of the house a palace of ``size`` tiles stands on at ``where``."""
+    placed = game.board.tiles[where]
+    board = game.board
+    houses = [i for i, f in enumerate(placed.oriented.features) if f.type == "house"]
+    return next(
+        (i for i in houses if len(board.ftiles[board.find(placed.first_node + i)] or ()) == size),
+        houses[0] if houses else -1,
+    )
 
 
 def _coordinates(draw: ImageDraw.ImageDraw, frame: Frame, interior: frozenset[Pos]) -> None:

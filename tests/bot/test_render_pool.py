@@ -174,6 +174,9 @@ async def test_workers_draw_the_same_pictures_as_a_thread() -> None:
     for name in ("carcassonne", "hunters"):
         going = a_game(name, moves=30)
         pictures.append((going, Job("replay", going.record(), RenderOptions(lang="fr"), (4, 2, 0))))
+    # The viewer page of a game in progress: HTML, not PNG.
+    going = a_game("hunters", moves=20)
+    pictures.append((going, Job("viewer", going.record(), RenderOptions(lang="de"), (1, 0))))
     threads, workers = RenderPool(0), RenderPool(2)
     kinds: set[str] = set()
     try:
@@ -185,13 +188,15 @@ async def test_workers_draw_the_same_pictures_as_a_thread() -> None:
             kinds.add(job.kind)
             if job.kind == "replay":
                 assert here[0][:4] == b"RIFF" and here[0][8:12] == b"WEBP"
+            elif job.kind == "viewer":
+                assert here[0].startswith(b"<!doctype html>")
             else:
                 assert here[0].startswith(b"\x89PNG")
     finally:
         workers.close()
     assert kinds == {
         "turn", "board", "preview", "spots", "end", "step", "wagon", "hand", "help", "walls",
-        "stats", "tiles", "replay",
+        "stats", "tiles", "replay", "viewer",
     }  # fmt: skip
 
 

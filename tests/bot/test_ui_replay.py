@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import random
 from typing import Any
@@ -13,9 +14,12 @@ import simcord
 from conftest_ui import Table, attachment_bytes, simcord_bot
 from PIL import Image
 
-from bot.ui import commands
+from bot.app import Settings
+from bot.ui import commands, images, viewer
 from engine.cli import random_action
 from renderer.replay import REPLAY_LIMIT
+from renderer.viewer import codec
+from renderer.viewer.turns import game_turns
 
 __all__ = ["simcord_bot"]  # the fixture simcord_env needs
 
@@ -146,3 +150,57 @@ async def test_one_replay_is_drawn_at_a_time(monkeypatch: pytest.MonkeyPatch) ->
     files = await asyncio.gather(*(images.replay_file(game, "en", 7) for _ in range(3)))
     assert most == 1
     assert [f.filename for f in files] == ["carcassonne-7-replay.webp"] * 3
+
+
+async def test_the_replay_attaches_the_viewer_page_and_links_the_hosted_one(
+    simcord_env: simcord.Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The page draws the tile art it embeds (seconds, in a thread here): let simcord wait.
+    simcord_env.settle_timeout = 120.0
+    table = Table(simcord_env)
+    base = "https://viewer.example.org/carcassonne/viewer.html"
+    settings = table.bot.settings
+    monkeypatch.setattr(table.bot, "settings", dataclasses.replace(settings, viewer_url=base))
+    game_id = await table.new(seed=5)
+    await play(table, game_id, 10)
+    alice = table.players[0]
+    result = await alice.slash(table.thread(), "carcassonne replay", page=True)
+    reply = result.response
+    assert reply is not None and len(reply.attachments) == 2
+    page = reply.attachments[1]
+    assert page.filename == f"carcassonne-{game_id}-viewer.html"
+    html = attachment_bytes(simcord_env, page).decode("utf-8")
+    game = await table.bot.manager.engine_copy(game_id)
+    code = codec.encode(
+        game_turns(game.record()), images.seat_styles(await table.bot.manager.game(game_id))
+    )
+    embedded = html.split('<script type="text/plain" id="viewer-game">')[1].split("<")[0]
+    assert embedded == code
+    button: Any = reply.components[0]
+    button = button["components"][0] if isinstance(button, dict) else button.children[0]
+    url = button["url"] if isinstance(button, dict) else button.url
+    assert url == f"{base}#{code}"
+    assert len(url) <= viewer.MAX_LINK
+    assert not simcord_env.errors
+
+
+async def test_without_a_viewer_address_the_replay_has_no_button(simcord_env: simcord.Env) -> None:
+    table = Table(simcord_env)
+    game_id = await table.new(seed=5)
+    await play(table, game_id, 4)
+    result = await table.players[1].slash(table.thread(), "carcassonne replay")
+    assert result.response is not None and len(result.response.attachments) == 1
+    assert not result.response.components
+
+
+def test_the_viewer_address_leaves_room_for_any_game_code() -> None:
+    env = {"DISCORD_TOKEN": "x", "VIEWER_URL": "https://example.org/v.html"}
+    assert Settings.from_env(env).viewer_url == "https://example.org/v.html"
+    for wrong in (
+        "example.org/v.html",
+        "https://example.org/v.html#x",
+        "https://e.org/" + "a" * 100,
+    ):
+        with pytest.raises(SystemExit, match="VIEWER_URL"):
+            Settings.from_env({**env, "VIEWER_URL": wrong})
+    assert viewer.MAX_BASE + 1 + viewer.CODE_LIMIT == viewer.MAX_LINK == 512

@@ -1,0 +1,123 @@
+"""Viewer links: the length of the game code of random games of every family.
+
+Run: ``python -m benchmarks.viewer [--games 200]``. The games are a mix (:func:`random_record`):
+the base game with random rule options and the tactical hand, Abbey & Mayor, Hunters &
+Gatherers, 2 to 6 players, and The Castle, played to the end by random players
+(:func:`engine.cli.play_random`), with names of 3 to 12 letters, accents included. Prints JSON:
+per family and over all games, the code's length (largest and median) against the 400
+characters a link may use, and the time to code a game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from typing import Any
+
+from engine import Game, Setup
+from engine.cli import play_random
+from engine.core.setup import OPTIONS
+from renderer.viewer.codec import encode
+from renderer.viewer.turns import game_turns
+
+#: What a link may use of Discord's 512 characters, the host's address aside.
+LINK_LIMIT = 400
+NAMES = (
+    "Alice",
+    "Bob",
+    "Chloé",
+    "Dmitri",
+    "Eve",
+    "François",
+    "Günther",
+    "Hélène",
+    "Isabella",
+    "Jürgen",
+    "Kai",
+    "Léa",
+    "Maximilian",
+    "Noor",
+    "Olek",
+    "Pénélope",
+    "Quinn",
+    "Rosalind",
+    "Søren",
+    "Tomasz",
+    "Ulrike",
+    "Viktor_99",
+    "Wen",
+    "Xavier-Luc",
+    "Yusuf",
+    "Zoë",
+)
+
+
+def setup_for(seed: int) -> dict[str, Any]:
+    """The setup of random game ``seed``: a family, its players, its options (a fixed mix in
+    which one game in four is a 6-player Abbey & Mayor game)."""
+    rng = random.Random(seed)
+    family = ("carcassonne", "abbey_mayor6", "abbey_mayor", "hunters", "castle")[seed % 5]
+    if family == "castle":
+        return {"game": "castle", "players": 2}
+    if family == "hunters":
+        return {"game": "hunters", "players": rng.randint(2, 6)}
+    options = {name: rng.choice(values) for name, (values, _) in OPTIONS["carcassonne"].items()}
+    if family == "carcassonne":
+        return {"players": rng.randint(2, 6), "options": options}
+    players = 6 if family == "abbey_mayor6" else rng.randint(2, 5)
+    return {"players": players, "expansions": ("abbey_mayor",), "options": options}
+
+
+def random_record(seed: int) -> dict[str, Any]:
+    """Random game ``seed`` of the mix (see :func:`setup_for`), played to the end."""
+    setup = setup_for(seed)
+    names = tuple(random.Random(seed).sample(NAMES, setup.pop("players")))
+    game = Game(Setup(players=names, seed=seed, **setup))
+    play_random(game, random.Random(seed))
+    return game.record()
+
+
+def family_of(record: dict[str, Any]) -> str:
+    name = record.get("game", "carcassonne")
+    if record.get("expansions"):
+        name += "+" + "+".join(record["expansions"])
+    return f"{name}, {len(record['players'])} players" if name != "castle" else name
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200)
+    args = parser.parse_args()
+    lengths: dict[str, list[int]] = {}
+    times: list[float] = []
+    for seed in range(args.games):
+        record = random_record(seed)
+        started = time.perf_counter()
+        code = encode(game_turns(record))
+        times.append(time.perf_counter() - started)
+        family = family_of(record)
+        family = (
+            family
+            if "abbey" not in family or family.endswith("6 players")
+            else family.split(",")[0]
+        )
+        lengths.setdefault(family, []).append(len(code))
+        lengths.setdefault("all games", []).append(len(code))
+    results: dict[str, Any] = {
+        name: {
+            "games": len(found),
+            "longest": max(found),
+            "median": statistics.median(found),
+            "longest / limit": round(max(found) / LINK_LIMIT, 2),
+        }
+        for name, found in sorted(lengths.items())
+    }
+    results["code_ms (median)"] = round(statistics.median(times) * 1000, 1)
+    print(json.dumps(results, indent=2, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,170 @@
+"""The viewer's HTML page: one file, no server, no external resource.
+
+The page holds its script and style, the tables of the variants it shows
+(:mod:`renderer.viewer.tables`), each tile kind's picture and each figure in each seat colour,
+drawn by this renderer and embedded as data URIs, the words in every language of the catalogs,
+and optionally one game's code (:func:`standalone_page`; :func:`hosted_page` reads the game from
+the URL fragment instead, and carries every variant).
+
+>>> html = standalone_page(record)                      # doctest: +SKIP
+>>> hosted = hosted_page()                               # every family's tiles: ~1.5 MB
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import re
+from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from PIL import Image
+
+import catalogs
+from renderer import families
+from renderer import palette as pal
+from renderer.figures import figure_icon
+from renderer.phone import FIGURE_SCALE
+from renderer.tileart import tile_image
+from renderer.viewer import codec
+from renderer.viewer.tables import VARIANTS, corner_points, variant, variant_of
+from renderer.viewer.turns import CORNER_BASE, game_turns, variant_key
+
+#: Pixels per tile of the embedded pictures (shown at 64 CSS pixels: sharp on phones).
+ART_SIZE = 128
+#: The page's words: (catalog context, key), read in every language.
+TEXTS = (
+    *(("picture", key) for key in ("replay_start", "replay_turn", "replay_final")),
+    ("picture", "winner"),
+    ("picture", "winners"),
+    *(
+        ("viewer", key)
+        for key in (
+            "viewer_title",
+            "viewer_chart",
+            "viewer_slider",
+            "viewer_play",
+            "viewer_pause",
+            "viewer_first",
+            "viewer_prev",
+            "viewer_next",
+            "viewer_last",
+            "viewer_zoom_in",
+            "viewer_zoom_out",
+            "viewer_fit",
+            "viewer_no_game",
+            "viewer_bad_code",
+            "viewer_other_version",
+            "viewer_not_here",
+        )
+    ),
+)
+
+
+def _asset(name: str) -> str:
+    return resources.files("renderer.viewer").joinpath(name).read_text("utf-8")
+
+
+def data_uri(image: Image.Image, lossless: bool = False) -> str:
+    """A picture as a WebP data URI (lossy for tiles, lossless for figures with their edges)."""
+    out = io.BytesIO()
+    if lossless:
+        image.save(out, format="WEBP", lossless=True, quality=100, method=4)
+    else:
+        image.save(out, format="WEBP", quality=82, method=4)
+    return "data:image/webp;base64," + base64.b64encode(out.getvalue()).decode("ascii")
+
+
+def icon_function(game: str) -> Any:
+    own = families.PIECES.get(game)
+    return own.icon if own is not None else figure_icon
+
+
+@cache
+def variant_art(index: int) -> dict[str, Any]:
+    """A variant's tables with its tile pictures and its figures in every seat colour."""
+    tables = variant(index)
+    data = tables.to_json()
+    data["art"] = [data_uri(tile_image(k.oriented(0), ART_SIZE)) for k in tables.kinds]
+    icon = icon_function(tables.game)
+    sprites: dict[str, list[dict[str, Any]]] = {}
+    with pal.seat_styles(()):
+        for role in tables.roles:
+            sprites[role] = []
+            for style in range(len(pal.PLAYER_COLOURS)):
+                image = icon(style, role, round(ART_SIZE * FIGURE_SCALE))
+                sprites[role].append(
+                    {"uri": data_uri(image, lossless=True), "w": image.width, "h": image.height}
+                )
+    data["sprites"] = sprites
+    return data
+
+
+def page_texts() -> dict[str, dict[str, str]]:
+    """The page's words in every language (placeholders left for the page to fill)."""
+    out: dict[str, dict[str, str]] = {}
+    for lang in catalogs.LANGUAGES:
+        out[lang] = {key: catalogs.template(context, key, lang) for context, key in TEXTS}
+    return out
+
+
+def page_data(indices: Sequence[int], lang: str | None) -> dict[str, Any]:
+    return {
+        "checksum": codec.checksum(),
+        "codec": codec.constants(),
+        "variantKeys": [variant_key(g, e) for g, e in VARIANTS],
+        "variants": {variant(i).key: variant_art(i) for i in indices},
+        "artSize": ART_SIZE,
+        "cornerBase": CORNER_BASE,
+        "corners": corner_points(),
+        "colours": [list(c) for c in pal.PLAYER_COLOURS],
+        "texts": page_texts(),
+        "lang": lang,
+    }
+
+
+def _script_safe(text: str) -> str:
+    """Text that cannot end the ``<script>`` element holding it."""
+    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+
+
+def build_page(indices: Sequence[int], code: str = "", lang: str | None = None) -> str:
+    """The page showing the variants ``indices``, with the game ``code`` embedded (or none)."""
+    if code and not re.fullmatch(r"[A-Za-z0-9_-]+", code):
+        raise ValueError("a game code is written in base64url letters")
+    data = page_data(indices, lang)
+    title = page_texts()[lang or "en"]["viewer_title"]
+    parts = {
+        "LANG": lang or "en",
+        "TITLE": title.replace("&", "&amp;").replace("<", "&lt;"),
+        "CSS": _asset("viewer.css"),
+        "DATA": _script_safe(json.dumps(data, separators=(",", ":"), ensure_ascii=False)),
+        "GAME": code,
+        "JS": _script_safe(_asset("decode.js") + "\n" + _asset("viewer.js")),
+    }
+    return re.sub(r"\{\{([A-Z]+)\}\}", lambda m: parts[m.group(1)], _asset("viewer.html"))
+
+
+def standalone_page(record: Mapping[str, Any], lang: str = "en", styles: Sequence[int] = ()) -> str:
+    """One game's page: its code and only its variant's pictures embedded (a few hundred kB).
+
+    Raises ValueError for a record the engine refuses or a family the viewer does not show.
+    """
+    turns = game_turns(record)
+    code = codec.encode(turns, styles)
+    return build_page([variant_of(turns.variant)], code, lang)
+
+
+def hosted_page(lang: str | None = None) -> str:
+    """The page to host as a static file: every variant, the game read from the URL's ``#``
+    fragment; the words in ``lang``, or in the reader's browser language when None."""
+    return build_page(range(len(VARIANTS)), "", lang)
+
+
+def link(base: str, record: Mapping[str, Any], styles: Sequence[int] = (), limit: int = 400) -> str:
+    """The hosted page's address for a game: ``base#code`` (names shortened to fit ``limit``)."""
+    code = codec.encode(game_turns(record), styles, limit=limit)
+    return f"{base.split('#')[0]}#{code}"

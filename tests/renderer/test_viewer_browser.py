@@ -1,0 +1,258 @@
+"""The viewer page in a real browser: Debian's Chromium, driven by its chromedriver (Selenium).
+
+The standalone page (a file, the game embedded) and the hosted page (served on loopback, the
+game in the URL fragment) are walked turn by turn: the slider, the scores and the numbers of
+tiles and figures on the board must be the engine's at every turn; the decoder must read the
+200 random games of the codec's test exactly as the encoder wrote them; a bad link must show a
+message. ``scripts/test`` installs Chromium; without it the tests skip, except in CI, where
+they fail.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import random
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from viewer_helpers import as_decoded, engine_frames, mixed_records
+
+from engine import Game, Setup
+from engine.cli import play_random
+from renderer.viewer import codec
+from renderer.viewer.page import hosted_page, standalone_page
+from renderer.viewer.turns import game_turns
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+)
+#: One game per family and rule set, as the viewer must show them.
+FAMILIES: dict[str, dict[str, Any]] = {
+    "base-2p-hand": {"players": 2, "options": {"hand": True, "farmers": "modern"}},
+    "abbey-mayor-6p": {"players": 6, "expansions": ("abbey_mayor",)},
+    "hunters-5p": {"players": 5, "game": "hunters"},
+    "castle": {"players": 2, "game": "castle"},
+}
+#: What the page shows of the frame it is on, read from its DOM.
+READ_FRAME = """
+const board = document.getElementById("board");
+return {
+  slider: Number(document.getElementById("slider").value),
+  label: document.getElementById("turn-label").textContent,
+  tiles: board.querySelectorAll(".tile").length,
+  figures: board.querySelectorAll(".fig").length,
+  scores: [...document.querySelectorAll("#players li .score")].map((e) => Number(e.textContent)),
+  names: [...document.querySelectorAll("#players li .name")].map((e) => e.textContent),
+};
+"""
+
+
+def a_record(seed: int, players: int, **setup: Any) -> dict[str, Any]:
+    names = ("Ann", "Björn", "Chloé", "Dev", "Eun-ji", "Femi")[:players]
+    game = Game(Setup(players=names, seed=seed, **setup))
+    play_random(game, random.Random(seed))
+    return game.record()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
+    if missing:
+        message = (
+            f"{', '.join(missing)} missing: the viewer's browser tests need Debian's chromium and "
+            "chromium-driver (bash scripts/test installs them as root: apt-get install chromium "
+            "chromium-driver)"
+        )
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        options.add_argument(flag)
+    profile = Path(os.environ.get("TMPDIR", "/tmp")) / f"viewer-chromium-{os.getpid()}"
+    options.add_argument(f"--user-data-dir={profile}")
+    options.add_argument("--window-size=1200,900")
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """The hosted page, served on loopback by a static file server: (its address, folder)."""
+    folder = tmp_path_factory.mktemp("viewer-site")
+    (folder / "viewer.html").write_text(hosted_page("en"), "utf-8")
+    handler = functools.partial(QuietHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/viewer.html", folder
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def walk(driver: Any, record: dict[str, Any]) -> None:
+    """Step through every frame with the page's own buttons, checking each against the engine."""
+    expected = engine_frames(record)
+    state = driver.execute_script("return window.viewerState")
+    assert state.get("error") is None, state
+    assert state["frames"] == len(expected)
+    driver.execute_script("document.getElementById('first').click()")
+    for index, frame in enumerate(expected):
+        if index:
+            driver.execute_script("document.getElementById('next').click()")
+        shown = driver.execute_script(READ_FRAME)
+        assert shown["slider"] == index
+        assert shown["scores"] == frame["scores"], (index, shown["label"])
+        assert (shown["tiles"], shown["figures"]) == (frame["tiles"], frame["figures"]), index
+    assert shown["names"] == list(record["players"])
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_standalone_page_shows_every_turn_as_the_engine_plays_it(
+    browser: Any, tmp_path: Path, family: str
+) -> None:
+    record = a_record(5, **FAMILIES[family])
+    page = tmp_path / f"{family}.html"
+    page.write_text(standalone_page(record, "en"), "utf-8")
+    browser.get(page.as_uri())
+    walk(browser, record)
+    label = browser.find_element("id", "turn-label").text
+    assert label.startswith("Final scoring")
+
+
+@pytest.mark.parametrize("family", ["abbey-mayor-6p", "hunters-5p", "castle"])
+def test_the_hosted_page_reads_the_game_from_its_link(
+    browser: Any, site: tuple[str, Path], family: str
+) -> None:
+    record = a_record(11, **FAMILIES[family])
+    code = codec.encode(game_turns(record))
+    browser.get(f"{site[0]}#{code}")
+    walk(browser, record)
+    # The keyboard moves through the turns too.
+    body = browser.find_element("tag name", "body")
+    body.send_keys("\ue011")  # Home
+    body.send_keys("\ue014")  # Arrow right
+    assert browser.execute_script(READ_FRAME)["slider"] == 1
+
+
+def test_the_decoder_reads_200_random_games_as_the_encoder_wrote_them(
+    browser: Any, site: tuple[str, Path]
+) -> None:
+    browser.get(site[0])
+    for record in mixed_records():
+        turns = game_turns(record)
+        decoded = browser.execute_script(
+            "return window.viewerDecode(arguments[0])", codec.encode(turns)
+        )
+        assert decoded == as_decoded(turns), record.get("seed")
+
+
+def error_of(browser: Any, url: str) -> str:
+    browser.get("about:blank")
+    browser.get(url)
+    error = browser.find_element("id", "error")
+    assert not browser.find_element("id", "viewer").is_displayed()
+    return str(error.text) if error.is_displayed() else ""
+
+
+def test_a_bad_link_shows_what_is_wrong(browser: Any, site: tuple[str, Path]) -> None:
+    url = site[0]
+    code = codec.encode(game_turns(mixed_records()[1]))
+    assert "Open it from the bot's replay button" in error_of(browser, url)
+    assert "damaged or incomplete" in error_of(browser, f"{url}#{code[:-7]}")
+    assert "damaged or incomplete" in error_of(browser, f"{url}#{code[:3]}not*a+code")
+    assert "damaged or incomplete" in error_of(browser, f"{url}#{code[:-1]}")
+    assert "damaged or incomplete" in error_of(browser, f"{url}#{code}A")
+    other = codec.ALPHABET[codec.VERSION + 1] + code[1:]
+    assert "another version of the viewer" in error_of(browser, f"{url}#{other}")
+
+
+def test_a_link_made_with_other_tables_says_so(
+    browser: Any, site: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    other = (codec.checksum() + 1) % codec.CHECK_SPACE
+    monkeypatch.setattr(codec, "checksum", lambda: other)
+    code = codec.encode(game_turns(mixed_records()[2]))
+    assert "another version of the viewer" in error_of(browser, f"{site[0]}#{code}")
+
+
+def test_a_game_without_turns_is_one_still_frame(browser: Any, tmp_path: Path) -> None:
+    record = Game(Setup(players=("Ann", "Bo"), seed=1)).record()
+    page = tmp_path / "start.html"
+    page.write_text(standalone_page(record, "fr"), "utf-8")
+    browser.get(page.as_uri())
+    state = browser.execute_script("return window.viewerState")
+    assert (state["frames"], state["tiles"], state["figures"]) == (1, 1, 0)
+    assert browser.find_element("id", "turn-label").text == "Début"
+    assert not browser.find_element("id", "play").is_enabled()
+
+
+def test_the_page_reads_on_a_desktop_and_on_a_phone(browser: Any, tmp_path: Path) -> None:
+    """Screenshots to look at (left in the test's folder); the page fits a phone's width and
+    its words and scores stay readable there."""
+    record = a_record(7, **FAMILIES["abbey-mayor-6p"])
+    page = tmp_path / "phone.html"
+    page.write_text(standalone_page(record, "en"), "utf-8")
+    try:
+        for name, (width, height, mobile) in {
+            "desktop": (1200, 900, False),
+            "phone": (400, 860, True),
+        }.items():
+            # A phone's screen: 400 CSS pixels wide, two device pixels to each.
+            metrics = {"width": width, "height": height, "mobile": mobile}
+            metrics["deviceScaleFactor"] = 2 if mobile else 1
+            browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+            browser.get(page.as_uri())
+            browser.execute_script("window.viewerShow(60)")
+            browser.save_screenshot(str(tmp_path / f"{name}.png"))
+            measures = browser.execute_script(
+                """
+                const px = (e) => parseFloat(getComputedStyle(e).fontSize);
+                const fig = document.querySelector('#board .fig').getBoundingClientRect();
+                return {
+                  page: document.documentElement.scrollWidth,
+                  window: window.innerWidth,
+                  name: px(document.querySelector('#players .name')),
+                  score: px(document.querySelector('#players .score')),
+                  figure: Math.min(fig.width, fig.height),
+                };
+                """
+            )
+            assert measures["page"] <= measures["window"], name
+            assert measures["name"] >= 14 and measures["score"] >= 16, measures
+            assert measures["window"] == width
+            assert measures["figure"] >= 8, measures
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
