@@ -1,0 +1,69 @@
+"""The chess clocks' alarm: wakes the scheduler when the next bank runs out.
+
+The scheduler ticks every ``SCHEDULER_SECONDS`` (30 s by default), which is plenty for turns of
+hours and too coarse for a live game's bank of minutes. The alarm reads the soonest chess-clock
+time from storage (:meth:`bot.storage.Storage.next_clock_due`: a running clock's deadline, or
+an agreed pause's end), sleeps until then, and runs :meth:`bot.scheduler.Scheduler.tick_clocks`.
+Every change of the stored timers wakes it to read again (:meth:`Alarm.poke`, called by the
+manager's listener). The time itself is never kept here: after a restart the alarm starts from
+what is stored, and the regular ticks would still fire a clock the alarm missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.scheduler import Scheduler
+
+log = logging.getLogger(__name__)
+
+#: A little after the time itself, so that the deadline is due when the tick reads it.
+MARGIN = 0.25
+#: The longest sleep between two looks at storage (another bot process may start a clock).
+LONGEST = 300.0
+
+
+class Alarm:
+    """One background task that ticks the scheduler's clocks when they come due."""
+
+    def __init__(self, scheduler: Scheduler, *, clock: Callable[[], float] | None = None) -> None:
+        self.scheduler = scheduler
+        self.clock = clock or scheduler.clock
+        self._poked = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def poke(self) -> None:
+        """The stored timers changed: look again at when the next clock runs out."""
+        self._poked.set()
+
+    def start(self) -> asyncio.Task[None]:
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self.run(), name="carcassonne-clock-alarm")
+        return self._task
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def run(self) -> None:
+        while True:
+            self._poked.clear()  # before reading: a change from now on wakes the wait below
+            try:
+                due = await self.scheduler.storage.next_clock_due()
+            except Exception:
+                log.exception("the clock alarm could not read the next clock; retrying")
+                due = self.clock() + LONGEST / 10
+            wait = LONGEST if due is None else min(LONGEST, max(0.0, due - self.clock()) + MARGIN)
+            try:
+                await asyncio.wait_for(self._poked.wait(), wait)
+            except TimeoutError:
+                if due is not None and due <= self.clock():
+                    await self.scheduler.tick_clocks()
