@@ -29,41 +29,63 @@ LONGEST = 300.0
 
 
 class Alarm:
-    """One background task that ticks the scheduler's clocks when they come due."""
+    """One background task that ticks the scheduler's clocks when they come due.
+
+    It waits with a plain ``asyncio.sleep`` (which test clocks can simulate); :meth:`poke`
+    interrupts that sleep by cancelling it, and the loop reads the stored timers again.
+    """
 
     def __init__(self, scheduler: Scheduler, *, clock: Callable[[], float] | None = None) -> None:
         self.scheduler = scheduler
         self.clock = clock or scheduler.clock
-        self._poked = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._dirty = False  # the timers changed since the last read
+        self._sleeping = False
+        self._poked = False  # the sleep in progress was cancelled by a poke, not by stop()
+        self._stopping = False
 
     def poke(self) -> None:
         """The stored timers changed: look again at when the next clock runs out."""
-        self._poked.set()
+        self._dirty = True
+        if self._task is not None and self._sleeping and not self._poked:
+            self._poked = True
+            self._task.cancel()
 
     def start(self) -> asyncio.Task[None]:
         if self._task is None or self._task.done():
+            self._stopping = False
             self._task = asyncio.create_task(self.run(), name="carcassonne-clock-alarm")
         return self._task
 
     async def stop(self) -> None:
         task, self._task = self._task, None
         if task is not None:
+            self._stopping = True
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
     async def run(self) -> None:
         while True:
-            self._poked.clear()  # before reading: a change from now on wakes the wait below
+            self._dirty = False
             try:
                 due = await self.scheduler.storage.next_clock_due()
             except Exception:
                 log.exception("the clock alarm could not read the next clock; retrying")
                 due = self.clock() + LONGEST / 10
+            if self._dirty:  # changed while it was read: read again
+                continue
             wait = LONGEST if due is None else min(LONGEST, max(0.0, due - self.clock()) + MARGIN)
+            self._sleeping = True
             try:
-                await asyncio.wait_for(self._poked.wait(), wait)
-            except TimeoutError:
-                if due is not None and due <= self.clock():
-                    await self.scheduler.tick_clocks()
+                await asyncio.sleep(wait)
+            except asyncio.CancelledError:
+                current = asyncio.current_task()
+                if not self._poked or self._stopping or current is None:
+                    raise
+                current.uncancel()  # a poke: read the timers again
+                continue
+            finally:
+                self._sleeping = self._poked = False
+            if due is not None and due <= self.clock():
+                await self.scheduler.tick_clocks()
