@@ -5,8 +5,9 @@ hours and too coarse for a live game's bank of minutes. The alarm reads the soon
 time from storage (:meth:`bot.storage.Storage.next_clock_due`: a running clock's deadline, or
 an agreed pause's end), sleeps until then, and runs :meth:`bot.scheduler.Scheduler.tick_clocks`.
 Every change of the stored timers wakes it to read again (:meth:`Alarm.poke`, called by the
-manager's listener). The time itself is never kept here: after a restart the alarm starts from
-what is stored, and the regular ticks would still fire a clock the alarm missed.
+manager's listener); with no chess clock stored it stops until the next change. The time itself
+is never kept here: after a restart the alarm starts from what is stored, and the regular ticks
+still fire a clock the alarm missed (one started by another bot process on a shared database).
 """
 
 from __future__ import annotations
@@ -43,21 +44,27 @@ class Alarm:
         self._sleeping = False
         self._poked = False  # the sleep in progress was cancelled by a poke, not by stop()
         self._stopping = False
+        self._enabled = False  # between start() and stop()
 
     def poke(self) -> None:
-        """The stored timers changed: look again at when the next clock runs out."""
+        """The stored timers changed: look again at when the next clock runs out (starting
+        the alarm again if it had stopped for want of a clock)."""
         self._dirty = True
-        if self._task is not None and self._sleeping and not self._poked:
+        if self._enabled and (self._task is None or self._task.done()):
+            self._task = asyncio.create_task(self.run(), name="carcassonne-clock-alarm")
+        elif self._task is not None and self._sleeping and not self._poked:
             self._poked = True
             self._task.cancel()
 
     def start(self) -> asyncio.Task[None]:
+        self._enabled = True
         if self._task is None or self._task.done():
             self._stopping = False
             self._task = asyncio.create_task(self.run(), name="carcassonne-clock-alarm")
         return self._task
 
     async def stop(self) -> None:
+        self._enabled = False
         task, self._task = self._task, None
         if task is not None:
             self._stopping = True
@@ -75,7 +82,9 @@ class Alarm:
                 due = self.clock() + LONGEST / 10
             if self._dirty:  # changed while it was read: read again
                 continue
-            wait = LONGEST if due is None else min(LONGEST, max(0.0, due - self.clock()) + MARGIN)
+            if due is None:  # no chess clock: nothing to wait for until the next poke
+                return
+            wait = min(LONGEST, max(0.0, due - self.clock()) + MARGIN)
             self._sleeping = True
             try:
                 await asyncio.sleep(wait)
