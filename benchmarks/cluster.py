@@ -94,6 +94,9 @@ class RecordingNotifier:
     async def resumed(self, game: GameRow, user: UserSettings, deadline: Deadline) -> None:
         pass
 
+    async def clock_resumed(self, game: GameRow) -> None:
+        pass
+
     async def digest(self, guild: GuildSettings, lines: Any) -> None:
         pass
 

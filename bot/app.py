@@ -33,6 +33,7 @@ from bot.errors import ManagerError
 from bot.storage.backends import shown
 
 if TYPE_CHECKING:
+    from bot.alarm import Alarm
     from bot.manager import GameManager
     from bot.render_pool import RenderPool
     from bot.scheduler import Scheduler
@@ -228,6 +229,8 @@ class CarcassonneBot(discord.AutoShardedClient):
         self._manager: GameManager | None = None
         self._scheduler: Scheduler | None = None
         self._ticker: tasks.Loop[Any] | None = None
+        self._alarm: Alarm | None = None
+        self._alarm_start: asyncio.Task[None] | None = None
         #: Each player's live placement step per game: the interaction that shows it (its
         #: token edits it for 15 minutes) and when it was made (event-loop time).
         self.steps: dict[tuple[int, int], tuple[discord.Interaction, float]] = {}
@@ -294,6 +297,7 @@ class CarcassonneBot(discord.AutoShardedClient):
 
     def start_scheduler(self) -> None:
         """Tick the play-by-post scheduler every ``tick_seconds``, from when the bot is ready."""
+        from bot.alarm import Alarm
         from bot.scheduler import Scheduler
         from bot.ui.notifier import DiscordNotifier
 
@@ -307,9 +311,28 @@ class CarcassonneBot(discord.AutoShardedClient):
         self._scheduler, self._ticker = scheduler, ticker
         ticker.start()
         log.info("scheduler ticking every %s s", self.settings.tick_seconds)
+        self._alarm = Alarm(scheduler)
+        self.manager.timer_listeners.append(self._alarm.poke)
+        self._alarm_start = asyncio.create_task(self._start_alarm(self._alarm))
+
+    async def _start_alarm(self, alarm: Alarm) -> None:
+        """Chess clocks run out between ticks: their alarm starts once the bot is ready."""
+        await self.wait_until_ready()
+        alarm.start()
 
     async def stop_scheduler(self) -> None:
         """Stop the loop, letting a tick in progress finish (its notices are claimed first)."""
+        alarm, self._alarm = self._alarm, None
+        if self._alarm_start is not None:
+            self._alarm_start.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._alarm_start
+            self._alarm_start = None
+        if alarm is not None:
+            if self._manager is not None and alarm.poke in self._manager.timer_listeners:
+                self._manager.timer_listeners.remove(alarm.poke)
+            async with self._scheduler.quiet() if self._scheduler else contextlib.nullcontext():
+                await alarm.stop()
         ticker, self._ticker = self._ticker, None
         if ticker is None or self._scheduler is None:
             return

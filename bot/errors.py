@@ -189,3 +189,22 @@ def reason(error: BaseException) -> str:
 
 def reason_text(text: str) -> str:
     return text.rstrip(". ")
+
+
+class ClockRanOut(ManagerError):
+    """A move came after the player's chess-clock bank ran out: the timeout policy ends the
+    turn (the scheduler plays it within seconds), not the late move."""
+
+    key = "clock_ran_out"
+
+
+class NoClock(ManagerError):
+    """A pause asked in a game without a chess clock."""
+
+    key = "no_clock"
+
+
+class PauseOver(ManagerError):
+    """An answer to a pause request that is no longer open (done, refused, or never asked)."""
+
+    key = "pause_over"

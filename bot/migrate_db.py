@@ -38,6 +38,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("deadlines", "game_id, kind"),
     ("undo_votes", "game_id, action_idx, user_id"),
     ("abandon_votes", "game_id, user_id"),
+    ("pause_votes", "game_id, user_id"),
     ("leagues", "id"),
     ("league_seasons", "league_id, season"),
     ("league_members", "league_id, user_id"),

@@ -90,6 +90,9 @@ class Notifier(Protocol):
     async def digest(self, guild: GuildSettings, lines: Sequence[DigestLine]) -> None:
         """The daily list of whose turn it is, for ``guild.digest_channel_id``."""
 
+    async def clock_resumed(self, game: GameRow) -> None:
+        """An agreed pause of the game's chess clock ended with the asker's absence."""
+
 
 @dataclass
 class TickReport:
@@ -102,6 +105,7 @@ class TickReport:
     resumed: list[tuple[int, int]] = field(default_factory=list)
     paused: int = 0
     digests: list[int] = field(default_factory=list)
+    clocks_resumed: list[int] = field(default_factory=list)
     failures: list[tuple[str, int]] = field(default_factory=list)
 
 
@@ -191,7 +195,30 @@ class Scheduler:
     async def tick(self) -> TickReport:
         """Do everything due now; each step and each game fails alone."""
         report = TickReport(self.clock())
-        steps = (self._vacations, self._unsent, self._turn_starts, self._deadlines, self._digests)
+        steps = (
+            self._vacations,
+            self._pauses,
+            self._unsent,
+            self._turn_starts,
+            self._deadlines,
+            self._digests,
+        )
+        return await self._run(report, steps)
+
+    async def tick_clocks(self) -> TickReport | None:
+        """The steps chess clocks need (pauses ending, deadlines due), when one runs out between
+        two ticks (see :mod:`bot.alarm`); never raises."""
+        async with self._ticking:
+            try:
+                report = TickReport(self.clock())
+                return await self._run(report, (self._pauses, self._unsent, self._deadlines))
+            except Exception:
+                log.exception("scheduler clock tick failed; trying again next time")
+                return None
+
+    async def _run(
+        self, report: TickReport, steps: Sequence[Callable[[TickReport], Awaitable[None]]]
+    ) -> TickReport:
         for step in steps:
             try:
                 await step(report)
@@ -210,6 +237,19 @@ class Scheduler:
             report.resumed.append((deadline.game_id, deadline.turn))
             await self._notify(report, deadline, self.notifier.resumed)
         report.paused = await self.storage.pause_deadlines(now)
+
+    async def _pauses(self, report: TickReport) -> None:
+        """Chess clocks paused by agreement whose asker's absence ended run again."""
+        for game_id in await self.storage.pauses_ending(report.now):
+            try:
+                row = await self.manager.resume_clock(game_id)
+                if row is None:
+                    continue
+                report.clocks_resumed.append(game_id)
+                await self.notifier.clock_resumed(row)
+            except Exception:
+                log.exception("resuming the clock of game %s failed", game_id)
+                report.failures.append(("clock_resumed", game_id))
 
     async def _unsent(self, report: TickReport) -> None:
         """Notices whose sender died after claiming them: sent again, if not out already."""
@@ -261,7 +301,7 @@ class Scheduler:
                         hold: tuple[NoticeKind, float] = ("reminder", now + self.lease)
                         await self._notify(report, turn, self.notifier.reminder, held=hold)
                 await self.storage.notice_sent(*reminder, now)
-            elif deadline.kind == "turn":
+            elif deadline.kind in ("turn", "clock"):  # a turn's time, or a chess clock's bank
                 await self._time_out(report, deadline)
             else:
                 log.warning("unknown deadline kind %r of game %s", deadline.kind, key[0])
@@ -277,7 +317,7 @@ class Scheduler:
         except (StaleAction, GameOver, NotActive, GameNotFound) as gone:
             # The turn was played or the game ended meanwhile: nothing to force any more.
             log.info("deadline of game %s turn %s is stale: %s", game_id, turn, gone)
-            await self.storage.complete_deadline(game_id, "turn", turn, report.now)
+            await self.storage.complete_deadline(game_id, deadline.kind, turn, report.now)
             return
         except Conflict:
             # Another bot process moved the game first (this one's copy was behind and is
@@ -288,7 +328,7 @@ class Scheduler:
             log.exception("timeout of game %s turn %s failed; retrying later", game_id, turn)
             report.failures.append(("timeout", game_id))
             await self.storage.postpone_deadline(
-                game_id, "turn", turn, report.now + self.retry_after
+                game_id, deadline.kind, turn, report.now + self.retry_after
             )
             return
         policy = move.played[0].forced if move.played else None

@@ -56,6 +56,7 @@ from bot.errors import (
 )
 from bot.live import LiveGame, autoplay_action, replay
 from bot.manager.base import ManagerBase, require_active
+from bot.manager.clock import ChessClock, ClockOps, PauseVote
 from bot.manager.leagues import ComputerNamer, LeagueOps, default_computer_name
 from bot.manager.lobbies import LobbyOps
 from bot.manager.records import RecordsOps
@@ -130,6 +131,7 @@ class GameManager(ManagerBase):
         self.timing = TimingOps(self)
         self.leagues = LeagueOps(self, self.lobbies)
         self.stats = StatsOps(self)
+        self.clocks = ClockOps(self)
 
     # -- playing ----------------------------------------------------------------------------
 
@@ -165,6 +167,7 @@ class GameManager(ManagerBase):
                     raise NotAPlayer(game_id=game_id)
                 raise NotYourTurn(player=seat.name)
             now = self._clock()
+            await self.clocks.require_time(live, now)
             done = [self._play(live, parsed, user_id, None, now, [])]
             return await self._finish_move(live, done, now, render=render)
 
@@ -220,7 +223,14 @@ class GameManager(ManagerBase):
                 done.append(self._play(live, autoplay_action(game), None, why, now, done))
             notice = None if announce_by is None else Notice("timeout", turn, announce_by)
             return await self._finish_move(
-                live, done, now, render=render, seats=seats, leaving="forfeit", notice=notice
+                live,
+                done,
+                now,
+                render=render,
+                seats=seats,
+                leaving="forfeit",
+                notice=notice,
+                spent=True,
             )
 
     async def forced_move(
@@ -333,10 +343,12 @@ class GameManager(ManagerBase):
         seats: tuple[SeatRow, ...] | None = None,
         leaving: str = "resigned",
         notice: Notice | None = None,
+        spent: bool = False,
     ) -> MoveResult:
         """Save the applied actions in one transaction, then describe the new position.
 
-        ``leaving`` is the end reason if this move leaves fewer than two players.
+        ``leaving`` is the end reason if this move leaves fewer than two players. With a chess
+        clock, a turn that ends writes its player's bank back (emptied if ``spent``: a timeout).
         """
         if seats is not None:
             live.row = dataclasses.replace(live.row, seats=seats)
@@ -364,6 +376,9 @@ class GameManager(ManagerBase):
         )
         deadlines = None
         if game.turn != row.turn or status != "active":
+            if row.clock_bank is not None:
+                seats = await self.clocks.turn_ended(row, seats or row.seats, now, spent=spent)
+                row = live.row = dataclasses.replace(row, seats=seats)
             deadlines = await self._timers(row, game, now) if status == "active" else []
         try:
             await self.storage.append_actions(
@@ -382,6 +397,8 @@ class GameManager(ManagerBase):
             self.cache.drop(row.id)  # memory is ahead of the database: reload on next use
             raise
         live.log.extend(step[1] for step in done)
+        if deadlines is not None:
+            self._timers_changed()
         live.row = dataclasses.replace(
             row,
             turn=progress.turn,
@@ -539,6 +556,7 @@ class GameManager(ManagerBase):
             row.id, len(live.log), keep, progress, deadlines=await self._timers(row, game, now)
         )
         live.game, live.log = game, live.log[:keep]
+        self._timers_changed()
         live.row = dataclasses.replace(
             row, turn=game.turn, action_count=keep, current_seat=game.decision.player,
             updated_at=now,
@@ -564,6 +582,7 @@ class GameManager(ManagerBase):
         timeout_policy: str | None = None,
         locale: str | None = None,
         purist: bool = False,
+        clock: tuple[int, int] | None = None,
     ) -> GameRow:
         """See :meth:`LobbyOps.create_lobby`."""
         return await self.lobbies.create_lobby(
@@ -580,6 +599,7 @@ class GameManager(ManagerBase):
             timeout_policy=timeout_policy,
             locale=locale,
             purist=purist,
+            clock=clock,
         )
 
     async def join(
@@ -619,6 +639,7 @@ class GameManager(ManagerBase):
         turn_seconds: int | None = None,
         timeout_policy: str | None = None,
         purist: bool | None = None,
+        clock: tuple[int, int] | None = None,
     ) -> GameRow:
         """See :meth:`LobbyOps.configure`."""
         return await self.lobbies.configure(
@@ -634,6 +655,7 @@ class GameManager(ManagerBase):
             turn_seconds=turn_seconds,
             timeout_policy=timeout_policy,
             purist=purist,
+            clock=clock,
         )
 
     async def start(self, game_id: int, user_id: int, *, seed: int | None = None) -> TurnView:
@@ -867,6 +889,24 @@ class GameManager(ManagerBase):
     async def digest_lines(self, guild_id: int) -> list[DigestLine]:
         """See :meth:`TimingOps.digest_lines`."""
         return await self.timing.digest_lines(guild_id)
+
+    # -- chess clocks (ClockOps) ------------------------------------------------------------
+
+    async def chess_clock(self, game_id: int) -> ChessClock | None:
+        """See :meth:`ClockOps.chess_clock`."""
+        return await self.clocks.chess_clock(game_id)
+
+    async def vote_pause(self, game_id: int, user_id: int, until: float | None) -> PauseVote:
+        """See :meth:`ClockOps.vote_pause`."""
+        return await self.clocks.vote_pause(game_id, user_id, until)
+
+    async def refuse_pause(self, game_id: int, user_id: int) -> GameRow:
+        """See :meth:`ClockOps.refuse_pause`."""
+        return await self.clocks.refuse_pause(game_id, user_id)
+
+    async def resume_clock(self, game_id: int, user_id: int | None = None) -> GameRow | None:
+        """See :meth:`ClockOps.resume_clock`."""
+        return await self.clocks.resume_clock(game_id, user_id)
 
     # -- statistics (StatsOps) ------------------------------------------------------------------
 

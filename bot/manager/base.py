@@ -33,6 +33,7 @@ from bot.storage import (
     ActionRow,
     Deadline,
     GameRow,
+    SeatRow,
     Storage,
 )
 from bot.storage.backends import open_storage
@@ -74,6 +75,8 @@ class ManagerBase:
         self.cache = LiveCache(cache_size)
         self._clock = clock
         self._seeds = seeds
+        #: Called (without arguments) whenever a game's stored timers change (see bot.alarm).
+        self.timer_listeners: list[Callable[[], None]] = []
         # Weak: a lock lives while someone holds or waits for it, so idle games cost nothing.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -181,11 +184,16 @@ class ManagerBase:
             return TurnView.of(live.row, live.game)
 
     def _deadlines(self, row: GameRow, game: Game, now: float) -> list[Deadline]:
-        """The timers of the turn now starting: the reminder, then the deadline itself."""
-        if row.turn_seconds is None or game.finished:
+        """The timers of the turn now starting: the reminder, then the deadline itself (with a
+        chess clock: the one deadline of the player's bank, see :mod:`bot.manager.clock`)."""
+        if (row.turn_seconds is None and row.clock_bank is None) or game.finished:
             return []
         seat = row.seats[game.decision.player]
         if seat.computer is not None:  # a computer plays at once: no clock, no reminder
+            return []
+        if row.clock_bank is not None:
+            return [clock_deadline(row, seat, game.turn, now)]
+        if row.turn_seconds is None:
             return []
         user = seat.user_id
         due = now + row.turn_seconds
@@ -199,11 +207,20 @@ class ManagerBase:
     async def _timers(self, row: GameRow, game: Game, now: float) -> list[Deadline]:
         """:meth:`_deadlines`, paused from the start if the player in turn is away."""
         timers = self._deadlines(row, game, now)
+        if row.clock_bank is not None:  # only an agreed pause stops a chess clock
+            if timers and await self.storage.clock_pause(row.id) is not None:
+                timers = [dataclasses.replace(t, paused_at=now) for t in timers]
+            return timers
         if timers and timers[0].user_id is not None:
             away = (await self.storage.user_settings(timers[0].user_id)).away_until
             if away is not None and away > now:
                 timers = [dataclasses.replace(t, paused_at=now) for t in timers]
         return timers
+
+    def _timers_changed(self) -> None:
+        """Tell the listeners that stored timers changed (a turn began, a pause, an undo)."""
+        for listener in self.timer_listeners:
+            listener()
 
     async def _render(self, game: Game) -> bytes:
         if self.renderer is None:
@@ -215,6 +232,14 @@ class ManagerBase:
         async with self.lock(game_id):
             live = await self._live(game_id)
             return await self._render(live.game)
+
+
+def clock_deadline(row: GameRow, seat: SeatRow, turn: int, now: float) -> Deadline:
+    """The chess-clock deadline of ``seat``'s turn starting at ``now``: its bank and the
+    increment (see :mod:`bot.manager.clock`)."""
+    assert row.clock_bank is not None
+    bank = seat.bank if seat.bank is not None else float(row.clock_bank)
+    return Deadline(row.id, "clock", turn, now + bank + row.clock_increment, seat.user_id)
 
 
 def require_active(row: GameRow) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 from bot import lobby
 from bot.errors import (
     BadLevel,
+    BadSettings,
     BadSetup,
     NoComputers,
     NotAPlayer,
@@ -18,6 +19,7 @@ from bot.errors import (
 from bot.i18n import shown_name
 from bot.live import LiveGame, setup_of
 from bot.manager.base import ManagerBase, check_timing
+from bot.manager.clock import first_banks, with_clock
 from bot.outcomes import TurnView
 from bot.storage import (
     GameRow,
@@ -26,6 +28,8 @@ from bot.storage import (
 from engine import Game, GameError
 
 log = logging.getLogger(__name__)
+
+BOTH = "a game has a time per turn (play by post) or a chess clock (live), not both"
 
 
 class LobbyOps:
@@ -52,8 +56,12 @@ class LobbyOps:
         timeout_policy: str | None = None,
         locale: str | None = None,
         purist: bool = False,
+        clock: tuple[int, int] | None = None,
     ) -> GameRow:
-        """Open a lobby with its creator in seat 0; unset values come from the guild settings."""
+        """Open a lobby with its creator in seat 0; unset values come from the guild settings.
+
+        ``clock``: a chess clock ``(bank, increment)`` in seconds, instead of a time per turn
+        (see :mod:`bot.manager.clock`)."""
         defaults = (
             await self.core.storage.guild_settings(guild_id) if guild_id is not None else None
         )
@@ -79,6 +87,10 @@ class LobbyOps:
             else (defaults.turn_seconds if defaults else None)
         )
         policy = timeout_policy or (defaults.timeout_policy if defaults else "autoplay")
+        if clock is not None and clock[0]:
+            if turn_seconds is not None:
+                raise BadSettings(reason=BOTH)
+            seconds = None  # the server's time per turn is for play by post
         check_timing(seconds, policy)
         now = self.core._clock()
         row = GameRow(
@@ -99,6 +111,8 @@ class LobbyOps:
             purist=purist,
             seats=(SeatRow(0, owner_id, shown_name(owner_name), lobby.COLOURS[0], "playing", now),),
         )
+        if clock is not None:
+            row = with_clock(row, clock)
         game_id = await self.core.storage.create_game(row)
         return dataclasses.replace(row, id=game_id)
 
@@ -175,9 +189,11 @@ class LobbyOps:
         turn_seconds: int | None = None,
         timeout_policy: str | None = None,
         purist: bool | None = None,
+        clock: tuple[int, int] | None = None,
     ) -> GameRow:
         """The creator changes the lobby; ``options`` are merged into the current ones, and
-        changing ``game`` resets expansions and options to that game's defaults."""
+        changing ``game`` resets expansions and options to that game's defaults. A chess
+        ``clock`` (``(0, 0)``: none) replaces the time per turn, and a time per turn the clock."""
 
         def change(row: GameRow) -> GameRow:
             lobby.require_owner(row, user_id)
@@ -202,10 +218,16 @@ class LobbyOps:
                 row = dataclasses.replace(row, private=private)
             if purist is not None:
                 row = dataclasses.replace(row, purist=purist)
+            if turn_seconds is not None and clock is not None and clock[0]:
+                raise BadSettings(reason=BOTH)
+            if turn_seconds is not None:
+                row = with_clock(row, (0, 0))
             seconds = turn_seconds if turn_seconds is not None else row.turn_seconds
             policy = timeout_policy or row.timeout_policy
             check_timing(seconds, policy)
             row = dataclasses.replace(row, turn_seconds=seconds, timeout_policy=policy)  # type: ignore[arg-type]
+            if clock is not None:
+                row = with_clock(row, clock)
             if seat_order is not None:
                 row = lobby.reorder(row, seat_order)
             if colours is not None:
@@ -233,10 +255,13 @@ class LobbyOps:
                 game = Game(setup_of(row))
             except GameError as error:
                 raise BadSetup(reason=reason(error)) from None
-            row = dataclasses.replace(row, turn=game.turn, current_seat=game.decision.player)
+            row = dataclasses.replace(
+                row, turn=game.turn, current_seat=game.decision.player, seats=first_banks(row)
+            )
             await self.core.storage.save_game(
                 row, deadlines=await self.core._timers(row, game, now)
             )
             live = LiveGame(row, game, [])
             self.core.cache.put(live)
+            self.core._timers_changed()
             return TurnView.of(row, game)

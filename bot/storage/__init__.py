@@ -39,6 +39,8 @@ class SeatRow:
     #: The level of a computer player (``easy``, ``medium``, ``hard``); None for a person. A
     #: computer's ``user_id`` is negative, never a Discord user.
     computer: str | None = None
+    #: Seconds left in the seat's chess-clock bank before its next turn (None: no chess clock).
+    bank: float | None = None
 
     @property
     def mention(self) -> str:
@@ -78,6 +80,12 @@ class GameRow:
     seats: tuple[SeatRow, ...] = ()
     #: No tiles-left picture and no dead squares on the pictures (a display choice, not a rule).
     purist: bool = False
+    #: The chess clock of a live game: each bank's first seconds (None: no chess clock) and the
+    #: seconds each of a player's turns adds; an agreed pause, and when it ends by itself.
+    clock_bank: int | None = None
+    clock_increment: int = 0
+    clock_paused_at: float | None = None
+    clock_paused_until: float | None = None
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         """The first seat held by ``user_id`` (a user may hold several in a hot-seat import)."""
@@ -116,7 +124,8 @@ class Progress:
 
 @dataclass(frozen=True, slots=True)
 class Deadline:
-    """A timer of the scheduler: ``kind`` is ``reminder`` or ``turn`` (the turn's end).
+    """A timer of the scheduler: ``kind`` is ``reminder``, ``turn`` (the turn's end) or
+    ``clock`` (a chess clock's bank and increment spent; paused only by an agreed pause).
 
     ``paused_at`` is set while ``user_id`` is away (see :meth:`Storage.pause_deadlines`);
     ``notified_at``, on a ``turn`` row, when the turn's start was announced.
@@ -300,6 +309,42 @@ class Storage(abc.ABC):
     async def clear_abandon_votes(self, game_id: int) -> None:
         """Drop the game's votes to abandon it (a player refused)."""
 
+    # -- chess clock pauses -----------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def add_pause_vote(
+        self, game_id: int, user_id: int, now: float, until: float | None = None
+    ) -> dict[int, float | None]:
+        """Record a vote to pause the game's clock (``until``: the asker's absence ends);
+        return every voter so far with their ``until``."""
+
+    @abc.abstractmethod
+    async def clear_pause_votes(self, game_id: int) -> None:
+        """Drop the game's votes to pause its clock (a player refused)."""
+
+    @abc.abstractmethod
+    async def pause_clock(self, game_id: int, now: float, until: float | None) -> bool:
+        """Pause the game's chess clock (its pending ``clock`` deadline and the game's pause
+        columns) and drop the votes, in one transaction; False if it was already paused."""
+
+    @abc.abstractmethod
+    async def resume_clock(self, game_id: int, now: float) -> bool:
+        """End the game's agreed pause: its pending ``clock`` deadline moves later by the time
+        paused; False if it was not paused."""
+
+    @abc.abstractmethod
+    async def pauses_ending(self, now: float) -> list[int]:
+        """Active games whose agreed pause ends at ``now`` or before."""
+
+    @abc.abstractmethod
+    async def next_clock_due(self) -> float | None:
+        """The soonest time a chess clock needs the scheduler: a running clock's deadline or an
+        agreed pause's end (None: no chess clock runs or is paused)."""
+
+    @abc.abstractmethod
+    async def clock_pause(self, game_id: int) -> float | None:
+        """When the game's agreed pause began, as stored (None: the clock runs)."""
+
     # -- deadlines --------------------------------------------------------------------------
 
     @abc.abstractmethod
@@ -319,7 +364,8 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def pause_deadlines(self, now: float, user_id: int | None = None) -> int:
-        """Pause the pending deadlines of ``user_id`` (or of every user away at ``now``).
+        """Pause the pending deadlines of ``user_id`` (or of every user away at ``now``);
+        chess clocks (``clock`` rows) are not paused by one player's absence.
 
         Returns how many were paused; paused deadlines are never due.
         """

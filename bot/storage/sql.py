@@ -40,13 +40,16 @@ from bot.storage.sql_stats import SqlStats
 GAME_COLUMNS = (
     "guild_id, channel_id, thread_id, message_id, owner_id, kind, expansions, options, "
     "setup_extra, seed, status, private, max_players, locale, turn, action_count, current_seat, "
-    "turn_seconds, timeout_policy, result, created_at, updated_at, started_at, ended_at, purist"
+    "turn_seconds, timeout_policy, result, created_at, updated_at, started_at, ended_at, purist, "
+    "clock_bank, clock_increment, clock_paused_at, clock_paused_until"
 )
 GAME_PLACEHOLDERS = ", ".join("?" * len(GAME_COLUMNS.split(", ")))
-SEAT_COLUMNS = "seat, user_id, name, colour, status, joined_at, computer"
+SEAT_COLUMNS = "seat, user_id, name, colour, status, joined_at, computer, bank"
 DEADLINE_COLUMNS = "game_id, kind, turn, due_at, user_id, done_at, paused_at, notified_at"
 #: The deadlines of users away at the time given as the one parameter.
 AWAY = "user_id IN (SELECT user_id FROM user_settings WHERE away_until > ?)"
+#: Deadlines that one player's absence pauses: not chess clocks (only an agreed pause does).
+NOT_CLOCK = "kind <> 'clock'"
 
 
 def _dump(value: Any) -> str:
@@ -80,13 +83,18 @@ def _game_values(game: GameRow) -> tuple[Any, ...]:
         game.started_at,
         game.ended_at,
         int(game.purist),
+        game.clock_bank,
+        game.clock_increment,
+        game.clock_paused_at,
+        game.clock_paused_until,
     )
 
 
 def _game_from_row(row: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
     (gid, guild, channel, thread, message, owner, kind, expansions, options, extra, seed) = row[:11]
     (status, private, max_players, locale, turn, count, current, seconds, policy) = row[11:20]
-    result, created, updated, started, ended, purist = row[20:]
+    result, created, updated, started, ended, purist = row[20:26]
+    bank, increment, paused_at, paused_until = row[26:]
     return GameRow(
         id=gid,
         owner_id=owner,
@@ -115,6 +123,10 @@ def _game_from_row(row: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
         ended_at=ended,
         seats=seats,
         purist=bool(purist),
+        clock_bank=bank,
+        clock_increment=increment,
+        clock_paused_at=paused_at,
+        clock_paused_until=paused_until,
     )
 
 
@@ -155,7 +167,7 @@ def seat_steps(game_id: int, seats: Iterable[SeatRow]) -> list[Step]:
     return [
         ("DELETE FROM seats WHERE game_id = ?", (game_id,), False),
         (
-            f"INSERT INTO seats (game_id, {SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO seats (game_id, {SEAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(game_id, *astuple(seat)) for seat in seats],
             True,
         ),
@@ -445,6 +457,87 @@ class SqlStorage(SqlLeagues, SqlStats, Storage):
         async with self._tx() as db:
             await db.execute("DELETE FROM abandon_votes WHERE game_id = ?", (game_id,))
 
+    # -- chess clock pauses -----------------------------------------------------------------
+
+    async def add_pause_vote(
+        self, game_id: int, user_id: int, now: float, until: float | None = None
+    ) -> dict[int, float | None]:
+        async with self._tx() as db:
+            await db.execute(
+                "INSERT INTO pause_votes (game_id, user_id, voted_at, until) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
+                (game_id, user_id, now, until),
+            )
+            rows = await db.fetchall(
+                "SELECT user_id, until FROM pause_votes WHERE game_id = ?", (game_id,)
+            )
+        return {int(row[0]): row[1] for row in rows}
+
+    async def clear_pause_votes(self, game_id: int) -> None:
+        async with self._tx() as db:
+            await db.execute("DELETE FROM pause_votes WHERE game_id = ?", (game_id,))
+
+    async def pause_clock(self, game_id: int, now: float, until: float | None) -> bool:
+        async with self._tx() as db:
+            changed = await db.execute(
+                "UPDATE games SET clock_paused_at = ?, clock_paused_until = ? "
+                "WHERE id = ? AND clock_paused_at IS NULL AND clock_bank IS NOT NULL",
+                (now, until, game_id),
+            )
+            await db.execute("DELETE FROM pause_votes WHERE game_id = ?", (game_id,))
+            if changed != 1:
+                return False
+            await db.execute(
+                "UPDATE deadlines SET paused_at = ? WHERE game_id = ? AND kind = 'clock' "
+                "AND done_at IS NULL AND paused_at IS NULL",
+                (now, game_id),
+            )
+        return True
+
+    async def resume_clock(self, game_id: int, now: float) -> bool:
+        async with self._tx() as db:
+            changed = await db.execute(
+                "UPDATE games SET clock_paused_at = NULL, clock_paused_until = NULL "
+                "WHERE id = ? AND clock_paused_at IS NOT NULL",
+                (game_id,),
+            )
+            if changed != 1:
+                return False
+            await db.execute(
+                "UPDATE deadlines SET due_at = due_at + (? - paused_at), paused_at = NULL "
+                "WHERE game_id = ? AND kind = 'clock' AND done_at IS NULL "
+                "AND paused_at IS NOT NULL",
+                (now, game_id),
+            )
+        return True
+
+    async def pauses_ending(self, now: float) -> list[int]:
+        async with self._read() as db:
+            rows = await db.fetchall(
+                "SELECT id FROM games WHERE clock_paused_until IS NOT NULL "
+                "AND clock_paused_until <= ? AND status = 'active' ORDER BY id",
+                (now,),
+            )
+        return [int(row[0]) for row in rows]
+
+    async def next_clock_due(self) -> float | None:
+        async with self._read() as db:
+            clock = await db.fetchone(
+                "SELECT MIN(due_at) FROM deadlines WHERE kind = 'clock' AND done_at IS NULL "
+                "AND paused_at IS NULL"
+            )
+            pause = await db.fetchone(
+                "SELECT MIN(clock_paused_until) FROM games WHERE clock_paused_until IS NOT NULL "
+                "AND status = 'active'"
+            )
+        found = [row[0] for row in (clock, pause) if row is not None and row[0] is not None]
+        return min(found) if found else None
+
+    async def clock_pause(self, game_id: int) -> float | None:
+        async with self._read() as db:
+            row = await db.fetchone("SELECT clock_paused_at FROM games WHERE id = ?", (game_id,))
+        return None if row is None else row[0]
+
     # -- deadlines --------------------------------------------------------------------------
 
     async def _deadlines(self, where: str, args: Sequence[Any]) -> list[Deadline]:
@@ -488,7 +581,7 @@ class SqlStorage(SqlLeagues, SqlStats, Storage):
         async with self._tx() as db:
             return await db.execute(
                 "UPDATE deadlines SET paused_at = ? "
-                f"WHERE done_at IS NULL AND paused_at IS NULL AND {who}",
+                f"WHERE done_at IS NULL AND paused_at IS NULL AND {NOT_CLOCK} AND {who}",
                 [now, *args],
             )
 
@@ -497,7 +590,7 @@ class SqlStorage(SqlLeagues, SqlStats, Storage):
             who, args = f"NOT ({AWAY})", [now]
         else:
             who, args = "user_id = ?", [user_id]
-        where = f"WHERE done_at IS NULL AND paused_at IS NOT NULL AND {who}"
+        where = f"WHERE done_at IS NULL AND paused_at IS NOT NULL AND {NOT_CLOCK} AND {who}"
         async with self._tx() as db:
             # Back at the end of the vacation, or now if earlier; never before the pause began.
             d = db.dialect

@@ -20,6 +20,7 @@ async def install(bot: CarcassonneBot) -> None:
     from bot.ui import flow, lobby_ui, pbp_commands  # noqa: F401
     from bot.ui.abandon import AbandonButton
     from bot.ui.castle import turn as castle_turn  # noqa: F401
+    from bot.ui.chess_clock import PauseButton
     from bot.ui.commands import CarcassonneGroup
     from bot.ui.components import DYNAMIC_ITEMS
     from bot.ui.errors import report
@@ -32,7 +33,7 @@ async def install(bot: CarcassonneBot) -> None:
     group = CarcassonneGroup()
     pbp_commands.register(group)
     bot.tree.add_command(group)
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, UndoButton, AbandonButton)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, UndoButton, AbandonButton, PauseButton)
     await install_leagues(bot)
 
     async def on_tree_error(

@@ -1,8 +1,10 @@
 """How play-by-post clocks read on Discord: deadlines, vacations and timeout policies.
 
-Times are Discord timestamps (``<t:UNIX:R>`` reads "in 5 hours" in each reader's own language
-and time zone), so a turn message stays right however long after it is read. Used by the turn
-messages (:mod:`bot.ui.post`), ``/carcassonne status``, ``mygames``, the lobby and the notifier.
+A chess clock (live games) reads as a countdown of the player in turn and each player's time
+(:func:`chess_lines`). Times are Discord timestamps (``<t:UNIX:R>`` reads "in 5 hours" in each
+reader's own language and time zone), so a turn message stays right however long after it is
+read. Used by the turn messages (:mod:`bot.ui.post`), ``/carcassonne status``, ``mygames``, the
+lobby and the notifier.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from bot.manager.clock import ChessClock
 from bot.manager.timing import TurnClock
 from bot.storage import GameRow
 from bot.ui.texts import tr
@@ -68,12 +71,58 @@ def clock_short(clock: TurnClock | None, locale: str) -> str:
     return tr("clock_short_running", locale, rel=stamp(clock.due_at))
 
 
+def bank(seconds: float | None) -> str:
+    """A chess clock's time as on a clock: ``9:05``, ``1:02:00`` (whole seconds, rounded down)."""
+    whole = max(0, int(seconds or 0))
+    hours, rest = divmod(whole, HOUR)
+    if hours:
+        return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
+    return f"{rest // 60}:{rest % 60:02d}"
+
+
+def chess_timing(row: GameRow, locale: str) -> str:
+    """``Chess clock 10 min + 20 s per turn; when a clock runs out, ...`` (the lobby)."""
+    assert row.clock_bank is not None
+    return tr(
+        "chess_timing",
+        locale,
+        bank=duration(row.clock_bank, locale),
+        increment=f"{row.clock_increment} s",
+        policy=tr(f"policy_{row.timeout_policy}", locale),
+    )
+
+
+def chess_lines(clock: ChessClock, row: GameRow, locale: str) -> list[str]:
+    """The chess clock in the turn message: who runs out when (a Discord countdown), or the
+    pause; then every player's time."""
+    lines: list[str] = []
+    if clock.paused:
+        if clock.paused_until is not None:
+            until = stamp(clock.paused_until, "f")
+            lines.append(tr("chess_paused", locale, until=until))
+        else:
+            lines.append(tr("chess_paused_plain", locale))
+    elif clock.seat is not None and clock.due_at is not None:
+        player = row.seats[clock.seat].name
+        lines.append(tr("chess_running", locale, player=player, rel=stamp(clock.due_at)))
+    times = " · ".join(
+        f"{s.name} {bank(clock.banks[s.seat])}"
+        for s in row.seats
+        if s.status == "playing" and s.computer is None
+    )
+    lines.append(tr("chess_banks", locale, banks=times))
+    return lines
+
+
 async def clock_lines(
     manager: GameManager, row: GameRow, locale: str, *, everyone: bool = False
 ) -> list[str]:
     """The clock of the turn in play, and (``everyone``) which other players are away."""
     if row.status != "active":
         return []
+    if row.clock_bank is not None:  # live: nobody's absence pauses a chess clock
+        chess = await manager.chess_clock(row.id)
+        return [] if chess is None else chess_lines(chess, row, locale)
     lines: list[str] = []
     current = row.current_user
     if row.turn_seconds:

@@ -25,6 +25,7 @@ from bot.i18n import language, shown_name
 from bot.storage import GameRow, Status
 from bot.ui import (
     abandon,
+    chess_clock,
     clocks,
     help_ui,
     images,
@@ -166,12 +167,13 @@ class CarcassonneGroup(app_commands.Group):
         private=_("Play in a private thread (only invited players see it)"),
         turn_hours=_("Hours each player has per turn (default: the server's)"),
         timeout=_("What happens when a player's time runs out"),
+        clock=_("chess clock for a live game: each player's time, plus some per turn"),
     )
     @app_commands.choices(game=GAMES)
     @app_commands.choices(
         expansion=EXPANSIONS, small_city=SMALL_CITY, farmers=FARMERS, incomplete=INCOMPLETE
     )
-    @app_commands.choices(timeout=pbp_commands.TIMEOUTS)
+    @app_commands.choices(timeout=pbp_commands.TIMEOUTS, clock=chess_clock.CLOCKS)
     @app_commands.rename(
         game=_("game"),
         expansion=_("expansion"),
@@ -183,6 +185,7 @@ class CarcassonneGroup(app_commands.Group):
         private=_("private"),
         turn_hours=_("turn_hours"),
         timeout=_("timeout"),
+        clock=_("clock"),
     )
     async def new(
         self,
@@ -197,6 +200,7 @@ class CarcassonneGroup(app_commands.Group):
         private: bool = False,
         turn_hours: app_commands.Range[int, 1, pbp_commands.MAX_TURN_HOURS] | None = None,
         timeout: str | None = None,
+        clock: str | None = None,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         manager = bot_of(interaction).manager
@@ -231,6 +235,7 @@ class CarcassonneGroup(app_commands.Group):
             purist=purist,
             locale=server_language(interaction, settings) if settings else None,
             **pbp_commands.game_timing(turn_hours, timeout),
+            **chess_clock.clock_choice(clock),
         )
         message = await channel.send(embed=lobby_ui.lobby_embed(row), view=lobby_ui.lobby_view(row))
         await manager.set_messages(row.id, thread_id=None, message_id=message.id)

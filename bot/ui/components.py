@@ -82,7 +82,7 @@ class IdButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)")
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"cc:lobby:(?P<game>\d+):(?P<op>join|leave|start|solo|cancel|options|colour|hand|purist|seats|shuffle|back|computer)",
+    template=r"cc:lobby:(?P<game>\d+):(?P<op>join|leave|start|solo|cancel|options|colour|hand|purist|seats|shuffle|back|computer|clock)",
 ):
     """Lobby buttons: on the lobby message, and in the creator's options (hand, seats...)."""
 

@@ -16,8 +16,8 @@ import discord
 import catalogs
 from bot import lobby
 from bot.storage import GameRow
-from bot.ui import components, images, lobby_seats, post
-from bot.ui.clocks import timing_summary
+from bot.ui import chess_clock, components, images, lobby_seats, post
+from bot.ui.clocks import chess_timing, timing_summary
 from bot.ui.errors import UIError
 from bot.ui.state import snapshot
 from bot.ui.texts import game_title, player_locale, tr
@@ -93,6 +93,8 @@ def lobby_embed(row: GameRow) -> discord.Embed:
         inline=False,
     )
     timing = timing_summary(row.turn_seconds, row.timeout_policy, locale)
+    if row.clock_bank is not None:
+        timing = chess_timing(row, locale)
     embed.add_field(name=tr("lobby_timing", locale), value=timing, inline=False)
     return embed
 
@@ -108,6 +110,7 @@ def lobby_view(row: GameRow) -> discord.ui.View:
         ("options", discord.ButtonStyle.secondary),
         ("colour", discord.ButtonStyle.secondary),
         ("computer", discord.ButtonStyle.secondary),
+        ("clock", discord.ButtonStyle.secondary),
         ("cancel", discord.ButtonStyle.danger),
     ):
         if op != "colour" or row.kind in images.STYLED_GAMES:
@@ -137,6 +140,11 @@ async def on_button(interaction: discord.Interaction, game_id: int, op: str) -> 
         return
     elif op == "colour":
         await lobby_seats.open_colours(interaction, row, locale)
+        return
+    elif op == "clock":
+        if row.owner_id != user.id:
+            raise UIError("options_not_owner", owner=f"<@{row.owner_id}>")
+        await chess_clock.open_clock(interaction, row, locale)
         return
     elif op == "computer":
         if row.owner_id != user.id:
@@ -274,6 +282,10 @@ async def on_option(
         return
     if name in ("computer_add", "computer_remove") and values:
         await on_computer_option(interaction, game_id, name, values[0])
+        return
+    if name == "clock" and values:
+        row = await chess_clock.choose_clock(interaction, game_id, values[0])
+        await refresh_lobby(bot_of(interaction), row)
         return
     if name not in OPTION_CHOICES or not values:
         raise UIError("stale")

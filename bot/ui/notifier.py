@@ -20,7 +20,7 @@ from bot.manager.timing import DigestLine
 from bot.narrate import narrate
 from bot.scheduler import ForcedTurn
 from bot.storage import Deadline, GameRow, GuildSettings, UserSettings
-from bot.ui import final, post
+from bot.ui import chess_clock, final, post
 from bot.ui.clocks import clock_short, jump_link, stamp
 from bot.ui.state import snapshot
 from bot.ui.texts import tr
@@ -141,6 +141,10 @@ class DiscordNotifier:
             rel=stamp(deadline.due_at),
         )
         await self._post(game, text)
+
+    async def clock_resumed(self, game: GameRow) -> None:
+        """The asker's absence ended: the game's chess clocks run again (no ping)."""
+        await chess_clock.tell_resumed(self.bot, game)
 
     async def digest(self, guild: GuildSettings, lines: Sequence[DigestLine]) -> None:
         """The daily list of whose turn it is, in the guild's digest channel."""

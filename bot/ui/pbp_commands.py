@@ -16,7 +16,7 @@ from discord.app_commands import Choice
 from discord.app_commands import locale_str as _
 
 from bot.storage import GameRow, GuildSettings
-from bot.ui import post
+from bot.ui import chess_clock, post
 from bot.ui.clocks import DAY, HOUR, clock_short, jump_link, stamp, timing_summary
 from bot.ui.texts import player_locale, tr
 
@@ -96,15 +96,25 @@ async def away(interaction: discord.Interaction, days: int) -> None:
     user = interaction.user
     now = manager.clock()
     before = (await manager.user_settings(user.id)).away_until
+    guild = interaction.guild_id
     if days == 0 and (before is None or before <= now):
+        if guild is not None and await chess_clock.back(bot, user.id, guild):
+            await interaction.response.send_message(tr("away_back", locale), ephemeral=True)
+            return
         await interaction.response.send_message(tr("away_not", locale), ephemeral=True)
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     until = now + days * DAY if days else None
     await manager.set_away(user.id, until)
     # Tell the players of every game of this server that waits for this player.
-    for row in await manager.games_awaiting(user.id, interaction.guild_id):
-        await tell_table(bot, row, user.id, until)
+    for row in await manager.games_awaiting(user.id, guild):
+        if row.clock_bank is None:  # a chess clock stops only if everyone agrees (below)
+            await tell_table(bot, row, user.id, until)
+    if guild is not None:
+        if until is None:
+            await chess_clock.back(bot, user.id, guild)
+        else:
+            await chess_clock.ask_pause(bot, user, until, guild)
     if until is None:
         reply = tr("away_back", locale)
     else:

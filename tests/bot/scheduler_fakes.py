@@ -53,6 +53,9 @@ class FakeNotifier:
         self._note("start", game, deadline.turn, user.user_id)
         self.deadlines.append(deadline)
 
+    async def clock_resumed(self, game: GameRow) -> None:
+        self._note("clock_resumed", game, game.turn, None)
+
     async def reminder(
         self, game: GameRow, user: UserSettings, deadline: Deadline, *, again: bool = False
     ) -> None:

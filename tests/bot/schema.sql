@@ -91,7 +91,7 @@ CREATE TABLE games (
     updated_at     REAL    NOT NULL,
     started_at     REAL,
     ended_at       REAL
-, purist INTEGER NOT NULL DEFAULT 0 CHECK (purist IN (0, 1)));
+, purist INTEGER NOT NULL DEFAULT 0 CHECK (purist IN (0, 1)), clock_bank INTEGER CHECK (clock_bank IS NULL OR clock_bank > 0), clock_increment INTEGER NOT NULL DEFAULT 0 CHECK (clock_increment >= 0), clock_paused_at REAL, clock_paused_until REAL);
 
 -- table guild_settings
 CREATE TABLE guild_settings (
@@ -218,6 +218,15 @@ CREATE TABLE "notices" (
     PRIMARY KEY (game_id, kind, turn)
 ) WITHOUT ROWID;
 
+-- table pause_votes
+CREATE TABLE pause_votes (
+    game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    user_id  INTEGER NOT NULL,
+    voted_at REAL    NOT NULL,
+    until    REAL,
+    PRIMARY KEY (game_id, user_id)
+) WITHOUT ROWID;
+
 -- table seats
 CREATE TABLE seats (
     game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -228,7 +237,7 @@ CREATE TABLE seats (
     status    TEXT    NOT NULL DEFAULT 'playing'
                       CHECK (status IN ('playing', 'resigned', 'forfeited')),
     joined_at REAL    NOT NULL, computer TEXT
-    CHECK (computer IS NULL OR computer IN ('easy', 'medium', 'hard')),
+    CHECK (computer IS NULL OR computer IN ('easy', 'medium', 'hard')), bank REAL,
     PRIMARY KEY (game_id, seat),
     UNIQUE (game_id, colour)
 ) WITHOUT ROWID;
@@ -268,6 +277,9 @@ CREATE INDEX games_by_guild ON games (guild_id, status);
 
 -- index games_by_thread
 CREATE INDEX games_by_thread ON games (thread_id);
+
+-- index games_clock_paused
+CREATE INDEX games_clock_paused ON games (clock_paused_until) WHERE clock_paused_until IS NOT NULL;
 
 -- index league_audit_by_league
 CREATE INDEX league_audit_by_league ON league_audit (league_id, created_at);
