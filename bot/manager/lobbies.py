@@ -239,4 +239,5 @@ class LobbyOps:
             )
             live = LiveGame(row, game, [])
             self.core.cache.put(live)
+            await self.core._changed(row, turn_started=True)
             return TurnView.of(row, game)
