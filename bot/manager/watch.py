@@ -114,3 +114,32 @@ class WatchOps:
 
     async def dashboards(self, guild_ids: Sequence[int] | None = None) -> list[DashboardRow]:
         return await self.core.storage.dashboards(guild_ids)
+
+    async def changed_dashboards(self) -> list[DashboardRow]:
+        """Dashboards another process marked changed since they were last shown."""
+        return await self.core.storage.changed_dashboards()
+
+    async def dashboard_changed(self, channel_id: int, now: float) -> None:
+        """A game of the channel changed here; another process shows its dashboard."""
+        await self.core.storage.dashboard_changed(channel_id, now)
+
+    async def dashboard_shown(self, channel_id: int, changed_at: float) -> None:
+        await self.core.storage.dashboard_shown(channel_id, changed_at)
+
+    async def dashboard_posted(self, channel_id: int, message_id: int | None) -> None:
+        await self.core.storage.dashboard_posted(channel_id, message_id)
+
+    async def running_in(self, channel_id: int, limit: int = 1000) -> list[GameRow]:
+        """The running games of a channel, oldest first (a dashboard's list)."""
+        rows = await self.core.storage.list_games(
+            channel_id=channel_id, statuses=("active",), limit=limit
+        )
+        return sorted(rows, key=lambda row: row.id)
+
+    async def turn_started_at(self, game_id: int) -> float | None:
+        """When the current turn began: the last action of an earlier turn, else the start."""
+        async with self.core.lock(game_id):
+            live = await self.core._live(game_id)
+            turn = live.game.decision.turn
+            earlier = [action.created_at for action in live.log if action.turn < turn]
+            return earlier[-1] if earlier else live.row.started_at

@@ -432,6 +432,10 @@ class Storage(abc.ABC):
         """The dashboards of these guilds (every guild's with None), by channel."""
 
     @abc.abstractmethod
+    async def changed_dashboards(self) -> list[DashboardRow]:
+        """The dashboards whose channel changed since they last showed it (by channel)."""
+
+    @abc.abstractmethod
     async def dashboard_posted(self, channel_id: int, message_id: int | None) -> None:
         """The dashboard's message is now ``message_id`` (None: to post again)."""
 

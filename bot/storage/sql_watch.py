@@ -67,6 +67,14 @@ class SqlWatch:
             rows = await db.fetchall(sql + " ORDER BY channel_id", args)
         return [_dashboard(row) for row in rows]
 
+    async def changed_dashboards(self) -> list[DashboardRow]:
+        async with self._read() as db:
+            rows = await db.fetchall(
+                f"SELECT {DASHBOARD_COLUMNS} FROM dashboards WHERE changed_at > shown_at "
+                "ORDER BY channel_id"
+            )
+        return [_dashboard(row) for row in rows]
+
     async def dashboard_posted(self, channel_id: int, message_id: int | None) -> None:
         async with self._tx() as db:
             await db.execute(

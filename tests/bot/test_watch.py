@@ -125,3 +125,30 @@ async def test_listeners_hear_each_start_move_undo_and_end(manager: GameManager)
     assert heard[-1] == (view.game_id, 0, False, "active")
     await manager.abandon(view.game_id, ALICE)
     assert heard[-1][3] == "abandoned"
+
+
+async def test_a_dashboard_changed_elsewhere_is_listed_until_shown(manager: GameManager) -> None:
+    await manager.watch.set_dashboard(70, 1, True)
+    await manager.watch.set_dashboard(71, 1, True)
+    assert await manager.storage.changed_dashboards() == []
+    await manager.storage.dashboard_changed(71, 50.0)
+    assert [d.channel_id for d in await manager.storage.changed_dashboards()] == [71]
+    await manager.storage.dashboard_shown(71, 50.0)
+    assert await manager.storage.changed_dashboards() == []
+
+
+async def test_a_turn_starts_when_the_previous_turn_ends(manager: GameManager) -> None:
+    times = iter(float(t) for t in range(1000, 2000, 10))
+    manager._clock = lambda: next(times)
+    view = await started_game(manager)
+    row = await manager.game(view.game_id)
+    assert (
+        await manager.watch.turn_started_at(view.game_id) == row.started_at == 1030.0
+    )  # created, joined, started
+    rng = random.Random(5)
+    while (now := await manager.decision(view.game_id)).turn < 2:
+        await play_random(manager, now, rng)
+    actions = await manager.storage.get_actions(view.game_id)
+    ended = max(a.created_at for a in actions if a.turn == 1)
+    assert [a.turn for a in actions].count(1) >= 1 and actions[-1].turn == 1
+    assert await manager.watch.turn_started_at(view.game_id) == ended
