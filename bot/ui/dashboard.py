@@ -5,15 +5,17 @@ names a game, its family, whose turn it is, the turn's deadline (play-by-post) o
 began (live games) as a Discord countdown, the link to its thread and how many follow it.
 
 Edits are coalesced: a change of a game (the manager's listeners, :meth:`Dashboards.changed`)
-only marks its channel's dashboard dirty, and a loop ticking every ``window`` seconds edits the
-dirty ones, each at most once per ``window`` (5 s: Discord's rate limits), however many moves
-happened meanwhile: one edit covers them all.
+only marks its channel's dashboard dirty and wakes a task that sleeps to the end of the current
+``window`` (5 s of the clock, counted from the epoch: Discord's rate limits) and then edits the
+dirty dashboards. So each dashboard is edited at most once per window, however many moves
+happened in it, and nothing runs while no game changes.
 
 Several bot processes may share the database, each running some guilds: a dashboard belongs to
 its guild, so only the process running that guild edits it. A process that changes a game of
 another process's guild (a scheduler's timeout) marks the dashboard changed in the database;
-the owner's loop finds it there. The message id is stored: after a restart the first tick shows
-every dashboard again, and one whose message was deleted is posted anew.
+the owner finds it there (it looks every ``POLL`` seconds, on a shared database only). The
+message id is stored: once a restarted bot is ready it shows every dashboard again, and one
+whose message was deleted is posted anew.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import logging
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -32,6 +35,7 @@ from bot.i18n import language
 from bot.storage import DashboardRow, GameRow
 from bot.ui.clocks import clock_short, stamp
 from bot.ui.errors import UIError
+from bot.ui.heads_up import thread_link
 from bot.ui.texts import game_title, player_locale, tr
 
 if TYPE_CHECKING:
@@ -41,6 +45,8 @@ log = logging.getLogger(__name__)
 
 #: The shortest time between two edits of one dashboard, in seconds.
 WINDOW = 5.0
+#: How often a process looks for the changes other processes made (shared database only).
+POLL = 30.0
 #: Discord's longest embed description, and the most games a dashboard lists.
 DESCRIPTION = 4096
 MOST = 25
@@ -56,18 +62,18 @@ class Line:
 
 
 def game_line(line: Line, locale: str) -> str:
-    """``#12 · Carcassonne · @alice to play · ends in 3 hours · #thread · 👁 2``."""
+    """``#12 · Carcassonne · @alice to play · ends in 3 hours · 👁 2 followers``, the game's
+    number linking to its thread."""
     row = line.row
     seat = row.seats[row.current_seat] if row.current_seat is not None else None
+    link = thread_link(row)
     parts = [
-        f"**#{row.id}**",
+        f"**[#{row.id}]({link})**" if link else f"**#{row.id}**",
         game_title(row, locale),
         tr("dash_turn", locale, player=seat.mention if seat is not None else "-"),
-        line.clock,
     ]
-    where = row.thread_id or row.channel_id
-    if where is not None:
-        parts.append(f"<#{where}>")
+    if line.clock:
+        parts.append(line.clock)
     if line.followers:
         parts.append(followers_text(line.followers, locale))
     return " · ".join(parts)
@@ -111,7 +117,12 @@ class Dashboards:
         #: Changes other processes recorded, shown once the edit is done.
         self._seen: dict[int, float] = {}
         self._loaded = False
-        self._loop: tasks.Loop[Any] | None = None
+        #: Edits the dirty dashboards at each window's end; runs only while any is dirty.
+        self._flusher: tasks.Loop[Any] = tasks.loop(seconds=window)(self._flush)
+        self._flusher.before_loop(self.bot.wait_until_ready)
+        self._armed = False
+        #: Polls the changes other processes recorded (only on a shared database).
+        self._poll: tasks.Loop[Any] | None = None
 
     @property
     def manager(self) -> Any:
@@ -121,49 +132,81 @@ class Dashboards:
         """Whether this process runs the guild (its shard is one of ours)."""
         return self.bot.get_guild(guild_id) is not None
 
-    # -- the loop ---------------------------------------------------------------------------
+    # -- the timing -------------------------------------------------------------------------
 
     def start(self) -> None:
-        loop: tasks.Loop[Any] = tasks.loop(seconds=self.window)(self.tick_safely)
-        loop.before_loop(self.bot.wait_until_ready)
-        self._loop = loop
-        loop.start()
+        """Once the bot is ready, show every dashboard again (a restart); on a database other
+        processes share, look for their changes every ``POLL`` seconds."""
+        self._wake()
+        if self.manager.storage.shared:
+            poll: tasks.Loop[Any] = tasks.loop(seconds=POLL)(self.poll_safely)
+            poll.before_loop(self.bot.wait_until_ready)
+            self._poll = poll
+            poll.start()
 
     async def stop(self) -> None:
-        loop, self._loop = self._loop, None
-        if loop is None:
-            return
-        loop.cancel()
-        task = loop.get_task()
-        if task is not None:
-            with contextlib.suppress(BaseException):
-                await task
+        for loop in (self._poll, self._flusher):
+            if loop is not None and loop.is_running():
+                loop.cancel()
+                task = loop.get_task()
+                if task is not None:
+                    with contextlib.suppress(BaseException):
+                        await task
+        self._poll = None
 
-    async def tick_safely(self) -> None:
+    def _wake(self) -> None:
+        if not self._flusher.is_running():
+            self._armed = False
+            self._flusher.start()
+
+    async def _flush(self) -> None:
+        """One iteration of the flusher (a ``discord.ext.tasks`` loop, which follows simulated
+        time in tests). Its first iteration only sets the next one at the end of the current
+        window (windows are ``window`` seconds of the clock from the epoch); each one after
+        edits the dirty dashboards, a window apart, until none is dirty. So one edit covers
+        every change of its window."""
         try:
+            if not self._loaded:
+                await self.load()
+            if not self._armed:
+                now = self.manager.clock()
+                end = (math.floor(now / self.window) + 1) * self.window
+                self._flusher.change_interval(seconds=max(end - now, 0.001))
+                self._armed = True
+                return
+            self._flusher.change_interval(seconds=self.window)
             await self.tick()
         except Exception:
-            log.exception("dashboard tick failed; trying again next time")
+            log.exception("dashboard edits failed; trying again at the next change")
+            self._dirty.clear()
+        if not self._dirty:
+            self._flusher.stop()
 
-    async def tick(self) -> None:
-        """Load the dashboards once (after a restart: all dirty), pick up the changes other
-        processes recorded, then edit every dirty dashboard whose window has passed."""
-        watch = self.manager.watch
-        if not self._loaded:
-            for board in await watch.dashboards():
-                if self.mine(board.guild_id):
-                    self._boards[board.channel_id] = board
-                    self._dirty.add(board.channel_id)
-            self._loaded = True
-        for board in await watch.changed_dashboards():
+    async def load(self) -> None:
+        """This process's dashboards, all to show (after a start: found again, or posted)."""
+        for board in await self.manager.watch.dashboards():
             if self.mine(board.guild_id):
                 self._boards[board.channel_id] = board
-                self._seen[board.channel_id] = board.changed_at
                 self._dirty.add(board.channel_id)
+        self._loaded = True
+
+    async def poll_safely(self) -> None:
+        try:
+            for board in await self.manager.watch.changed_dashboards():
+                if self.mine(board.guild_id):
+                    self._boards[board.channel_id] = board
+                    self._seen[board.channel_id] = board.changed_at
+                    self._dirty.add(board.channel_id)
+            self._wake()
+        except Exception:
+            log.exception("looking for dashboards changed elsewhere failed")
+
+    async def tick(self) -> None:
+        """Edit every dirty dashboard whose last edit is a window old."""
         now = self.manager.clock()
         for channel_id in sorted(self._dirty):
             if now - self._edited.get(channel_id, -self.window) < self.window:
-                continue  # stays dirty for a later tick
+                continue  # stays dirty for the next window
             self._dirty.discard(channel_id)
             await self.show(channel_id)
 
@@ -175,8 +218,9 @@ class Dashboards:
         if channel_id is None or guild_id is None:
             return
         if self.mine(guild_id):
-            if channel_id in self._boards or not self._loaded:
+            if channel_id in self._boards:
                 self._dirty.add(channel_id)
+                self._wake()
         else:
             await self.manager.watch.dashboard_changed(channel_id, self.manager.clock())
 

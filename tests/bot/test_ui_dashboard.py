@@ -4,8 +4,10 @@ posted anew when it was deleted), as a player reads it."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -56,16 +58,53 @@ async def place(table: Table, game_id: int) -> None:
     assert (await manager.decision(game_id)).turn == view.turn + 1
 
 
+def as_seen(text: str, env: simcord.Env) -> str:
+    """A message as a Discord client shows it: mentions as names, countdowns as words."""
+    backend = env.backend
+    now = clock(env)
+
+    def user(match: re.Match[str]) -> str:
+        return "@" + backend.users[int(match[1])].name
+
+    def channel(match: re.Match[str]) -> str:
+        return "#" + (backend.channels[int(match[1])].name or "?")
+
+    def countdown(match: re.Match[str]) -> str:
+        seconds = int(match[1]) - now
+        amount = abs(seconds)
+        words = f"{amount / 3600:.0f} hours" if amount >= 3600 else f"{amount / 60:.0f} minutes"
+        if amount < 60:
+            words = f"{amount:.0f} seconds"
+        return f"in {words}" if seconds > 0 else f"{words} ago"
+
+    text = re.sub(r"<@(\d+)>", user, text)
+    text = re.sub(r"<#(\d+)>", channel, text)
+    text = re.sub(r"\[([^]]+)\]\([^)]+\)", r"\1", text)  # a link shows its text
+    return re.sub(r"<t:(\d+):R>", countdown, text).replace("**", "")
+
+
+#: Moves per game: two hundred in all, so that the games stop at different players.
+MOVES = (15, 16, 17, 18, 19, 21, 22, 23, 24, 25)
+
+
 async def test_a_dashboard_through_200_moves_in_10_games_edits_once_per_window(
     simcord_env: simcord.Env, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    table = Table(simcord_env)
+    table = Table(simcord_env, players=3)
     admin = admin_of(table)
     on = await admin.slash(table.channel, "carcassonne settings", dashboard=True)
     assert any(f"Dashboard on in <#{table.channel.id}>" in t for t in said(on)), said(on)
     board = dashboard_message(table)
     assert "No game running here" in shown(board)
-    games = [await table.new(seed=seed) for seed in range(1, 11)]
+    # Odd games are play-by-post (a day per turn), even ones live.
+    games = [
+        await (table.new(seed=n, turn_hours=24) if n % 2 else table.new(seed=n))
+        for n in range(1, 11)
+    ]
+    for game_id in games[:3]:  # watched by zoe (and the first by yves)
+        await admin.slash(table.channel, "carcassonne follow", game=game_id)
+    yves = table.guild.add_member(simcord_env.create_user("yves"))
+    await yves.slash(table.channel, "carcassonne follow", game=games[0])
     await simcord_env.advance_time(WINDOW)
     edited: list[float] = []
     dashboards = table.bot.dashboards
@@ -79,34 +118,45 @@ async def test_a_dashboard_through_200_moves_in_10_games_edits_once_per_window(
     before = edits_of(simcord_env, table.channel.id, board.id)
     rng = random.Random(19)
     moves: list[float] = []
-    for _ in range(20):
-        for game_id in games:
-            await place(table, game_id)
-            moves.append(clock(simcord_env))
-            await simcord_env.advance_time(rng.choice([0.25, 0.5, 1.0, 2.0, 3.0, 7.0]))
+    for turn in range(max(MOVES)):
+        for game_id, count in zip(games, MOVES, strict=True):
+            if turn < count:
+                await place(table, game_id)
+                moves.append(clock(simcord_env))
+                # Often several moves at once (live games), sometimes a pause.
+                await simcord_env.advance_time(rng.choice([0.001, 0.001, 0.5, 1.0, 2.0, 7.0]))
     await simcord_env.advance_time(2 * WINDOW)
     edits = edits_of(simcord_env, table.channel.id, board.id) - before
     assert len(moves) == 200
-    phase = edited[0] % WINDOW  # the loop's ticks: phase + 5 k
-    windows = len({math.floor((t - phase) / WINDOW) for t in moves})
+    # Windows are 5 s of the clock from the epoch; an edit ends each window that had a move.
+    windows = len({math.floor(t / WINDOW) for t in moves})
     print(f"\n200 moves over {moves[-1] - moves[0]:.0f} s, in {windows} windows: {edits} edits")
     assert edits == len(edited), "each edit is one request to Discord"
-    assert 0 < edits <= windows
-    assert all(b - a >= WINDOW for a, b in zip(edited, edited[1:], strict=False)), edited
+    assert 0 < edits <= windows < len(moves)
+    assert all(b - a >= WINDOW for a, b in itertools.pairwise(edited)), edited
+    assert all(t % WINDOW == pytest.approx(0, abs=1e-3) for t in edited), edited
     assert dashboard_message(table).id == board.id, "edited in place, never posted again"
     final = shown(dashboard_message(table))
     assert final.startswith("Running games: 10\n")
     manager = table.bot.manager
-    for game_id in games:
+    for index, game_id in enumerate(games):
         row = await manager.game(game_id)
-        assert row.turn == 20
+        assert row.turn == MOVES[index]
         player = row.seats[row.current_seat or 0]
-        line = next(x for x in final.splitlines() if x.startswith(f"**#{game_id}**"))
-        assert f"<@{player.user_id}> to play" in line and f"<#{row.thread_id}>" in line
-        started = await manager.watch.turn_started_at(game_id)
-        assert f"turn began <t:{int(started or 0)}:R>" in line
+        link = f"https://discord.com/channels/{table.guild.id}/{row.thread_id}"
+        (line,) = [x for x in final.splitlines() if x.startswith(f"**[#{game_id}]({link})** · ")]
+        assert f"<@{player.user_id}> to play" in line
+        if row.turn_seconds:
+            clock_now = await manager.turn_clock(game_id)
+            assert clock_now is not None and f"ends <t:{int(clock_now.due_at)}:R>" in line
+        else:
+            started = await manager.watch.turn_started_at(game_id)
+            assert f"turn began <t:{int(started or 0)}:R>" in line
+        followers = {0: "👁 2 followers", 1: "👁 1 follower", 2: "👁 1 follower"}
+        assert ("👁" in line) == (index in followers), line
+        assert line.endswith(followers.get(index, ":R>")), line
     with capsys.disabled():
-        print("The dashboard as players see it:\n" + final)
+        print("The dashboard as players see it:\n" + as_seen(final, simcord_env))
 
 
 async def test_a_restart_finds_the_dashboard_again_or_posts_it_anew(
@@ -118,7 +168,7 @@ async def test_a_restart_finds_the_dashboard_again_or_posts_it_anew(
     board = dashboard_message(table)
     game_id = await table.new(turn_hours=24)
     await simcord_env.advance_time(WINDOW)
-    assert f"**#{game_id}**" in shown(dashboard_message(table))
+    assert f"**[#{game_id}](" in shown(dashboard_message(table))
     await simcord_env.restart_bot(make_bot(tmp_path / "games.sqlite3"))
     await place(table, game_id)  # a move while it restarts: the first tick shows it
     await simcord_env.advance_time(WINDOW)
@@ -133,7 +183,7 @@ async def test_a_restart_finds_the_dashboard_again_or_posts_it_anew(
     await simcord_env.restart_bot(make_bot(tmp_path / "games.sqlite3"))
     await simcord_env.advance_time(WINDOW)
     posted = dashboard_message(table)
-    assert posted.id != board.id and f"**#{game_id}**" in shown(posted)
+    assert posted.id != board.id and f"**[#{game_id}](" in shown(posted)
     dashboards = await table.bot.manager.watch.dashboards()
     assert [d.message_id for d in dashboards] == [posted.id]
     off = await admin.slash(table.channel, "carcassonne settings", dashboard=False)
