@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from bot.scheduler import Scheduler
     from bot.storage import Storage
     from bot.ui.computer_turns import ComputerTurns
+    from bot.ui.dashboard import Dashboards
+    from bot.ui.heads_up import HeadsUp
 
 log = logging.getLogger("carcassonne")
 
@@ -241,6 +243,8 @@ class CarcassonneBot(discord.AutoShardedClient):
         self._art: asyncio.Task[None] | None = None
         self._renders: RenderPool | None = None
         self._renders_ready: asyncio.Task[None] | None = None
+        self._dashboards: Dashboards | None = None
+        self._heads_up: HeadsUp | None = None
 
     @property
     def manager(self) -> GameManager:
@@ -274,6 +278,7 @@ class CarcassonneBot(discord.AutoShardedClient):
         if self.settings.sync_commands:
             await self.sync_commands()
         self.start_scheduler()
+        self.start_watching()
 
     async def warm_art(self, folder: str) -> None:
         """Load the tile art cache, or build it in a thread (a few seconds, once per version of
@@ -319,6 +324,29 @@ class CarcassonneBot(discord.AutoShardedClient):
         """Chess clocks run out between ticks: their alarm starts once the bot is ready."""
         await self.wait_until_ready()
         alarm.start()
+
+    @property
+    def dashboards(self) -> Dashboards:
+        if self._dashboards is None:
+            raise RuntimeError("the dashboards are not running: setup_hook has not run")
+        return self._dashboards
+
+    def start_watching(self) -> None:
+        """The channels' dashboards (their loop edits them every 5 s at most) and the heads-up
+        DMs, both told about every change of a game by the manager."""
+        from bot.ui.dashboard import Dashboards
+        from bot.ui.heads_up import HeadsUp
+
+        self._dashboards, self._heads_up = Dashboards(self), HeadsUp(self)
+        self.manager.on_game_change(self._dashboards.changed)
+        self.manager.on_game_change(self._heads_up.changed)
+        self._dashboards.start()
+
+    async def stop_watching(self) -> None:
+        if self._dashboards is not None:
+            await self._dashboards.stop()
+        if self._heads_up is not None:
+            await self._heads_up.stop()
 
     async def stop_scheduler(self) -> None:
         """Stop the loop, letting a tick in progress finish (its notices are claimed first)."""
@@ -370,6 +398,7 @@ class CarcassonneBot(discord.AutoShardedClient):
         moves in progress (each game's lock), then the database and its thread."""
         try:
             await self.stop_scheduler()
+            await self.stop_watching()
             await super().close()
         finally:
             await self.close_database()

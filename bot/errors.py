@@ -35,6 +35,22 @@ class NotAPlayer(ManagerError):
     key = "not_a_player"
 
 
+class PlayerFollows(ManagerError):
+    """A player of a game asked to follow it (they are in its thread already)."""
+
+    key = "follow_player"
+
+
+class NotFollowing(ManagerError):
+    key = "not_following"
+
+
+class FollowGone(ManagerError):
+    """An answer to a request to follow that was accepted or withdrawn meanwhile."""
+
+    key = "follow_gone"
+
+
 class NotYourTurn(ManagerError):
     key = "not_your_turn"
 

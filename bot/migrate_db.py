@@ -1,11 +1,12 @@
 """``python -m bot migrate-db --to postgresql://...``: move a SQLite database to PostgreSQL.
 
-Everything is copied (games, seats, action logs, deadlines, votes, settings, leagues with their
-seasons, members, results and log) in one transaction on the target, then checked in that same
-transaction before it commits: every table must hold the same rows on both sides, and every
-started game is replayed from its record on both sides and must reach the same state. Any
-difference rolls the whole copy back and prints what differs; the SQLite file is only read.
-The target must be empty (a database just created, or one the bot has only migrated).
+Everything is copied (games, seats, action logs, deadlines, votes, settings, dashboards,
+followers, leagues with their seasons, members, results and log) in one transaction on the
+target, then checked in that same transaction before it commits: every table must hold the same
+rows on both sides, and every started game is replayed from its record on both sides and must
+reach the same state. Any difference rolls the whole copy back and prints what differs; the
+SQLite file is only read. The target must be empty (a database just created, or one the bot has
+only migrated).
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("undo_votes", "game_id, action_idx, user_id"),
     ("abandon_votes", "game_id, user_id"),
     ("pause_votes", "game_id, user_id"),
+    ("dashboards", "channel_id"),
+    ("followers", "game_id, user_id"),
     ("leagues", "id"),
     ("league_seasons", "league_id, season"),
     ("league_members", "league_id, user_id"),

@@ -101,12 +101,13 @@ def command_names() -> set[str]:
     """The names (not descriptions or choices) of the groups, commands and options."""
     from discord import app_commands
 
-    from bot.ui import pbp_commands
+    from bot.ui import pbp_commands, watch_commands
     from bot.ui.commands import CarcassonneGroup
     from bot.ui.league_commands import LeagueGroup
 
     carcassonne = CarcassonneGroup()
     pbp_commands.register(carcassonne)
+    watch_commands.register(carcassonne)
     names: set[str] = set()
     for group in (carcassonne, LeagueGroup()):
         names.add(group._locale_name.message if group._locale_name else group.name)

@@ -62,6 +62,7 @@ from bot.manager.lobbies import LobbyOps
 from bot.manager.records import RecordsOps
 from bot.manager.stats import StatsOps, StatsReport
 from bot.manager.timing import TimingOps
+from bot.manager.watch import WatchOps
 from bot.outcomes import AbandonVote, MoveResult, Played, TurnView, UndoResult
 from bot.storage import (
     TIMEOUT_POLICIES,
@@ -120,8 +121,8 @@ class GameManager(ManagerBase):
     """The game manager: the shared state of :class:`ManagerBase` (storage, live games, locks,
     clock), the turns themselves (moves, timeouts, undo, resign, abandon: below), and the
     services it holds, each with one job: :attr:`lobbies`, :attr:`records` (records, listings,
-    settings), :attr:`timing` (turn clocks, absences, digests), :attr:`leagues` and :attr:`stats`
-    (players' statistics). Their public
+    settings), :attr:`timing` (turn clocks, absences, digests), :attr:`leagues`, :attr:`stats`
+    (players' statistics) and :attr:`watch` (followers, dashboards). Their public
     operations are also the manager's, so callers need one object."""
 
     def __init__(self, storage: Storage, **options: Any) -> None:
@@ -132,6 +133,7 @@ class GameManager(ManagerBase):
         self.leagues = LeagueOps(self, self.lobbies)
         self.stats = StatsOps(self)
         self.clocks = ClockOps(self)
+        self.watch = WatchOps(self)
 
     # -- playing ----------------------------------------------------------------------------
 
@@ -412,6 +414,7 @@ class GameManager(ManagerBase):
         if status == "finished":  # a league game's result counts (see bot.manager.leagues)
             await self.leagues._league_game_ended(live)
             await self.stats._game_ended(live)
+        await self._changed(live.row, turn_started=status == "active" and game.turn != row.turn)
         image = await self._render(live.game) if render else None
         return MoveResult(tuple(step[0] for step in done), TurnView.of(live.row, game), image)
 
@@ -453,6 +456,7 @@ class GameManager(ManagerBase):
             live = self.cache.get(game_id)
             if live is not None:
                 live.row = row
+            await self._changed(row)
             return row
 
     async def vote_abandon(self, game_id: int, user_id: int) -> AbandonVote:
@@ -563,6 +567,8 @@ class GameManager(ManagerBase):
         )  # fmt: skip
         if any(s.status != "playing" and not game.out[s.seat] for s in row.seats):
             await self._finish_move(live, [], now)
+        else:
+            await self._changed(live.row)
 
     # -- lobbies (LobbyOps) -----------------------------------------------------
 

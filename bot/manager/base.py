@@ -13,7 +13,7 @@ import logging
 import secrets
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Self
 
 from bot.computers import ComputerPlayers
@@ -44,6 +44,9 @@ log = logging.getLogger(__name__)
 
 #: Draws the board of a game as PNG bytes; called in a worker thread.
 Renderer = Callable[[Game], bytes]
+#: Told after a game changed (started, moved, undone, ended): the row as saved, and whether a
+#: new turn began (see :meth:`ManagerBase.on_game_change`).
+GameListener = Callable[[GameRow, bool], Awaitable[None]]
 #: Reads of a game's row and actions before giving up on a game other processes keep moving.
 READ_TRIES = 5
 #: The reminder fires when this share of the turn's time has passed.
@@ -79,6 +82,7 @@ class ManagerBase:
         self.timer_listeners: list[Callable[[], None]] = []
         # Weak: a lock lives while someone holds or waits for it, so idle games cost nothing.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._listeners: list[GameListener] = []
 
     @classmethod
     async def open(cls, location: str, **options: Any) -> Self:
@@ -99,6 +103,19 @@ class ManagerBase:
         for lock in list(self._locks.values()):
             async with lock:
                 pass
+
+    def on_game_change(self, listener: GameListener) -> None:
+        """Call ``listener(row, turn_started)`` after each saved change of a game: its start,
+        a move (``turn_started`` when the move began a new turn), an undo, its end or abandon.
+        Listeners run in the process that made the change; one that fails is logged."""
+        self._listeners.append(listener)
+
+    async def _changed(self, row: GameRow, *, turn_started: bool = False) -> None:
+        for listener in self._listeners:
+            try:
+                await listener(row, turn_started)
+            except Exception:
+                log.exception("a listener of game %s's changes failed", row.id)
 
     def lock(self, game_id: int) -> asyncio.Lock:
         found = self._locks.get(game_id)

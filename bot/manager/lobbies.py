@@ -264,4 +264,5 @@ class LobbyOps:
             live = LiveGame(row, game, [])
             self.core.cache.put(live)
             self.core._timers_changed()
+            await self.core._changed(row, turn_started=True)
             return TurnView.of(row, game)

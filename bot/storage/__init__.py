@@ -166,6 +166,37 @@ class UserSettings:
     locale: str | None = None
     dm_reminders: bool = False
     away_until: float | None = None
+    #: A DM when the player before this one starts their turn ("you are next").
+    dm_heads_up: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DashboardRow:
+    """A channel's dashboard: the message listing its running games (None: not posted yet).
+
+    ``changed_at``: when a game of the channel last changed as another process saw it;
+    ``shown_at``: the change the message shows (see :meth:`Storage.changed_dashboards`)."""
+
+    channel_id: int
+    guild_id: int
+    message_id: int | None = None
+    changed_at: float = 0.0
+    shown_at: float = 0.0
+
+
+FollowStatus = Literal["asked", "following"]
+
+
+@dataclass(frozen=True, slots=True)
+class FollowRow:
+    """A user who follows a game without playing (``asked``: waits for a player's yes)."""
+
+    game_id: int
+    user_id: int
+    status: FollowStatus
+    since: float
+    #: The players who refused a request to follow (a private game).
+    refused_by: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -434,6 +465,58 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def save_user_settings(self, settings: UserSettings, now: float) -> None: ...
+
+    # -- dashboards and followers (tables dashboards, followers; bot.manager.watch) ------------
+
+    @abc.abstractmethod
+    async def set_dashboard(self, channel_id: int, guild_id: int, on: bool, now: float) -> bool:
+        """Turn a channel's dashboard on (a row, no message yet) or off (the row deleted).
+        Returns whether anything changed."""
+
+    @abc.abstractmethod
+    async def dashboards(self, guild_ids: Sequence[int] | None = None) -> list[DashboardRow]:
+        """The dashboards of these guilds (every guild's with None), by channel."""
+
+    @abc.abstractmethod
+    async def changed_dashboards(self) -> list[DashboardRow]:
+        """The dashboards whose channel changed since they last showed it (by channel)."""
+
+    @abc.abstractmethod
+    async def dashboard_posted(self, channel_id: int, message_id: int | None) -> None:
+        """The dashboard's message is now ``message_id`` (None: to post again)."""
+
+    @abc.abstractmethod
+    async def dashboard_changed(self, channel_id: int, now: float) -> None:
+        """A game of the channel changed (seen by a process that does not show it)."""
+
+    @abc.abstractmethod
+    async def dashboard_shown(self, channel_id: int, changed_at: float) -> None:
+        """The dashboard shows every change up to ``changed_at``."""
+
+    @abc.abstractmethod
+    async def follow(self, game_id: int, user_id: int, status: FollowStatus, now: float) -> bool:
+        """Record a follower or a request (a request never demotes a follower). Returns
+        whether the row is new or changed."""
+
+    @abc.abstractmethod
+    async def unfollow(self, game_id: int, user_id: int) -> bool:
+        """Drop the follower or the request; False if there was none."""
+
+    @abc.abstractmethod
+    async def follow_row(self, game_id: int, user_id: int) -> FollowRow | None: ...
+
+    @abc.abstractmethod
+    async def refuse_follow(self, game_id: int, user_id: int, player_id: int) -> FollowRow | None:
+        """Add ``player_id`` to the refusals of a pending request; the request as it is now
+        (None if there is no request any more: accepted, withdrawn)."""
+
+    @abc.abstractmethod
+    async def followers(self, game_id: int) -> list[int]:
+        """The users following the game (requests not included), by user id."""
+
+    @abc.abstractmethod
+    async def follower_counts(self, game_ids: Sequence[int]) -> dict[int, int]:
+        """How many follow each game (games nobody follows are left out)."""
 
     # -- statistics (table game_stats; used by bot.manager.stats) ----------------------------------
 

@@ -36,6 +36,7 @@ from bot.storage import (
 from bot.storage.db import Db, upsert
 from bot.storage.sql_leagues import SqlLeagues
 from bot.storage.sql_stats import SqlStats
+from bot.storage.sql_watch import SqlWatch
 
 GAME_COLUMNS = (
     "guild_id, channel_id, thread_id, message_id, owner_id, kind, expansions, options, "
@@ -206,7 +207,7 @@ async def run_steps(db: Db, steps: Sequence[Step]) -> None:
             await db.execute(sql, params)
 
 
-class SqlStorage(SqlLeagues, SqlStats, Storage):
+class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
     """The storage on any :class:`Db`: subclasses provide ``_tx``, ``_read`` and ``close``."""
 
     def _tx(self) -> AbstractAsyncContextManager[Db]:
@@ -754,19 +755,20 @@ class SqlStorage(SqlLeagues, SqlStats, Storage):
     async def user_settings(self, user_id: int) -> UserSettings:
         async with self._read() as db:
             row = await db.fetchone(
-                "SELECT locale, dm_reminders, away_until FROM user_settings WHERE user_id = ?",
+                "SELECT locale, dm_reminders, away_until, dm_heads_up FROM user_settings "
+                "WHERE user_id = ?",
                 (user_id,),
             )
         if row is None:
             return UserSettings(user_id)
-        return UserSettings(user_id, row[0], bool(row[1]), row[2])
+        return UserSettings(user_id, row[0], bool(row[1]), row[2], bool(row[3]))
 
     async def save_user_settings(self, settings: UserSettings, now: float) -> None:
         s = settings
-        columns = "locale, dm_reminders, away_until, updated_at"
+        columns = "locale, dm_reminders, away_until, updated_at, dm_heads_up"
         async with self._tx() as db:
             await db.execute(
-                f"INSERT INTO user_settings (user_id, {columns}) VALUES (?, ?, ?, ?, ?) "
+                f"INSERT INTO user_settings (user_id, {columns}) VALUES (?, ?, ?, ?, ?, ?) "
                 + upsert("user_id", columns),
-                (s.user_id, s.locale, int(s.dm_reminders), s.away_until, now),
+                (s.user_id, s.locale, int(s.dm_reminders), s.away_until, now, int(s.dm_heads_up)),
             )

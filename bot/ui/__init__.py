@@ -17,13 +17,14 @@ if TYPE_CHECKING:
 
 async def install(bot: CarcassonneBot) -> None:
     # The modules that answer components and add family hooks register themselves on import.
-    from bot.ui import flow, lobby_ui, pbp_commands  # noqa: F401
+    from bot.ui import flow, lobby_ui, pbp_commands, watch_commands  # noqa: F401
     from bot.ui.abandon import AbandonButton
     from bot.ui.castle import turn as castle_turn  # noqa: F401
     from bot.ui.chess_clock import PauseButton
     from bot.ui.commands import CarcassonneGroup
     from bot.ui.components import DYNAMIC_ITEMS
     from bot.ui.errors import report
+    from bot.ui.follow import FollowButton
     from bot.ui.hunters import turn as hunters_turn  # noqa: F401
     from bot.ui.league_commands import install as install_leagues
     from bot.ui.translator import Translator
@@ -32,8 +33,9 @@ async def install(bot: CarcassonneBot) -> None:
     await bot.tree.set_translator(Translator())
     group = CarcassonneGroup()
     pbp_commands.register(group)
+    watch_commands.register(group)
     bot.tree.add_command(group)
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, UndoButton, AbandonButton, PauseButton)
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, UndoButton, AbandonButton, PauseButton, FollowButton)
     await install_leagues(bot)
 
     async def on_tree_error(

@@ -37,6 +37,7 @@ from bot.ui import (
     undo,
     viewer,
 )
+from bot.ui import dashboard as dashboards
 from bot.ui.errors import UIError
 from bot.ui.limits import Cell, Figure, GameNumber, Opponents, Rotation, check_options, heavy
 from bot.ui.state import resolve, snapshot
@@ -553,6 +554,7 @@ class CarcassonneGroup(app_commands.Group):
                 interaction.user.id, guild_id=interaction.guild_id, statuses=statuses
             )
         lines = []
+        followers = await manager.watch.follower_counts([row.id for row in rows[:20]])
         for row in rows[:20]:
             players = ", ".join(f"<@{s.user_id}>" for s in row.seats)
             place = (
@@ -568,6 +570,11 @@ class CarcassonneGroup(app_commands.Group):
                     players=players,
                     where=place,
                     status=tr(f"status_{row.status}", locale),
+                )
+                + (
+                    " · " + dashboards.followers_text(followers[row.id], locale)
+                    if row.id in followers
+                    else ""
                 )
             )
         await interaction.response.send_message(
@@ -644,6 +651,7 @@ class CarcassonneGroup(app_commands.Group):
         timeout=_("timeout"),
         digest_channel=_("digest_channel"),
         digest_off=_("digest_off"),
+        dashboard=_("dashboard"),
     )
     @app_commands.describe(
         language=_("Language of game messages"),
@@ -657,6 +665,7 @@ class CarcassonneGroup(app_commands.Group):
         timeout=_("Default: what happens when a player's time runs out"),
         digest_channel=_("Channel for the daily list of whose turn it is"),
         digest_off=_("Stop the daily list of whose turn it is"),
+        dashboard=_("This channel's running games in one message, kept up to date (False: off)"),
     )
     @app_commands.choices(
         language=LANGUAGES,
@@ -680,11 +689,15 @@ class CarcassonneGroup(app_commands.Group):
         timeout: str | None = None,
         digest_channel: discord.TextChannel | None = None,
         digest_off: bool | None = None,
+        dashboard: bool | None = None,
     ) -> None:
         manager = bot_of(interaction).manager
         guild_id = interaction.guild_id
         if guild_id is None:
             raise UIError("guild_only")
+        extra: list[str] = []
+        if dashboard is not None:  # posting it takes a moment: answered as a follow-up
+            extra.append(await dashboards.setting(interaction, dashboard))
         changes: dict[str, Any] = {}
         if language is not None:
             changes["locale"] = language
@@ -709,7 +722,11 @@ class CarcassonneGroup(app_commands.Group):
             key = "settings_show"
         locale = player_locale(interaction, settings.locale)
         summary = settings_summary(settings, locale)
-        await interaction.response.send_message(tr(key, locale, summary=summary), ephemeral=True)
+        text = "\n".join([tr(key, locale, summary=summary), *extra])
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
 
 
 #: The words of each problem :func:`engine.core.record.read_record` finds in a file.

@@ -174,26 +174,40 @@ async def mygames(interaction: discord.Interaction) -> None:
     await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
 
 
-async def reminders(interaction: discord.Interaction, dm: bool | None) -> None:
-    """Turn DM reminders on (after a test DM) or off; without ``dm``, say which."""
+async def reminders(
+    interaction: discord.Interaction, dm: bool | None, heads_up: bool | None = None
+) -> None:
+    """Turn DM reminders and heads-up DMs ("you are next") on (after a test DM) or off;
+    without either, say which are on."""
     manager = bot_of(interaction).manager
     locale = here_locale(interaction)
     user = interaction.user
-    if dm is None:
+    if dm is None and heads_up is None:
         current = await manager.user_settings(user.id)
-        key = "dm_show_on" if current.dm_reminders else "dm_show_off"
-        await interaction.response.send_message(tr(key, locale), ephemeral=True)
+        lines = [
+            tr("dm_show_on" if current.dm_reminders else "dm_show_off", locale),
+            tr("heads_up_on" if current.dm_heads_up else "heads_up_off", locale),
+        ]
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
-    if dm:
+    if dm or heads_up:
         try:  # a DM now tells at once whether reminders can reach this player
-            await user.send(tr("dm_welcome", locale))
+            await user.send(tr("dm_welcome" if dm else "heads_up_welcome", locale))
         except discord.HTTPException as error:
             log.info("user %s refuses DMs: %s", user.id, error)
             await interaction.followup.send(tr("dm_refused", locale), ephemeral=True)
             return
-    await manager.update_user_settings(user.id, dm_reminders=dm)
-    await interaction.followup.send(tr("dm_on" if dm else "dm_off", locale), ephemeral=True)
+    changes: dict[str, bool] = {}
+    lines = []
+    if dm is not None:
+        changes["dm_reminders"] = dm
+        lines.append(tr("dm_on" if dm else "dm_off", locale))
+    if heads_up is not None:
+        changes["dm_heads_up"] = heads_up
+        lines.append(tr("heads_up_on" if heads_up else "heads_up_off", locale))
+    await manager.update_user_settings(user.id, **changes)
+    await interaction.followup.send("\n".join(lines), ephemeral=True)
 
 
 Command = app_commands.Command[Any, Any, Any]
@@ -221,10 +235,15 @@ def commands() -> list[Command]:
     @app_commands.command(
         name=_("reminders"), description=_("Get your turn reminders by direct message, or not")
     )
-    @app_commands.rename(dm=_("dm"))
-    @app_commands.describe(dm=_("True: a DM before your time runs out; False: no DM"))
-    async def reminders_command(interaction: discord.Interaction, dm: bool | None = None) -> None:
-        await reminders(interaction, dm)
+    @app_commands.rename(dm=_("dm"), heads_up=_("heads_up"))
+    @app_commands.describe(
+        dm=_("True: a DM before your time runs out; False: no DM"),
+        heads_up=_("True: a DM when the player before you starts their turn"),
+    )
+    async def reminders_command(
+        interaction: discord.Interaction, dm: bool | None = None, heads_up: bool | None = None
+    ) -> None:
+        await reminders(interaction, dm, heads_up)
 
     return [away_command, mygames_command, reminders_command]
 

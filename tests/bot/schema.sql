@@ -20,6 +20,16 @@ CREATE TABLE actions (
     PRIMARY KEY (game_id, idx)
 ) WITHOUT ROWID;
 
+-- table dashboards
+CREATE TABLE dashboards (
+    channel_id INTEGER PRIMARY KEY,
+    guild_id   INTEGER NOT NULL,
+    message_id INTEGER,
+    changed_at REAL    NOT NULL DEFAULT 0,
+    shown_at   REAL    NOT NULL DEFAULT 0,
+    created_at REAL    NOT NULL
+);
+
 -- table deadlines
 CREATE TABLE deadlines (
     game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -36,6 +46,16 @@ CREATE TABLE digests (
     guild_id INTEGER PRIMARY KEY,
     sent_at  REAL    NOT NULL
 );
+
+-- table followers
+CREATE TABLE followers (
+    game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    user_id    INTEGER NOT NULL,
+    status     TEXT    NOT NULL CHECK (status IN ('asked', 'following')),
+    refused_by TEXT    NOT NULL DEFAULT '[]',
+    since      REAL    NOT NULL,
+    PRIMARY KEY (game_id, user_id)
+) WITHOUT ROWID;
 
 -- table game_stats
 CREATE TABLE game_stats (
@@ -258,13 +278,20 @@ CREATE TABLE user_settings (
     dm_reminders INTEGER NOT NULL DEFAULT 0 CHECK (dm_reminders IN (0, 1)),
     away_until   REAL,
     updated_at   REAL    NOT NULL
-);
+, dm_heads_up INTEGER NOT NULL DEFAULT 0
+    CHECK (dm_heads_up IN (0, 1)));
+
+-- index dashboards_by_guild
+CREATE INDEX dashboards_by_guild ON dashboards (guild_id);
 
 -- index deadlines_by_user
 CREATE INDEX deadlines_by_user ON deadlines (user_id) WHERE done_at IS NULL;
 
 -- index deadlines_due
 CREATE INDEX deadlines_due ON deadlines (due_at) WHERE done_at IS NULL AND paused_at IS NULL;
+
+-- index followers_by_user
+CREATE INDEX followers_by_user ON followers (user_id);
 
 -- index game_stats_by_user
 CREATE INDEX game_stats_by_user ON game_stats (user_id);
