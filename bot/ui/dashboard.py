@@ -268,7 +268,14 @@ class Dashboards:
         return lines
 
     async def clock_text(self, row: GameRow, locale: str) -> str:
-        """The turn's deadline (play-by-post), else when the turn began."""
+        """The turn's deadline (play-by-post), when the chess clock runs out, else when the
+        turn began."""
+        if row.clock_bank is not None:
+            clock = await self.manager.clocks.chess_clock(row.id)
+            if clock is not None and clock.paused:
+                return tr("dash_clock_paused", locale)
+            if clock is not None and clock.due_at is not None:
+                return tr("dash_clock", locale, rel=stamp(clock.due_at))
         if row.turn_seconds:
             return clock_short(await self.manager.turn_clock(row.id), locale)
         began = await self.manager.watch.turn_started_at(row.id)

@@ -204,3 +204,24 @@ async def test_only_admins_turn_a_dashboard_on_and_only_in_a_channel(
     in_thread = await admin.slash(table.thread(), "carcassonne settings", dashboard=True)
     assert any("not in a thread" in t for t in said(in_thread)), said(in_thread)
     assert await table.bot.manager.watch.dashboards() == []
+
+
+async def test_a_game_under_a_chess_clock_shows_when_the_clock_runs_out(
+    simcord_env: simcord.Env,
+) -> None:
+    table = Table(simcord_env)
+    admin = admin_of(table)
+    await admin.slash(table.channel, "carcassonne settings", dashboard=True)
+    game_id = await table.new(clock="10+20")
+    await simcord_env.advance_time(WINDOW)
+    chess = await table.bot.manager.chess_clock(game_id)
+    assert chess is not None and chess.due_at is not None
+    row = await table.bot.manager.game(game_id)
+    line = f"<@{row.seats[0].user_id}> to play · clock runs out <t:{int(chess.due_at)}:R>"
+    assert line in shown(dashboard_message(table)), shown(dashboard_message(table))
+    await place(table, game_id)
+    await simcord_env.advance_time(WINDOW)
+    chess = await table.bot.manager.chess_clock(game_id)
+    assert chess is not None and chess.due_at is not None
+    line = f"<@{row.seats[1].user_id}> to play · clock runs out <t:{int(chess.due_at)}:R>"
+    assert line in shown(dashboard_message(table)), shown(dashboard_message(table))
