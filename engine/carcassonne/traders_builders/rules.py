@@ -46,9 +46,10 @@ def options(game: Game, figure: str, pos: Pos) -> list[tuple[int, int | str]]:
         if feat.type not in wanted:
             continue
         root = board.find(placed.first_node + local)
-        if figure == "builder" and board.open[root] == 0:
+        figures = board.figures[root]
+        if not figures or (figure == "builder" and board.open[root] == 0):
             continue
-        if may_join(board.figures[root], game.current, figure):
+        if may_join(figures, game.current, figure):
             found.append((local, oriented.at_label(local)))
     return found
 
@@ -61,12 +62,15 @@ def cities_at(board: Board, pos: Pos) -> list[int]:
     """The cities the tile at ``pos`` belongs to or closes (an abbey closes its neighbours')."""
     x, y = pos
     placed = board.tiles[pos]
+    oriented = placed.oriented
     nodes = [
         placed.first_node + local
-        for local, feat in enumerate(placed.oriented.features)
+        for local, feat in enumerate(oriented.features)
         if feat.type == "city"
     ]
     for edge, (dx, dy) in enumerate(EDGE_STEPS):
+        if oriented.edges[edge] == "C":
+            continue  # a city meeting a city edge joins this tile's city: listed above
         other = board.tiles.get((x + dx, y + dy))
         if other is None:
             continue
