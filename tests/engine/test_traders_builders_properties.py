@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from am_helpers import put
+from am_helpers import figure_totals, put
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tb_helpers import BOTH, TB, figure_totals, goods_of, new_game
+from tb_helpers import BOTH, TB, goods_of, new_game
 from test_builder import road_with_builder
 from test_traders_builders import pig_field
 
