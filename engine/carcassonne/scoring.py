@@ -123,8 +123,8 @@ def score_farmers(game: Game, roots: list[int]) -> None:
             winners = majority(game.strengths(field))
             if not cities or not winners:
                 continue
-            value = 3 * len(cities)
-            _award_field(game, winners, value, field, len(cities))
+            points = {p: (3 + game.farmer_bonus(p, [field])) * len(cities) for p in winners}
+            _award_field(game, points, field, len(cities))
         return
     # classic / classic4: each completed city once, all farmers on fields touching it compete.
     per_city: dict[int, list[int]] = {}
@@ -139,16 +139,18 @@ def score_farmers(game: Game, roots: list[int]) -> None:
                 weights[p] += w
         winners = majority(weights)
         if winners:
-            _award_field(game, winners, value, city, 1)
+            fields = per_city[city]
+            points = {p: value + game.farmer_bonus(p, fields) for p in winners}
+            _award_field(game, points, city, 1)
 
 
-def _award_field(game: Game, winners: list[int], value: int, where: int, cities: int) -> None:
-    for player in winners:
-        game.add_points(player, "field", value)
+def _award_field(game: Game, points: dict[int, int], where: int, cities: int) -> None:
+    for player, won in points.items():
+        game.add_points(player, "field", won)
     game.emit(
         FeatureScored(
             feature="field",
-            points={p: value for p in winners},
+            points=points,
             final=True,
             where=game.board.node_pos[where],
             details={"cities": cities},

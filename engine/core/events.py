@@ -52,6 +52,17 @@ class WagonMoved:
 
 
 @dataclass(frozen=True, slots=True)
+class GoodsTaken:
+    """Traders & Builders: the player who completed a city took its trade-goods tokens
+    (``goods``: wine, grain, cloth -> tokens), whoever owned the city."""
+
+    player: int
+    goods: dict[str, int]
+    #: Where the city is (one of its tiles).
+    where: tuple[int, int] = (0, 0)
+
+
+@dataclass(frozen=True, slots=True)
 class FeatureScored:
     """A feature (or a barn, a field...) was scored; ``points`` maps player -> points won."""
 
@@ -138,6 +149,7 @@ Event = (
     | FigurePlaced
     | FigureReturned
     | WagonMoved
+    | GoodsTaken
     | FeatureScored
     | TurnStarted
     | BonusTileDrawn

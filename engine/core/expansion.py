@@ -23,6 +23,7 @@ its own actions, phases   :attr:`actions`, :attr:`phases`, :meth:`legal`, :meth:
 during the turn           :meth:`on_merge`, :meth:`after_scoring`, :meth:`pending_decision`
 an extra tile             :meth:`extra_tile` (the builder: the same player plays again)
 a feature's value         :meth:`feature_value` (inns, cathedrals)
+farmers' points per city  :meth:`farmer_bonus` (the pig)
 the end of the game       :meth:`before_end` (a last decision), :meth:`final_scoring`
 ========================  ==================================================================
 
@@ -188,6 +189,11 @@ class Expansion:
     def feature_value(self, root: int, complete: bool, value: int) -> int:
         """The points feature ``root`` is worth, given the game's ``value`` for it."""
         return value
+
+    def farmer_bonus(self, player: int, fields: list[int]) -> int:
+        """Points per city added for ``player``, who scores a city through their farmers in
+        the fields ``fields`` (the pig: 1 if one of them holds their pig)."""
+        return 0
 
     # -- the end ----------------------------------------------------------------------------
 

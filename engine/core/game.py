@@ -58,6 +58,7 @@ HOOKS = (
     "pending_decision",
     "extra_tile",
     "feature_value",
+    "farmer_bonus",
     "before_end",
     "final_scoring",
     "snapshot",
@@ -446,6 +447,10 @@ class Game:
         for hook in self._hooks["feature_value"]:
             value = hook(root, complete, value)
         return value
+
+    def farmer_bonus(self, player: int, fields: list[int]) -> int:
+        """Points per city the expansions add for ``player`` scoring through ``fields`` (a pig)."""
+        return sum(hook(player, fields) for hook in self._hooks["farmer_bonus"])
 
     def figure_scored(self, figure: Figure, root: int) -> bool:
         """True if an expansion takes ``figure`` when its feature is scored (a wagon)."""

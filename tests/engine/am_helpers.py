@@ -49,7 +49,8 @@ REFERENCE_TABLE = """
 
 _FEATURE = re.compile(
     r"(?:(?P<id>\w+):)?(?P<type>road|city|field|cloister)\[(?P<at>[^\]]*)\]"
-    r"(?P<ends>·ends)?(?:\+(?P<pen>\d)p)?(?:>(?P<cities>[\w,]+))?"
+    r"(?P<ends>·ends)?(?:\+(?P<pen>\d)p)?(?:\+(?P<goods>wine|grain|cloth))?"
+    r"(?:>(?P<cities>[\w,]+))?"
 )
 
 
@@ -62,6 +63,8 @@ class RefFeature:
     centre: bool
     pennants: int
     cities: frozenset[str]
+    #: Traders & Builders: the trade-goods symbol of a city, or None.
+    goods: str | None = None
 
 
 @dataclass(frozen=True)
@@ -86,12 +89,14 @@ def _feature(text: str) -> RefFeature:
         centre=at == "C",
         pennants=int(m["pen"] or 0),
         cities=frozenset(m["cities"].split(",")) if m["cities"] else frozenset(),
+        goods=m["goods"],
     )
 
 
-def reference_tiles() -> dict[str, RefTile]:
+def reference_tiles(table: str = REFERENCE_TABLE) -> dict[str, RefTile]:
+    """The rows ``| kind | count | edges | features | wagon links |`` of a tile table."""
     tiles: dict[str, RefTile] = {}
-    for line in REFERENCE_TABLE.strip().splitlines():
+    for line in table.strip().splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         kind, count, edges, features, links = cells
         pairs = frozenset(frozenset(p.split("-")) for p in links.split("; ") if p)
@@ -168,7 +173,7 @@ def figure_totals(game: Game) -> list[Counter[str]]:
     totals = [Counter(supply) for supply in game.supply]
     for figure in game.figures():
         totals[figure.player][figure.kind] += 1
-    for owner, _ in game.snapshot()["freed_wagons"]:
+    for owner, _ in game.snapshot().get("freed_wagons", []):
         totals[owner]["wagon"] += 1
     return totals
 

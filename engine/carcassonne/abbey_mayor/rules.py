@@ -70,7 +70,9 @@ def score_field_farmers(game: Game, root: int, per_city: int, final: bool) -> No
     board = game.board
     cities = completed_cities(board, root)
     winners = majority(game.strengths(root))
-    points = {p: per_city * cities for p in winners} if cities else {}
+    points = (
+        {p: (per_city + game.farmer_bonus(p, [root])) * cities for p in winners} if cities else {}
+    )
     for player, won in points.items():
         game.add_points(player, "field", won)
     game.emit(

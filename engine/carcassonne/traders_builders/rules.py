@@ -1,0 +1,114 @@
+"""Traders & Builders' rules on the board: where a builder or a pig may go, the trade goods of
+a city, the end-of-game goods majorities (RULES.md section 5).
+
+The plug-in (:mod:`engine.carcassonne.traders_builders.plugin`) calls these at the game's hooks.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.core.board import Board, Figure, Pos
+from engine.core.events import FeatureScored
+from engine.core.majority import majority
+from engine.core.tiles import EDGE_STEPS
+
+if TYPE_CHECKING:
+    from engine.core.game import Game
+
+NAME = "traders_builders"
+EXTRA_FIGURES = {"builder": 1, "pig": 1}
+#: The three kinds of trade goods, in the order they are scored.
+GOODS = ("wine", "grain", "cloth")
+GOODS_POINTS = 10
+#: The feature types each new figure joins.
+STANDS_ON = {"builder": frozenset({"road", "city"}), "pig": frozenset({"field"})}
+#: Figures that are not followers: they never make a feature "hold one of the player's".
+HELPERS = frozenset({"builder", "pig", "barn"})
+
+
+def may_join(figures: list[Figure], player: int, figure: str) -> bool:
+    """Whether ``player``'s ``figure`` (builder or pig) may join a feature holding ``figures``:
+    one of their followers is there (a wagon, a mayor, a farmer...) and not their ``figure``."""
+    own = [f for f in figures if f.player == player]
+    return any(f.kind not in HELPERS for f in own) and all(f.kind != figure for f in own)
+
+
+def options(game: Game, figure: str, pos: Pos) -> list[tuple[int, int | str]]:
+    """(local feature, its ``at``) on the tile at ``pos`` where the player in turn may put their
+    ``figure``: a builder on an unfinished road or city, a pig in a field."""
+    board = game.board
+    placed = board.tiles[pos]
+    oriented = placed.oriented
+    wanted = STANDS_ON[figure]
+    found = []
+    for local, feat in enumerate(oriented.features):
+        if feat.type not in wanted:
+            continue
+        root = board.find(placed.first_node + local)
+        figures = board.figures[root]
+        if not figures or (figure == "builder" and board.open[root] == 0):
+            continue
+        if may_join(figures, game.current, figure):
+            found.append((local, oriented.at_label(local)))
+    return found
+
+
+def holds(board: Board, root: int, player: int, figure: str) -> bool:
+    return any(f.kind == figure and f.player == player for f in board.figures[root])
+
+
+def cities_at(board: Board, pos: Pos) -> list[int]:
+    """The cities the tile at ``pos`` belongs to or closes (an abbey closes its neighbours')."""
+    x, y = pos
+    placed = board.tiles[pos]
+    oriented = placed.oriented
+    nodes = [
+        placed.first_node + local
+        for local, feat in enumerate(oriented.features)
+        if feat.type == "city"
+    ]
+    for edge, (dx, dy) in enumerate(EDGE_STEPS):
+        if oriented.edges[edge] == "C":
+            continue  # a city meeting a city edge joins this tile's city: listed above
+        other = board.tiles.get((x + dx, y + dy))
+        if other is None:
+            continue
+        for local in other.oriented.edge_features[(edge + 2) % 4]:
+            if other.oriented.features[local].type == "city":
+                nodes.append(other.first_node + local)
+    return list(dict.fromkeys(board.find(n) for n in nodes))
+
+
+def goods_in(board: Board, root: int) -> dict[str, int]:
+    """The trade-goods symbols of city ``root``, by kind (kinds with none left out)."""
+    tiles = board.ftiles[root]
+    assert tiles is not None
+    found: dict[str, int] = {}
+    for pos in tiles:
+        placed = board.tiles[pos]
+        for local, feat in enumerate(placed.oriented.features):
+            good = feat.extra.get("goods")
+            if good and board.find(placed.first_node + local) == root:
+                found[str(good)] = found.get(str(good), 0) + 1
+    return {good: found[good] for good in GOODS if good in found}
+
+
+def score_goods(game: Game, tokens: list[dict[str, int]]) -> None:
+    """End: for each good, the player(s) with the most tokens (at least one) score 10 each.
+    A seat that left the game counts nothing."""
+    for good in GOODS:
+        counts = [0 if game.out[p] else tokens[p][good] for p in range(game.players)]
+        winners = majority(counts)
+        if not winners:
+            continue
+        for player in winners:
+            game.add_points(player, "goods", GOODS_POINTS)
+        game.emit(
+            FeatureScored(
+                feature="goods",
+                points=dict.fromkeys(winners, GOODS_POINTS),
+                final=True,
+                details={"good": good, "tokens": max(counts)},
+            )
+        )
