@@ -6,7 +6,9 @@
 - median ms to replay a full game record;
 - peak memory of one game (tracemalloc) and of the process (max RSS);
 - median ms per random 2-player game with the Abbey & Mayor expansion (all figure kinds);
-- median us to fork a game state mid-game (turn 35; what search does), base and Abbey & Mayor.
+- median us to fork a game state mid-game (turn 35; what search does), base and Abbey & Mayor;
+- median ms per random 4-player game with the Big Box expansions at hand (Abbey & Mayor, Inns &
+  Cathedrals, The River; the issue's target: at most 6 ms with all four expansions).
 """
 
 from __future__ import annotations
@@ -22,12 +24,16 @@ import tracemalloc
 from engine import Game, Pass, Phase, Setup
 from engine.cli import play_random, random_action
 
+#: The expansions of the 4-player case (Traders & Builders joins them once it is merged).
+BIG_BOX = ("abbey_mayor", "inns_cathedrals", "river")
+
 
 def random_game(
-    seed: int, options: dict[str, object], expansions: tuple[str, ...] = ()
+    seed: int, options: dict[str, object], expansions: tuple[str, ...] = (), players: int = 2
 ) -> tuple[Game, float]:
     started = time.perf_counter()
-    game = Game(Setup(players=("A", "B"), seed=seed, options=options, expansions=expansions))
+    names = ("A", "B", "C", "D", "E", "F")[:players]
+    game = Game(Setup(players=names, seed=seed, options=options, expansions=expansions))
     play_random(game, random.Random(seed))
     return game, (time.perf_counter() - started) * 1000
 
@@ -105,6 +111,13 @@ def main() -> None:
         random_game(args.seed + index, options, ("abbey_mayor",))[1] for index in range(args.games)
     ]
 
+    for seed in range(5):  # warm the expansions' fit tables too
+        random_game(20_000 + seed, options, BIG_BOX, players=4)
+    big_box_ms = [
+        random_game(args.seed + index, options, BIG_BOX, players=4)[1]
+        for index in range(args.games)
+    ]
+
     fork_us = [t for index in range(30) for t in fork_timings(args.seed + index, (), 20)]
     fork_am_us = [
         t for index in range(30) for t in fork_timings(args.seed + index, ("abbey_mayor",), 20)
@@ -124,6 +137,9 @@ def main() -> None:
         "median_ms_to_replay_full_record": round(statistics.median(replay_ms), 3),
         "peak_kib_one_game_tracemalloc": round(peak / 1024, 1),
         "abbey_mayor_median_ms_per_game": round(statistics.median(abbey_mayor_ms), 3),
+        "big_box_4p_expansions": list(BIG_BOX),
+        "big_box_4p_median_ms_per_game": round(statistics.median(big_box_ms), 3),
+        "big_box_4p_p90_ms_per_game": round(statistics.quantiles(big_box_ms, n=10)[-1], 3),
         "median_us_per_fork_mid_game": round(statistics.median(fork_us), 1),
         "abbey_mayor_median_us_per_fork_mid_game": round(statistics.median(fork_am_us), 1),
         "max_rss_mib_process": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
