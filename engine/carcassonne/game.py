@@ -14,7 +14,7 @@ from engine.core.game import Game, register_game
 
 FOLLOWERS = 7
 ROLES = {"road": "thief", "city": "knight", "cloister": "monk", "field": "farmer"}
-EDGE_WORDS = {"C": "city", "R": "road", "F": "field"}
+EDGE_WORDS = {"C": "city", "R": "road", "F": "field", "W": "river"}
 #: Options: name -> (allowed values, default).
 OPTIONS: dict[str, tuple[tuple[Any, ...], Any]] = {
     "small_city": (("classic", "modern"), "classic"),
@@ -29,7 +29,7 @@ class CarcassonneGame(Game):
 
     edge_words: ClassVar[dict[str, str]] = EDGE_WORDS
     roles: ClassVar[dict[str, str]] = ROLES
-    role_figures: ClassVar[frozenset[str]] = frozenset({"follower"})
+    role_figures: ClassVar[frozenset[str]] = frozenset({"follower", "large_follower"})
 
     def tile_sets(self) -> tuple[str, ...]:
         return ("base",)

@@ -9,7 +9,9 @@ from engine.core.errors import MalformedError
 
 At = int | str
 AT_NAMES = frozenset({"C", "I1", "I2", "NW", "NE", "SE", "SW"})
-FIGURES = frozenset({"follower", "mayor", "barn", "wagon", "man", "hut", "subject", "palace"})
+FIGURES = frozenset(
+    {"follower", "mayor", "barn", "wagon", "large_follower", "man", "hut", "subject", "palace"}
+)
 #: Traders & Builders' figures (record names of the spec).
 FIGURES |= {"builder", "pig"}
 WALL_TILES = range(1, 10)

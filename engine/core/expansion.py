@@ -17,7 +17,8 @@ weight in majorities      :attr:`weights` (fixed) or :meth:`figure_weight` (e.g.
 a figure that stays out   :meth:`figure_scored` (a wagon moves on instead of going home)
 pieces beside the supply  :meth:`pieces` (the abbey tile), :meth:`snapshot`
 start tile, first stack   :meth:`arrange_stack` (a river drawn before the others)
-placement rules           :meth:`placement_refusal` (the river must continue)
+placement rules           :meth:`placement_refusal` (the river must continue), narrowed to
+                          the kinds it concerns by :meth:`restricts` (river tiles only)
 its own actions, phases   :attr:`actions`, :attr:`phases`, :meth:`legal`, :meth:`play`,
                           :meth:`decline`, :meth:`hint`
 during the turn           :meth:`on_merge`, :meth:`after_scoring`, :meth:`pending_decision`
@@ -111,6 +112,11 @@ class Expansion:
     ) -> IllegalActionError | None:
         """Why a tile that fits its neighbours still may not go there, or None."""
         return None
+
+    def restricts(self, kind: TileKind) -> bool:
+        """Whether :meth:`placement_refusal` may refuse some fitting placement of ``kind``;
+        the game lists the other kinds' placements from the board alone (fast)."""
+        return True
 
     def held_tiles(self) -> dict[str, int]:
         """Tiles it keeps off the stack that may still be placed (the abbeys), by kind name."""

@@ -156,6 +156,12 @@ class Game:
                 for p in self.plugins.values()
                 if getattr(type(p), hook) is not default
             ]
+        #: Per plug-in with a placement rule: which tile kinds that rule concerns.
+        self._restrictors: list[Callable[[TileKind], bool]] = [
+            p.restricts
+            for p in self.plugins.values()
+            if type(p).placement_refusal is not Expansion.placement_refusal
+        ]
         #: Figures an expansion places itself (a barn on a corner), by figure.
         self._special_figures: dict[str, Expansion] = {}
         #: (figure, feature type) -> whether the figure may stand there, filled as asked.
@@ -343,14 +349,21 @@ class Game:
         """Whether an expansion adds a placement rule to the edges' (a river)."""
         return bool(self._hooks["placement_refusal"])
 
+    def restricts(self, kind: TileKind) -> bool:
+        """Whether an expansion's placement rule may refuse a fitting placement of ``kind``."""
+        return any(concerns(kind) for concerns in self._restrictors)
+
     def has_placement(self, kind: TileKind) -> bool:
         """Whether ``kind`` can go anywhere now (it fits, and no expansion's rule forbids it)."""
-        if not self._hooks["placement_refusal"]:
+        if not self.restricts(kind):
             return self.board.has_placement(kind)
         return any(True for _ in self.placements(kind))
 
     def placements(self, kind: TileKind) -> Iterator[tuple[Pos, int]]:
         """Every (square, rotation) where ``kind`` may go now."""
+        if not self.restricts(kind):
+            yield from self.board.placements(kind)
+            return
         rules = self._hooks["placement_refusal"]
         for pos, rotation in self.board.placements(kind):
             if all(rule(kind, rotation, pos) is None for rule in rules):

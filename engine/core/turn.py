@@ -44,7 +44,7 @@ class LegalPlacements:
         #: With an expansion's placement rule (a river), the board's counts no longer apply:
         #: the placements are listed once.
         self._listed: list[PlaceTile] | None = None
-        if game.restricts_placement:
+        if any(game.restricts(kind) for kind in self._kinds):
             self._listed = list(self._iterate())
 
     def _iterate(self) -> Iterator[PlaceTile]:
