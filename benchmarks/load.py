@@ -9,7 +9,9 @@ it (game manager on a SQLite file, pictures through ``bot.render_pool``):
 
 - a turn's latency: from the move's arrival to its picture ready (p50, p95);
 - the event loop's lateness: a watchdog asks to wake every 10 ms and records how late it is
-  (p99, max); a late loop is a bot that answers Discord late.
+  (p99, max); a late loop is a bot that answers Discord late;
+- the CPU a move costs, the bot's process and its workers together, and so the cores the load
+  needs: a figure that holds on a busy machine, where the latencies do not.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import argparse
 import asyncio
 import gc
 import json
+import os
 import random
 import statistics
 import tempfile
@@ -41,6 +44,21 @@ def pick(view: TurnView, rng: random.Random) -> Action:
         return view.placements[rng.randrange(len(view.placements))]
     choice = rng.randrange(len(view.figures) + 1)
     return view.figures[choice] if choice < len(view.figures) else Pass()
+
+
+def cpu_seconds(pids: frozenset[int]) -> float:
+    """CPU time used so far by this process and the render workers ``pids`` (Linux's /proc;
+    this process only elsewhere): the work a move costs, whatever else the machine runs."""
+    own = os.times()
+    total = own.user + own.system
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -72,6 +90,7 @@ async def serve(
             if not view.finished:
                 ids.append(row.id)
         gc.collect()
+        cpu_before = cpu_seconds(pool.pids)
         turns: list[float] = []
         late: list[float] = []
         stop = time.perf_counter() + seconds
@@ -100,6 +119,7 @@ async def serve(
                 due += local.expovariate(1 / MOVE_EVERY)
 
         await asyncio.gather(watchdog(), *(player(g) for g in ids))
+        cpu_ms = (cpu_seconds(pool.pids) - cpu_before) * 1000 / max(1, len(turns))
         return {
             "active_games": len(ids),
             "workers": workers,
@@ -109,6 +129,10 @@ async def serve(
             "turn_p95_ms": round(percentile(turns, 0.95)) if turns else None,
             "loop_late_p99_ms": round(percentile(late, 0.99), 1),
             "loop_late_max_ms": round(max(late), 1) if late else None,
+            # CPU per move (the bot's process and its render workers): the cores this load
+            # needs is moves per second x this, whatever else ran on the machine meanwhile.
+            "cpu_ms_per_move": round(cpu_ms, 2),
+            "cores_needed": round(len(turns) / seconds * cpu_ms / 1000, 2),
         }
     finally:
         pool.close()

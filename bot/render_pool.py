@@ -24,6 +24,8 @@ def default_workers() -> int:
 class RenderPool:
     def __init__(self, workers: int, art_cache: str | None = None) -> None:
         self.workers = workers
+        #: The workers' process ids, once :meth:`warm` has started them (for monitoring).
+        self.pids: frozenset[int] = frozenset()
         self._pool: ProcessPoolExecutor | None = None
         if workers > 0:
             self._pool = ProcessPoolExecutor(
@@ -44,9 +46,10 @@ class RenderPool:
         if self._pool is None:
             return
         loop = asyncio.get_running_loop()
-        await asyncio.gather(
+        pids = await asyncio.gather(
             *(loop.run_in_executor(self._pool, os.getpid) for _ in range(self.workers))
         )
+        self.pids = frozenset(pids)
 
     def close(self) -> None:
         if self._pool is not None:
