@@ -80,7 +80,7 @@ CATEGORY_COLOURS: dict[str, RGB] = {
     "cloister": (120, 90, 160),
     "field": (96, 156, 60),
     "barn": (150, 110, 60),
-    "goods": (120, 40, 130),
+    "goods": (222, 170, 40),
 }
 CATEGORY_FALLBACK: RGB = (150, 150, 150)
 
