@@ -1,9 +1,12 @@
 """Viewer links: the length of the game code of random games of every family.
 
-Run: ``python -m benchmarks.viewer [--games 200]``. The games are a mix (:func:`random_record`):
-the base game with random rule options and the tactical hand, Abbey & Mayor, Hunters &
-Gatherers, 2 to 6 players, and The Castle, played to the end by random players
-(:func:`engine.cli.play_random`), with names of 3 to 12 letters, accents included. Prints JSON:
+Run: ``python -m benchmarks.viewer [--games 200] [--bigbox 100]``. The games are a mix
+(:func:`random_record`): the base game with random rule options and the tactical hand, Abbey &
+Mayor, Hunters & Gatherers, 2 to 6 players, and The Castle, played to the end by random players
+(:func:`engine.cli.play_random`), with names of 3 to 12 letters, accents included. Then Big Box
+games (:func:`bigbox_record`): half of them 6 players with all four expansions, the others a
+random combination of Inns & Cathedrals, The River, Traders & Builders (and Abbey & Mayor) for 2
+to 6 players; they are measured apart ("big box: ..."), as their links are longer. Prints JSON:
 per family and over all games, the code's length (largest and median) against the 400
 characters a link may use, and the time to code a game.
 """
@@ -71,9 +74,33 @@ def setup_for(seed: int) -> dict[str, Any]:
     return {"players": players, "expansions": ("abbey_mayor",), "options": options}
 
 
+#: Carcassonne's expansions a Big Box game may have.
+BIG_BOX = ("abbey_mayor", "inns_cathedrals", "river", "traders_builders")
+
+
+def bigbox_setup(seed: int) -> dict[str, Any]:
+    """The setup of Big Box game ``seed``: even seeds 6 players with all four expansions, odd
+    ones a random combination with at least one of the three new ones, 2 to 6 players."""
+    rng = random.Random(seed)
+    if seed % 2 == 0:
+        return {"players": 6, "expansions": BIG_BOX}
+    while True:
+        chosen = tuple(e for e in BIG_BOX if rng.random() < 0.5)
+        if set(chosen) - {"abbey_mayor"}:
+            return {"players": rng.randint(2, 6), "expansions": chosen}
+
+
+def bigbox_record(seed: int) -> dict[str, Any]:
+    """Big Box game ``seed`` (see :func:`bigbox_setup`), played to the end."""
+    return _played(seed, bigbox_setup(seed))
+
+
 def random_record(seed: int) -> dict[str, Any]:
     """Random game ``seed`` of the mix (see :func:`setup_for`), played to the end."""
-    setup = setup_for(seed)
+    return _played(seed, setup_for(seed))
+
+
+def _played(seed: int, setup: dict[str, Any]) -> dict[str, Any]:
     names = tuple(random.Random(seed).sample(NAMES, setup.pop("players")))
     game = Game(Setup(players=names, seed=seed, **setup))
     play_random(game, random.Random(seed))
@@ -90,6 +117,7 @@ def family_of(record: dict[str, Any]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--bigbox", type=int, default=100)
     args = parser.parse_args()
     lengths: dict[str, list[int]] = {}
     times: list[float] = []
@@ -106,6 +134,16 @@ def main() -> None:
         )
         lengths.setdefault(family, []).append(len(code))
         lengths.setdefault("all games", []).append(len(code))
+    for seed in range(args.bigbox):
+        record = bigbox_record(seed)
+        started = time.perf_counter()
+        code = encode(game_turns(record))
+        times.append(time.perf_counter() - started)
+        family = "big box: " + (
+            "all four, 6 players" if seed % 2 == 0 else "other combinations, 2-6 players"
+        )
+        lengths.setdefault(family, []).append(len(code))
+        lengths.setdefault("big box: all games", []).append(len(code))
     results: dict[str, Any] = {
         name: {
             "games": len(found),

@@ -5,10 +5,12 @@ the fingerprint of the tables it was made with (:func:`checksum`). It is built w
 range coding on big integers (rANS without renormalisation: exact, as Python's and JavaScript's
 integers are unbounded): each decision is a symbol coded with the frequencies the decoder can
 compute too, so a likely symbol costs little. What is coded, turn by turn, is what the viewer
-shows (:mod:`renderer.viewer.turns`): who played; each tile's kind, against the tiles left; its
+shows (:mod:`renderer.viewer.turns`): who played (a builder's second tile is a turn of the same
+player); each tile's kind, against the tiles left (river tiles first while any is left); its
 square and rotation, as one of the placements that fit the board's edges (the tables of
 :mod:`renderer.viewer.tables`); the pieces taken back, as places in the list of pieces standing;
-the pieces put down, as options of their tile; the score changes. Models of small choices adapt
+the pieces put down, as options of their tile (large followers, builders, pigs too); the score
+changes (Traders & Builders' goods majorities at the end among them). Models of small choices adapt
 as the game goes (how many pieces a turn places, who scores, how much). ``viewer.js`` decodes
 the same symbols in the same order: the two must change together (bump :data:`VERSION`).
 """
@@ -25,7 +27,7 @@ from renderer.viewer.tables import VARIANTS, Variant, fingerprint, variant, vari
 from renderer.viewer.turns import GameTurns, spot_number
 
 #: The code's format; its character leads every code (``ALPHABET[VERSION]``).
-VERSION = 1
+VERSION = 2
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 #: The fingerprint of the page's tables is coded below this (12 bits).
 CHECK_SPACE = 4096
@@ -43,6 +45,9 @@ NAME_CHARS = (
 STEP = 8
 #: A tile kind's weight per tile left (plus one, so that any kind can be coded).
 KIND_WEIGHT = 16
+#: While river tiles are left, a river tile kind's weight is this many times more (The River:
+#: the river is laid first; the other kinds keep a little weight for an abbey or a closed river).
+RIVER_BOOST = 256
 #: A fitting placement's weight against the one of "elsewhere" (coded square by square).
 FIT_WEIGHT = 32
 #: Squares coded raw (a placement that fits nothing known) lie within this many of (0, 0).
@@ -69,6 +74,7 @@ def constants() -> dict[str, Any]:
         "nameChars": [list(group) for group in NAME_CHARS],
         "step": STEP,
         "kindWeight": KIND_WEIGHT,
+        "riverBoost": RIVER_BOOST,
         "fitWeight": FIT_WEIGHT,
         "rawSpan": RAW_SPAN,
         "maxPieces": MAX_PIECES,
@@ -205,6 +211,7 @@ class GameWriter:
         self.board = BoardModel(self.tables)
         n = self.players
         self.left = [k.count * (n if k.abbey else 1) for k in self.tables.kinds]
+        self.river = [self.tables.river(k) for k in range(len(self.tables.kinds))]
         self.standing: list[families.Piece] = []
         self.hash = 0
         self.m_player, self.m_tiles = Adaptive(2), Adaptive(8)
@@ -293,7 +300,7 @@ class GameWriter:
         self.w.uniform(rotation // 90, 4)
 
     def tile(self, kind: int, square: Square, rotation: int) -> None:
-        self.w.weighted(kind, [KIND_WEIGHT * max(c, 0) + 1 for c in self.left])
+        self.w.weighted(kind, self.kind_freqs())
         fits = self.board.fits(kind)
         freqs = [FIT_WEIGHT] * len(fits) + [1]
         if (square, rotation) in fits:
@@ -302,6 +309,14 @@ class GameWriter:
             self.w.weighted(len(fits), freqs)
             self.raw(*square, rotation)
         self.lay(kind, square, rotation)
+
+    def kind_freqs(self) -> list[int]:
+        """Each tile kind's weight: by the tiles left, river tiles first while any is left."""
+        flowing = any(c > 0 for c, r in zip(self.left, self.river, strict=True) if r)
+        return [
+            (KIND_WEIGHT * max(c, 0) + 1) * (RIVER_BOOST if flowing and r else 1)
+            for c, r in zip(self.left, self.river, strict=True)
+        ]
 
     def pieces(
         self,

@@ -228,9 +228,16 @@ class GameReader {
     this.previous = scores;
     return { player, tiles, returned, placed, scores };
   }
+  kindFreqs() {
+    const river = this.t.river;
+    const flowing = this.left.some((c, k) => river[k] && c > 0);
+    return this.left.map(
+      (c, k) => (this.C.kindWeight * Math.max(c, 0) + 1) * (flowing && river[k] ? this.C.riverBoost : 1),
+    );
+  }
   tile() {
     const r = this.r;
-    const kind = r.weighted(this.left.map((c) => this.C.kindWeight * Math.max(c, 0) + 1));
+    const kind = r.weighted(this.kindFreqs());
     const fits = this.board.fits(kind);
     const freqs = fits.map(() => this.C.fitWeight);
     freqs.push(1);

@@ -84,22 +84,42 @@ def icon_function(game: str) -> Any:
 
 
 @cache
-def variant_art(index: int) -> dict[str, Any]:
-    """A variant's tables with its tile pictures and its figures in every seat colour."""
+def tile_art(index: int, kind: int) -> str:
+    """The picture of tile kind ``kind`` of variant ``index``, as a data URI."""
+    return data_uri(tile_image(variant(index).kinds[kind].oriented(0), ART_SIZE))
+
+
+@cache
+def figure_art(game: str, role: str) -> tuple[dict[str, Any], ...]:
+    """A figure of ``game`` drawn as ``role`` in every seat colour (data URI and size)."""
+    icon = icon_function(game)
+    out: list[dict[str, Any]] = []
+    with pal.seat_styles(()):
+        for style in range(len(pal.PLAYER_COLOURS)):
+            image = icon(style, role, round(ART_SIZE * FIGURE_SCALE))
+            out.append({"uri": data_uri(image, lossless=True), "w": image.width, "h": image.height})
+    return tuple(out)
+
+
+def variant_art(
+    index: int, pictures: dict[str, str], figures: dict[str, list[dict[str, Any]]]
+) -> dict[str, Any]:
+    """A variant's tables, its tile pictures and figures named by keys of ``pictures`` and
+    ``figures`` (filled here): a tile or figure several variants share is embedded once."""
     tables = variant(index)
     data = tables.to_json()
-    data["art"] = [data_uri(tile_image(k.oriented(0), ART_SIZE)) for k in tables.kinds]
-    icon = icon_function(tables.game)
-    sprites: dict[str, list[dict[str, Any]]] = {}
-    with pal.seat_styles(()):
-        for role in tables.roles:
-            sprites[role] = []
-            for style in range(len(pal.PLAYER_COLOURS)):
-                image = icon(style, role, round(ART_SIZE * FIGURE_SCALE))
-                sprites[role].append(
-                    {"uri": data_uri(image, lossless=True), "w": image.width, "h": image.height}
-                )
-    data["sprites"] = sprites
+    data["art"] = []
+    for kind, tile in enumerate(tables.kinds):
+        key = f"{tables.game}:{tile.name}"
+        if key not in pictures:
+            pictures[key] = tile_art(index, kind)
+        data["art"].append(key)
+    data["sprites"] = {}
+    for role in tables.roles:
+        key = f"{tables.game}:{role}"
+        if key not in figures:
+            figures[key] = list(figure_art(tables.game, role))
+        data["sprites"][role] = key
     return data
 
 
@@ -112,11 +132,16 @@ def page_texts() -> dict[str, dict[str, str]]:
 
 
 def page_data(indices: Sequence[int], lang: str | None) -> dict[str, Any]:
+    pictures: dict[str, str] = {}
+    figures: dict[str, list[dict[str, Any]]] = {}
+    variants = {variant(i).key: variant_art(i, pictures, figures) for i in indices}
     return {
         "checksum": codec.checksum(),
         "codec": codec.constants(),
         "variantKeys": [variant_key(g, e) for g, e in VARIANTS],
-        "variants": {variant(i).key: variant_art(i) for i in indices},
+        "variants": variants,
+        "pictures": pictures,
+        "figures": figures,
         "artSize": ART_SIZE,
         "cornerBase": CORNER_BASE,
         "corners": corner_points(),

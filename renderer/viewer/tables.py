@@ -16,6 +16,7 @@ import zlib
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
+from itertools import combinations
 from typing import Any
 
 from engine import Game, Setup
@@ -28,15 +29,25 @@ from renderer.geometry import CORNER_SPOTS
 from renderer.viewer.turns import CORNER_BASE, CORNER_NAMES, variant_key
 
 #: The variants a page can show: (game, expansions), in the order the codec numbers them.
+#: Carcassonne's Big Box expansions: each combination of them, with or without Abbey & Mayor.
+BIG_BOX = ("inns_cathedrals", "river", "traders_builders")
 VARIANTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("carcassonne", ()),
     ("carcassonne", ("abbey_mayor",)),
     ("hunters", ()),
     ("castle", ()),
+    *(
+        ("carcassonne", tuple(sorted(chosen)))
+        for size in range(1, len(BIG_BOX) + 1)
+        for chosen in combinations(BIG_BOX, size)
+        for chosen in (chosen, (*chosen, "abbey_mayor"))
+    ),
 )
 #: Edge matching rules: ``same`` (same letter, ``*`` matches all) or ``paths`` (The Castle:
 #: a path side faces a path side, any other side any other side).
 MATCH = {"castle": "paths"}
+#: The edge letter of a river side: a tile with one is a river tile.
+RIVER_EDGE = "W"
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +67,10 @@ class Variant:
     #: The role drawn beside each player's name: the main figure's usual one.
     legend: str = ""
 
+    def river(self, kind: int) -> bool:
+        """Whether tile kind ``kind`` is a river tile (The River's: laid before all others)."""
+        return RIVER_EDGE in self.kinds[kind].edges
+
     def kind_index(self, name: str) -> int:
         return next(i for i, k in enumerate(self.kinds) if k.name == name)
 
@@ -67,6 +82,7 @@ class Variant:
             "kinds": [k.name for k in self.kinds],
             "counts": [k.count for k in self.kinds],
             "perPlayer": [k.abbey for k in self.kinds],
+            "river": [self.river(i) for i in range(len(self.kinds))],
             "edges": [k.edges for k in self.kinds],
             "match": self.match,
             "bounds": None if self.bounds is None else [list(b) for b in self.bounds],

@@ -126,7 +126,7 @@
   }
 
   function sprite(role, seat) {
-    const set = tablesOf().sprites[role];
+    const set = data.figures[tablesOf().sprites[role]];
     return set ? set[game.styles[seat] % set.length] : null;
   }
 
@@ -184,7 +184,7 @@
       const el = document.createElement("div");
       el.className = "tile";
       const k = tables.kinds.indexOf(kind);
-      el.style.backgroundImage = 'url("' + tables.art[k] + '")';
+      el.style.backgroundImage = 'url("' + data.pictures[tables.art[k]] + '")';
       el.style.transform = "rotate(" + rotation + "deg)";
       el.dataset.kind = kind;
       place(el, ...at(x, y), TILE, TILE);

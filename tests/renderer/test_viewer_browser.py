@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from viewer_helpers import as_decoded, engine_frames, mixed_records
+from viewer_helpers import as_decoded, bigbox_records, engine_frames, mixed_records
 
 from engine import Game, Setup
 from engine.cli import play_random
@@ -48,6 +48,10 @@ FAMILIES: dict[str, dict[str, Any]] = {
     "abbey-mayor-6p": {"players": 6, "expansions": ("abbey_mayor",)},
     "hunters-5p": {"players": 5, "game": "hunters"},
     "castle": {"players": 2, "game": "castle"},
+    "big-box-4p": {
+        "players": 4,
+        "expansions": ("abbey_mayor", "inns_cathedrals", "river", "traders_builders"),
+    },
 }
 #: What the page shows of the frame it is on, read from its DOM.
 READ_FRAME = """
@@ -152,7 +156,7 @@ def test_the_standalone_page_shows_every_turn_as_the_engine_plays_it(
     assert label.startswith("Final scoring")
 
 
-@pytest.mark.parametrize("family", ["abbey-mayor-6p", "hunters-5p", "castle"])
+@pytest.mark.parametrize("family", ["abbey-mayor-6p", "hunters-5p", "castle", "big-box-4p"])
 def test_the_hosted_page_reads_the_game_from_its_link(
     browser: Any, site: tuple[str, Path], family: str
 ) -> None:
@@ -167,11 +171,11 @@ def test_the_hosted_page_reads_the_game_from_its_link(
     assert browser.execute_script(READ_FRAME)["slider"] == 1
 
 
-def test_the_decoder_reads_200_random_games_as_the_encoder_wrote_them(
+def test_the_decoder_reads_random_and_big_box_games_as_the_encoder_wrote_them(
     browser: Any, site: tuple[str, Path]
 ) -> None:
     browser.get(site[0])
-    for record in mixed_records():
+    for record in mixed_records() + bigbox_records():
         turns = game_turns(record)
         decoded = browser.execute_script(
             "return window.viewerDecode(arguments[0])", codec.encode(turns)

@@ -6,17 +6,25 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from benchmarks.viewer import random_record
+from benchmarks.viewer import bigbox_record, random_record
 from engine.core.timeline import turn_ends
 from renderer.viewer.turns import GameTurns, pieces, spot_number
 
 GAMES = 200
+#: Big Box games (half of them 6 players with all four expansions, see ``benchmarks.viewer``).
+BIG_BOX_GAMES = 40
 
 
 @cache
 def mixed_records() -> tuple[dict[str, Any], ...]:
     """:data:`GAMES` random finished games of every family (see ``benchmarks.viewer``)."""
     return tuple(random_record(seed) for seed in range(GAMES))
+
+
+@cache
+def bigbox_records() -> tuple[dict[str, Any], ...]:
+    """:data:`BIG_BOX_GAMES` random finished Big Box games (see ``benchmarks.viewer``)."""
+    return tuple(bigbox_record(seed) for seed in range(BIG_BOX_GAMES))
 
 
 def engine_frames(record: dict[str, Any]) -> list[dict[str, Any]]:
