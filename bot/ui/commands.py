@@ -27,6 +27,7 @@ from bot.ui import (
     abandon,
     chess_clock,
     clocks,
+    final,
     help_ui,
     images,
     lobby_ui,
@@ -656,8 +657,10 @@ class CarcassonneGroup(app_commands.Group):
             parts = [rules_text(row.kind, locale)]
         else:
             parts = [rules_text("carcassonne", locale)]
+            # No game here: the first expansion only (/carcassonne help has them all).
+            shown = ("abbey_mayor",) if row is None else row.expansions
             for name in lobby_ui.EXPANSION_CHOICES:
-                if (row is None or name in row.expansions) and name in rules_keys():
+                if name in shown and name in rules_keys():
                     parts.append(rules_text(name, locale))
             if row is None:
                 parts.append(rules_text("castle_pointer", locale))
@@ -665,7 +668,12 @@ class CarcassonneGroup(app_commands.Group):
         if row is not None:
             parts.append(lobby_ui.setup_summary(row, locale))
         parts.append(rules_text("how", locale))
-        await interaction.response.send_message("\n\n".join(parts), ephemeral=True)
+        # Four expansions' rules outgrow one message (2000 characters): the rest follows.
+        lines = [line for part in parts for line in (part, "")][:-1]
+        first, *rest = final.chunks(lines, final.CONTENT)
+        await interaction.response.send_message(first, ephemeral=True)
+        for more in rest:
+            await interaction.followup.send(more, ephemeral=True)
 
     @app_commands.command(
         name=_("settings"), description=_("Server defaults: options, channel, language")
