@@ -27,6 +27,7 @@ __all__ = [
 
 # The game families' own drawing registers itself in renderer.families on import; imported last,
 # after the common modules they build on.
+from renderer import bigbox_figures as _bigbox_figures  # noqa: F401
 from renderer.castle import pieces as _castle_pieces  # noqa: F401
 from renderer.castle import render as _castle  # noqa: F401
 from renderer.hunters import art as _hunters_art  # noqa: F401

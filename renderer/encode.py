@@ -14,14 +14,14 @@ import threading
 from PIL import Image, ImageDraw
 
 from engine.core.tiles import kinds_by_name
-from renderer import families
+from renderer import emblems, families
 from renderer import palette as pal
 from renderer.figures import ROLE_SCALE, figure_icon
 from renderer.tileart import tile_image
 
 #: zlib level 1: the fastest; a palette image compresses well even so.
 PNG_LEVEL = 1
-SAMPLE_SETS = ("base", "abbey_mayor")
+SAMPLE_SETS = ("base", "abbey_mayor", "inns_cathedrals", "traders_builders", "river")
 
 #: One palette per game family: a game drawn in other colours (Hunters & Gatherers' woods and
 #: water) gets its own, so its images keep their colours; the base games' palette is unchanged.
@@ -33,10 +33,11 @@ def _sample_sheet() -> Image.Image:
     """Every colour the images use: tiles, figures of every seat, interface colours, greys."""
     kinds = list(kinds_by_name(*SAMPLE_SETS).values())
     size = 96
-    sheet = Image.new("RGB", (size * 10, size * 14), pal.BACKGROUND)
+    tiles = -(-len(kinds) // 10)
+    sheet = Image.new("RGB", (size * 10, size * (tiles + 10)), pal.BACKGROUND)
     for i, kind in enumerate(kinds):
         sheet.paste(tile_image(kind.oriented(0), size), ((i % 10) * size, (i // 10) * size))
-    y = size * 5
+    y = size * tiles
     for player in range(len(pal.PLAYER_COLOURS)):
         for j, role in enumerate(ROLE_SCALE):
             icon = figure_icon(player, role, size)
@@ -48,7 +49,13 @@ def _sample_sheet() -> Image.Image:
     draw = ImageDraw.Draw(sheet)
     named = [v for v in vars(pal).values() if isinstance(v, tuple) and len(v) == 3]
     named += list(pal.CATEGORY_COLOURS.values())
-    y = size * 10
+    y = size * (tiles + 5)
+    # The goods tokens at the sizes of the players' strips (their rims blend into the ground).
+    for i, kind_name in enumerate(emblems.GOODS):
+        for j, (side, ground) in enumerate(((36, pal.BACKGROUND), (20, pal.WHITE))):
+            icon = emblems.goods_icon(kind_name, side)
+            sheet.paste(ground, (i * 80 + j * 40, y + 240, i * 80 + j * 40 + 40, y + 280))
+            sheet.paste(icon, (i * 80 + j * 40 + 2, y + 242), icon)
     for i, colour in enumerate(named):
         x = (i % 24) * 40
         row = y + (i // 24) * 40
@@ -58,7 +65,8 @@ def _sample_sheet() -> Image.Image:
             draw.text((x + 2, row + 20), "Ag", font=pal.font(14), fill=ground, anchor="lm")
     for i in range(64):
         shade = i * 4
-        draw.rectangle((i * 15, size * 13, i * 15 + 14, size * 14), fill=(shade, shade, shade))
+        bottom = size * (tiles + 9)
+        draw.rectangle((i * 15, bottom, i * 15 + 14, bottom + size), fill=(shade, shade, shade))
     return sheet
 
 

@@ -19,7 +19,18 @@ from renderer import palette as pal
 SUPERSAMPLE = 3
 #: Size of a figure relative to the tile side.
 FIGURE_SCALE = 0.36
-ROLE_SCALE = {"follower": 1.0, "farmer": 1.0, "mayor": 1.2, "wagon": 1.05, "barn": 0.9}
+ROLE_SCALE = {
+    "follower": 1.0,
+    "farmer": 1.0,
+    "mayor": 1.2,
+    "wagon": 1.05,
+    "barn": 0.9,
+    # The Big Box's figures, drawn by renderer.bigbox_figures.
+    "large_follower": 1.35,
+    "large_farmer": 1.35,
+    "builder": 1.1,
+    "pig": 1.15,
+}
 
 _MEEPLE_WIDE: tuple[tuple[float, float], ...] = (
     (-0.3, -0.42),
@@ -46,15 +57,16 @@ _LOCK = threading.Lock()
 
 def role_of(figure: Figure, oriented: Oriented) -> str:
     """How a figure is drawn: follower, farmer (a follower on a field), mayor, wagon or barn;
+    the large follower (standing or lying), builder and pig;
     in Hunters & Gatherers hunter, gatherer, fisher or hut."""
     family_role = families.FIGURE_ROLES.get(figure.kind)
     if family_role is not None:  # Hunters & Gatherers' men and huts
         return family_role(figure, oriented) or "man"
-    if figure.kind == "follower":
+    if figure.kind in ("follower", "large_follower"):
         local = figure.local
         if 0 <= local < len(oriented.features) and oriented.features[local].type == "field":
-            return "farmer"
-        return "follower"
+            return "farmer" if figure.kind == "follower" else "large_farmer"
+        return figure.kind
     return figure.kind if figure.kind in ROLE_SCALE else "follower"
 
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
 from engine.core.tiles import Oriented
-from renderer import families
+from renderer import emblems, families
+from renderer.river import RiverShape, draw_region, river_variants
 
 Point = tuple[float, float]
 CORNER_POINTS: tuple[Point, ...] = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
@@ -111,6 +112,10 @@ class Layout:
     spots: dict[int, Point]
     #: Per city: where its coats of arms go (one point per pennant).
     pennants: dict[int, tuple[Point, ...]]
+    #: The River's water (drawn under roads, which cross it on bridges).
+    rivers: tuple[RiverShape, ...] = ()
+    #: Per feature: a symbol drawn on it and where ("inn", "cathedral", "wine", "grain", "cloth").
+    emblems: dict[int, tuple[str, Point]] = field(default_factory=dict)
 
 
 # -- cities ------------------------------------------------------------------------------------
@@ -283,10 +288,14 @@ def region_map(
     roads: Sequence[RoadShape],
     centre: str,
     size: int = GRID,
+    rivers: Sequence[RiverShape] = (),
 ) -> Image.Image:
-    """An L image: 0 for field, local + 1 for a road/city/centre feature, 255 for decorations."""
+    """An L image: 0 for field, local + 1 for a road/city/centre/river feature, 255 for
+    decorations."""
     image = Image.new("L", (size, size), 0)
     draw = ImageDraw.Draw(image)
+    for river in rivers:
+        draw_region(draw, river, size, river.local + 1)
     width = max(2, round(ROAD_WIDTH * size))
     for road in roads:
         for path in road.paths:
@@ -506,12 +515,14 @@ def _finish(
     image: Image.Image,
     fields: dict[int, list[int]],
     comp: list[int],
+    rivers: Sequence[RiverShape] = (),
 ) -> Layout:
     size = image.width
     pixels = image.tobytes()
     dist = _distances(pixels, size)
     spots: dict[int, Point] = {}
     pennants: dict[int, tuple[Point, ...]] = {}
+    marks: dict[int, tuple[str, Point]] = {}
     for road in roads:
         path = road.paths[0]
         wanted = 0.25 if len(path) > 30 else 0.45
@@ -523,11 +534,27 @@ def _finish(
         mine = [p for p in range(size * size) if pixels[p] == city.local + 1]
         if not mine:
             mine = [size * (size // 2) + size // 2]
-        spots[city.local] = _best_pixel(mine, dist, size)
+        extra = oriented.features[city.local].extra
+        church: tuple[Point, ...] = ()
+        if extra.get("cathedral"):
+            # The cathedral takes the roomiest spot; the figure stands beside it.
+            church = (_best_pixel(mine, dist, size),)
+            marks[city.local] = ("cathedral", church[0])
+        spots[city.local] = _best_pixel(mine, dist, size, church)
         shields: list[Point] = []
         for _ in range(oriented.features[city.local].pennants):
             shields.append(_best_pixel(mine, dist, size, (spots[city.local], *shields)))
         pennants[city.local] = tuple(shields)
+        goods = extra.get("goods")
+        if isinstance(goods, str):
+            marks[city.local] = (
+                goods,
+                _best_pixel(mine, dist, size, (spots[city.local], *shields)),
+            )
+    for road in roads:
+        if oriented.features[road.local].extra.get("inn"):
+            at = emblems.inn_place(road.paths[0], spots[road.local], pixels, dist, size)
+            marks[road.local] = ("inn", at)
     for local, comps in fields.items():
         members: dict[int, list[int]] = {c: [] for c in comps}
         for p, c in enumerate(comp):
@@ -544,6 +571,8 @@ def _finish(
         gates=tuple(_gates(cities, roads)),
         spots=spots,
         pennants=pennants,
+        rivers=tuple(rivers),
+        emblems=marks,
     )
 
 
@@ -556,17 +585,20 @@ def _search(oriented: Oriented) -> Layout:
     city_feats.reverse()
     city_options = [_city_variants(local, f.positions) for local, f in city_feats]
     fallback: Layout | None = None
+    river_options = river_variants(oriented)
     for cities in itertools.product(*city_options):
         road_options, single_ends, branched = _road_variants(oriented, cities)
         centre = _centre_kind(oriented, single_ends, branched)
-        for roads in itertools.product(*road_options):
-            image = region_map(oriented, cities, roads, centre)
+        for rivers, roads in itertools.product(
+            itertools.product(*river_options), itertools.product(*road_options)
+        ):
+            image = region_map(oriented, cities, roads, centre, rivers=rivers)
             found = field_regions(oriented, image)
             if found is not None:
                 fields, comp, _ = found
-                return _finish(oriented, cities, roads, centre, image, fields, comp)
+                return _finish(oriented, cities, roads, centre, image, fields, comp, rivers)
             if fallback is None:
-                fallback = _finish(oriented, cities, roads, centre, image, {}, [])
+                fallback = _finish(oriented, cities, roads, centre, image, {}, [], rivers)
     # No variant matches the data: draw the plainest shape rather than fail (and tests flag it).
     assert fallback is not None
     return fallback
@@ -592,5 +624,5 @@ def layout(oriented: Oriented) -> Layout:
 def matches_data(oriented: Oriented) -> bool:
     """Whether the drawn layout splits the fields exactly as the tile data says (for tests)."""
     chosen = layout(oriented)
-    image = region_map(oriented, chosen.cities, chosen.roads, chosen.centre)
+    image = region_map(oriented, chosen.cities, chosen.roads, chosen.centre, rivers=chosen.rivers)
     return field_regions(oriented, image) is not None

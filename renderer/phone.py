@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 from PIL import Image, ImageDraw
 
 import catalogs
-from renderer import families
+from engine.carcassonne.traders_builders import goods
+from renderer import emblems, families
 from renderer import palette as pal
 from renderer.board import Measures, Pos, Window, draw_board, glyph_height
 from renderer.figures import figure_icon
@@ -49,7 +50,20 @@ CARD_TILE = 176
 ROTATION_TILE = 120
 
 #: Figure columns of the players' table, in order, when anyone has that figure.
-COLUMNS = ("follower", "mayor", "wagon", "barn", "abbey", "man", "hut")
+COLUMNS = (
+    "follower",
+    "large_follower",
+    "mayor",
+    "wagon",
+    "barn",
+    "builder",
+    "pig",
+    "abbey",
+    "man",
+    "hut",
+)
+#: The goods column (Traders & Builders) is this many figure columns wide: three token counts.
+GOODS_SPAN = 2.4
 
 
 def word(options: RenderOptions, key: str, **values: object) -> str:
@@ -259,20 +273,30 @@ def players_table(
     player to move highlighted; then the turn and the tiles left."""
     counts = [figure_counts(game, p) for p in range(game.players)]
     columns = [c for c in COLUMNS if any(c in row for row in counts)]
+    tokens = [goods(game, p) for p in range(game.players)]
+    has_goods = any(tokens)
     row_h = TEXT + 22
     pad = 14
-    col_w = 112
+    # Narrower columns when the expansions bring many figures (and goods), so names keep room.
+    units = len(columns) + (GOODS_SPAN if has_goods else 0)
+    col_w = min(112, int((WIDTH - 2 * pad - 360) / max(1, units)))
+    goods_w = round(col_w * GOODS_SPAN) if has_goods else 0
     # Column titles: one size for all, the largest at which each fits its column on at most two
     # lines ("Grande / abbaye"); a long single word ("Bürgermeister") makes it smaller.
     titles, size = column_titles([word(options, kind) for kind in columns], col_w - 6)
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    if any(measure.textlength(line, font=pal.font(size)) > col_w - 2 for t in titles for line in t):
+        # Too many columns for words (all the expansions at once): the icons say it alone.
+        titles = [[] for _ in columns]
     two_lines = any(len(lines) > 1 for lines in titles)
     head_h = SMALL + 56 + (size + 2 if two_lines else 0)
     height = head_h + row_h * game.players + SMALL * 2 + 3 * pad + (SMALL + 8 if part else 0)
     image = Image.new("RGB", (WIDTH, height), pal.BACKGROUND)
     draw = ImageDraw.Draw(image)
     big, small = pal.font(TEXT), pal.font(SMALL)
-    first = WIDTH - pad - col_w * len(columns)
+    first = WIDTH - pad - col_w * len(columns) - goods_w
     score_x = first - 24  # right edge of the scores
+    goods_x = WIDTH - pad - goods_w
     current = None if game.finished else game.decision.player
     for i, kind in enumerate(columns):
         cx = first + i * col_w + col_w // 2
@@ -284,6 +308,15 @@ def players_table(
         for n, line in enumerate(titles[i]):
             at = (cx, pad + 44 + n * (size + 2))
             draw.text(at, line, font=pal.font(size), fill=pal.INK, anchor="mt")
+    if has_goods:
+        gx = goods_x + goods_w // 2
+        for k, kind in enumerate(emblems.GOODS):
+            icon = emblems.goods_icon(kind, 30)
+            at = (round(gx + (k - 1) * goods_w / 3) - 15, pad + 5)
+            image.paste(icon, at, icon)
+        draw.text(
+            (gx, pad + 44), word(options, "goods"), font=pal.font(size), fill=pal.INK, anchor="mt"
+        )
     draw.text(
         (score_x, pad + 44), word(options, "score"), font=pal.font(20), fill=pal.INK, anchor="rt"
     )
@@ -312,6 +345,11 @@ def players_table(
             cx = first + i * col_w + col_w // 2
             value = str(counts[player][kind])
             draw.text((cx, cy), value, font=big, fill=pal.INK, anchor="mm")
+        if has_goods:
+            for k, kind in enumerate(emblems.GOODS):
+                kx = round(goods_x + goods_w / 2 + (k - 1) * goods_w / 3)
+                value = str(tokens[player].get(kind, 0))
+                draw.text((kx, cy), value, font=big, fill=pal.INK, anchor="mm")
     y = head_h + row_h * game.players + pad
     if game.finished:
         footer = word(options, "footer_over", left=game.tiles_left)

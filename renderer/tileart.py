@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from engine.core.tiles import Oriented
-from renderer import families, tilecache
+from renderer import emblems, families, tilecache
 from renderer import palette as pal
 from renderer.geometry import (
     CENTRE_RADIUS,
@@ -25,6 +25,7 @@ from renderer.geometry import (
     _inside,
     layout,
 )
+from renderer.river import bridges, draw_water
 
 SUPERSAMPLE = 3
 WALL_WIDTH = 0.075
@@ -60,9 +61,12 @@ def draw_tile(oriented: Oriented, size: int) -> Image.Image:
     draw = ImageDraw.Draw(image)
     seed = sum(ord(c) for c in oriented.kind) * 7 + oriented.rotation
     _grass(draw, big, random.Random(seed), chosen)
+    for river in chosen.rivers:
+        draw_water(image, river, big)
     for road in chosen.roads:
         for path in road.paths:
             _road(draw, path, big)
+            bridges(draw, path, chosen.rivers, big, ROAD_WIDTH / 2 + 0.02)
     for city in chosen.cities:
         _city(image, city, big, random.Random(seed + city.local))
     for gate in chosen.gates:
@@ -71,6 +75,8 @@ def draw_tile(oriented: Oriented, size: int) -> Image.Image:
     for points in chosen.pennants.values():
         for point in points:
             shield(draw, (point[0] * big, point[1] * big), 0.2 * big)
+    for name, point in chosen.emblems.values():
+        emblems.draw(image, name, point, big)
     # A faint frame keeps tiles apart on the board without hiding what crosses the edges.
     draw.rectangle((0, 0, big - 1, big - 1), outline=(88, 110, 60), width=SUPERSAMPLE)
     return image.resize((size, size), Image.Resampling.LANCZOS)

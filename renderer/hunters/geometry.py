@@ -56,8 +56,10 @@ WATER = frozenset({"river", "lake"})
 
 
 def is_hunters_tile(oriented: Oriented) -> bool:
-    """Whether a tile belongs to the Hunters & Gatherers family (forests, meadows, water)."""
-    return any(f.type in LAND or f.type in WATER for f in oriented.features)
+    """Whether a tile belongs to the Hunters & Gatherers family (forests, meadows, water); The
+    River's tiles have water too, but Carcassonne's fields, roads and cities around it."""
+    types = {f.type for f in oriented.features}
+    return bool(types & (LAND | WATER)) and not types & {"field", "road", "city"}
 
 
 @dataclass(frozen=True, slots=True)
