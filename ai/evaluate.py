@@ -8,6 +8,13 @@
   their figure back), the cities a farmer's field may still gain, and the worth of figures still
   in the supply while there are tiles left to use them. Hunters & Gatherers and The Castle get
   the generic part (end values and figures in hand).
+
+The Big Box needs little more: the end scoring already pays the goods majorities and the pig,
+and ``feature_value`` already makes an inn road or a cathedral city worth 0 unfinished and more
+completed, so its completion gain (completed minus unfinished value) carries the risk. Added:
+the large follower in the supply counts more than a follower, a builder on an open road or
+city is worth its chance of second tiles, a pig adds 1 per open city of its field, and an open
+city's goods are worth what they would add to its owners' majorities.
 """
 
 from __future__ import annotations
@@ -18,10 +25,14 @@ from dataclasses import dataclass, field
 from engine import Game
 from engine.carcassonne import CarcassonneGame
 from engine.carcassonne.scoring import feature_value
+from engine.carcassonne.traders_builders import goods as goods_of
+from engine.carcassonne.traders_builders.rules import GOODS_POINTS, goods_in
 from engine.core.majority import majority
 from engine.core.tiles import EDGE_STEPS
 
-RETURNING = frozenset({"follower", "mayor", "wagon", "large_follower"})
+RETURNING = frozenset({"follower", "mayor", "wagon", "large_follower", "builder"})
+#: A figure in the supply counted as this many followers (the large follower weighs 2).
+FOLLOWER_WORTH = {"follower": 1.0, "man": 1.0, "subject": 1.0, "large_follower": 1.5}
 
 
 def end_values(game: Game) -> list[float]:
@@ -46,6 +57,8 @@ COMPONENTS = (
     "returns",  # followers on open features x their odds of coming back x the share left
     "field_open",  # a field majority's open cities x their completion odds x 3
     "complete_other",  # the other families' features: completion odds x points per tile
+    "builder",  # a builder on an open road or city x its chance of a second tile x share left
+    "goods_open",  # an open city's goods x its completion odds x what they add to a majority
 )
 #: Points per tile of the other families' features when completed (incomplete ones score
 #: nothing at the end): Hunters & Gatherers' rivers and forests, The Castle's buildings.
@@ -66,6 +79,8 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "returns": 4.0,
     "field_open": 0.3,
     "complete_other": 1.0,
+    "builder": 5.0,
+    "goods_open": 1.0,
 }
 
 
@@ -104,8 +119,8 @@ class Heuristic:
         share = left / total
         for player, supply in enumerate(game.supply):
             for kind, count in supply.items():
-                if kind == "follower" or kind == "man" or kind == "subject":
-                    parts[player]["supply_follower"] += share * count
+                if kind in FOLLOWER_WORTH:
+                    parts[player]["supply_follower"] += share * count * FOLLOWER_WORTH[kind]
                 elif kind in RETURNING:
                     parts[player]["supply_other"] += share * count
         if isinstance(game, CarcassonneGame):
@@ -217,11 +232,36 @@ class Heuristic:
                 continue
             gain = feature_value(game, root, True) - feature_value(game, root, False)
             name = f"complete_{kind}"
-            for player in majority(game.strengths(root)):
+            owners = majority(game.strengths(root))
+            for player in owners:
                 parts[player][name] += chance * gain
             for figure in board.figures[root]:
                 if figure.kind in RETURNING:
                     parts[figure.player]["returns"] += chance * share
+                if figure.kind == "builder":  # each open end a chance to extend it again
+                    parts[figure.player]["builder"] += share * min(1.0, opened[root] / 2)
+            if kind == "city" and owners:
+                self._goods(game, root, owners, chance, parts)
+
+    @staticmethod
+    def _goods(
+        game: Game, root: int, owners: list[int], chance: float, parts: list[dict[str, float]]
+    ) -> None:
+        """An open city's goods go to whoever completes it, most likely one of its owners: what
+        they add to that owner's majorities (10 when they win or tie one), plus 1 per token."""
+        found = goods_in(game.board, root)
+        if not found:
+            return
+        held = [goods_of(game, p) for p in range(game.players)]
+        for player in owners:
+            gain = 0.0
+            for good, count in found.items():
+                mine = held[player].get(good, 0)
+                best = max((h.get(good, 0) for p, h in enumerate(held) if p != player), default=0)
+                before = GOODS_POINTS if mine and mine >= best else 0
+                after = GOODS_POINTS if mine + count >= best else 0
+                gain += after - before + count
+            parts[player]["goods_open"] += chance * gain / len(owners)
 
     def _field(self, game: Game, root: int, parts: list[dict[str, float]], left: int) -> None:
         board = game.board
@@ -236,4 +276,5 @@ class Heuristic:
         if expected:
             per_city = 4 if game.options.get("farmers") == "classic4" else 3
             for player in winners:
-                parts[player]["field_open"] += per_city * expected
+                pig = game.farmer_bonus(player, [root])  # Traders & Builders: 1 more per city
+                parts[player]["field_open"] += (per_city + pig) * expected

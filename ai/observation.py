@@ -14,6 +14,7 @@ import random
 from collections.abc import Callable
 
 from engine import Game
+from engine.carcassonne.river import River
 from engine.castle import CastleGame
 from engine.hunters import HuntersGame
 
@@ -50,9 +51,22 @@ def unseen(obs: Game, seat: int) -> list[str]:
     return pool
 
 
+def layer(game: Game) -> Callable[[str], int]:
+    """Which part of the stack a tile is known to lie in, drawn last first: The River's tiles
+    come before every other tile and its lake after the other river tiles (everyone knows);
+    only the order inside a part is hidden. Without The River, one part."""
+    river = game.plugins.get(River.name)
+    if not isinstance(river, River):
+        return lambda name: 0
+    kinds, lake = river.kinds, river.lake
+    return lambda name: 0 if name not in kinds else (1 if name == lake else 2)
+
+
 def _deal(game: Game, seat: int, rng: random.Random | None) -> None:
     """Other players' hands (same sizes) and the stack from the unseen tiles: sorted, or
-    shuffled with ``rng``. The drawn tile of the player in turn is public (everyone sees it)."""
+    shuffled with ``rng``, within each part of the stack (:func:`layer`). The drawn tile of the
+    player in turn is public (everyone sees it)."""
+    part = layer(game)
     pool = sorted(unseen(game, seat))
     if rng is not None:
         rng.shuffle(pool)
@@ -64,7 +78,7 @@ def _deal(game: Game, seat: int, rng: random.Random | None) -> None:
                 del pool[:size]
     if rng is None:
         pool.reverse()  # drawn from the end: the canonical order draws the sorted tiles in turn
-    game.stack = pool
+    game.stack = sorted(pool, key=part)  # stable: each part keeps its order; river on top
 
 
 def _hide_bonus(game: Game, seat: int, rng: random.Random | None) -> None:

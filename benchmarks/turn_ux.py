@@ -32,6 +32,7 @@ FAMILIES: list[tuple[str, dict[str, Any], int]] = [
     ("Carcassonne", {}, 2),
     ("Carcassonne, tactical hand", {"hand": True}, 3),
     ("Abbey & Mayor", {"expansion": "abbey_mayor"}, 4),
+    ("Big Box, The River, Abbey & Mayor", {"expansion": "all"}, 3),
     ("Hunters & Gatherers", {"game": "hunters"}, 3),
     ("The Castle", {"game": "castle"}, 2),
 ]

@@ -27,7 +27,7 @@ from engine import (
     WallTileTaken,
     WallTileUsed,
 )
-from engine.core.events import BonusTileDrawn, PlayerLeft, TurnSkipped, WagonMoved
+from engine.core.events import BonusTileDrawn, GoodsTaken, PlayerLeft, TurnSkipped, WagonMoved
 
 
 def text(key: str, locale: str | None, **params: Any) -> str:
@@ -58,6 +58,8 @@ def join_names(names: Sequence[str], locale: str | None) -> str:
 def describe_score(event: FeatureScored, names: Sequence[str], locale: str | None) -> str:
     """One scoring, e.g. "Alice and Bob scored 10 each for the city (4 tiles, 1 pennant)."."""
     feature = feature_name(event.feature, locale)
+    if event.feature == "goods":  # a majority of Traders & Builders' goods: "the most wine"
+        feature = feature_name(f"goods_{event.details.get('good')}", locale)
     if event.feature == "wall" and event.details.get("wall"):
         feature = text("wall_tile", locale, n=event.details["wall"])
     winners = [names[p] for p in sorted(event.points)]
@@ -75,16 +77,48 @@ def describe_score(event: FeatureScored, names: Sequence[str], locale: str | Non
 def _detail(event: FeatureScored, locale: str | None) -> str:
     if event.feature in CASTLE_FEATURES:
         return _castle_detail(event, locale)
+    if event.feature == "goods":
+        return count("tokens", int(event.details.get("tokens", 0)), locale)
+    mark = inns_cathedrals_mark(event)
+    if mark in ("inn_unfinished", "cathedral_unfinished"):
+        return text(mark, locale)
+    marked = f", {text(mark, locale)}" if mark else ""
     if event.feature == "city" and event.tiles:
-        return f"{count('tiles', event.tiles, locale)}, {count('pennants', event.pennants, locale)}"
+        tiles, pennants = (
+            count("tiles", event.tiles, locale),
+            count("pennants", event.pennants, locale),
+        )
+        return f"{tiles}, {pennants}{marked}"
     if event.feature == "road" and event.tiles:
-        return count("tiles", event.tiles, locale)
+        return count("tiles", event.tiles, locale) + marked
     if event.feature in HUNTERS_FEATURES:
         return _hunters_detail(event, locale)
     cities = event.details.get("cities")
     if cities:
         return count("cities", int(cities), locale)
     return ""
+
+
+#: Points per tile (and pennant) of a completed road with an inn, a city with a cathedral.
+MARKED_RATE = {"road": 2, "city": 3}
+
+
+def inns_cathedrals_mark(event: FeatureScored) -> str | None:
+    """What an inn or a cathedral did to a road or city score (Inns & Cathedrals), read from
+    the score itself: no other rule pays a completed road 2 per tile or a completed city 3 per
+    tile and pennant, and only an inn leaves a finished game's road of 2 tiles or more at 0.
+    Under ``incomplete=half`` an unfinished city without pennants scores 0 too: that one is
+    not called a cathedral."""
+    rate = MARKED_RATE.get(event.feature)
+    if rate is None or not event.tiles or not event.points:
+        return None
+    points = next(iter(event.points.values()))
+    size = event.tiles + (event.pennants if event.feature == "city" else 0)
+    if event.complete and points == rate * size:
+        return "with_inn" if event.feature == "road" else "with_cathedral"
+    if not event.complete and points == 0 and event.feature == "road" and event.tiles >= 2:
+        return "inn_unfinished"
+    return None
 
 
 HUNTERS_FEATURES = frozenset({"river", "forest", "hut", "meadow"})
@@ -164,7 +198,9 @@ def narrate(
             )
         elif isinstance(event, FigurePlaced) and current is not None:
             role = role_name(event.role, locale)
-            if event.figure == "barn":
+            if event.figure == "large_follower":
+                current += text("with_large", locale, role=role)
+            elif event.figure == "barn":
                 corner = catalogs.text("direction", str(event.at), locale)
                 current += text("barn_figure", locale, role=role, corner=corner)
             else:
@@ -196,6 +232,17 @@ def _other(event: Event, names: Sequence[str], locale: str | None, tile: TileWor
         return text("left", locale, player=names[event.player])
     if isinstance(event, BonusTileDrawn):
         return text("bonus", locale, player=names[event.player], tile=tile(event.kind))
+    if isinstance(event, GoodsTaken):
+        goods = ", ".join(
+            f"{n} {catalogs.text('goods', good, locale)}" for good, n in event.goods.items() if n
+        )
+        return text(
+            "goods_taken",
+            locale,
+            player=names[event.player],
+            where=where(*event.where),
+            goods=goods,
+        )
     if isinstance(event, WagonMoved):
         return text(
             "wagon_moved", locale, player=names[event.player], where=where(event.x, event.y)

@@ -27,6 +27,7 @@ from bot.ui import (
     abandon,
     chess_clock,
     clocks,
+    final,
     help_ui,
     images,
     lobby_ui,
@@ -52,10 +53,42 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: The ``expansion`` option: one expansion, or a usual combination ("+" between names). The
+#: lobby's menu combines them freely; the first two values are those of the first bot.
 EXPANSIONS = [
     Choice(name=_("None"), value="none"),
     Choice(name=_("Abbey & Mayor"), value="abbey_mayor"),
+    Choice(name=_("Inns & Cathedrals"), value="inns_cathedrals"),
+    Choice(name=_("Traders & Builders"), value="traders_builders"),
+    Choice(name=_("The River"), value="river"),
+    Choice(
+        name=_("Inns & Cathedrals + Traders & Builders"), value="inns_cathedrals+traders_builders"
+    ),
+    Choice(
+        name=_("Inns & Cathedrals + Traders & Builders + The River"),
+        value="inns_cathedrals+traders_builders+river",
+    ),
+    Choice(name=_("All four expansions"), value="all"),
 ]
+
+
+def chosen_expansions(expansion: str | None) -> tuple[str, ...] | None:
+    """The expansions an ``expansion`` option value names (None: not given)."""
+    if expansion is None:
+        return None
+    if expansion == "none":
+        return ()
+    if expansion == "all":
+        return lobby_ui.EXPANSION_CHOICES
+    return lobby_ui.ordered_expansions(expansion.split("+"))
+
+
+def foreign_expansion(game: str | None, expansions: tuple[str, ...] | None) -> bool:
+    """Whether a game named with the command does not take these expansions."""
+    allowed = engine_setup.EXPANSIONS.get(game or "", ())
+    return game is not None and any(name not in allowed for name in expansions or ())
+
+
 LEVELS = [
     Choice(name=_("easy"), value="easy"),
     Choice(name=_("medium"), value="medium"),
@@ -216,12 +249,10 @@ class CarcassonneGroup(app_commands.Group):
             raise UIError("new_in_thread")
         if not isinstance(channel, discord.TextChannel):
             raise UIError("guild_only")
-        expansions = None if expansion is None else (() if expansion == "none" else (expansion,))
+        expansions = chosen_expansions(expansion)
         rules = chosen_options(small_city, farmers, incomplete, hand)
-        chosen = expansion not in (None, "none")
         if game is not None and (
-            (rules and not engine_setup.OPTIONS.get(game))
-            or (chosen and expansion not in engine_setup.EXPANSIONS.get(game, ()))
+            (rules and not engine_setup.OPTIONS.get(game)) or foreign_expansion(game, expansions)
         ):
             raise UIError("carcassonne_only", game=tr(f"{game}_game", here_locale(interaction)))
         row = await manager.create_lobby(
@@ -271,8 +302,8 @@ class CarcassonneGroup(app_commands.Group):
             raise UIError("new_in_thread")
         if not isinstance(interaction.channel, discord.TextChannel):
             raise UIError("guild_only")
-        chosen = expansion not in (None, "none")
-        if game is not None and chosen and expansion not in engine_setup.EXPANSIONS.get(game, ()):
+        expansions = chosen_expansions(expansion)
+        if foreign_expansion(game, expansions):
             raise UIError("carcassonne_only", game=tr(f"{game}_game", here_locale(interaction)))
         row = await manager.create_lobby(
             interaction.user.id,
@@ -280,7 +311,7 @@ class CarcassonneGroup(app_commands.Group):
             guild_id=guild_id,
             channel_id=interaction.channel.id,
             game=game,
-            expansions=None if expansion is None else ((expansion,) if chosen else ()),
+            expansions=expansions,
             locale=server_language(interaction, settings) if settings else None,
         )
         low, high = lobby.player_range(row.kind)
@@ -626,15 +657,23 @@ class CarcassonneGroup(app_commands.Group):
             parts = [rules_text(row.kind, locale)]
         else:
             parts = [rules_text("carcassonne", locale)]
-            if row is None or "abbey_mayor" in row.expansions:
-                parts.append(rules_text("abbey_mayor", locale))
+            # No game here: the first expansion only (/carcassonne help has them all).
+            shown = ("abbey_mayor",) if row is None else row.expansions
+            for name in lobby_ui.EXPANSION_CHOICES:
+                if name in shown and name in rules_keys():
+                    parts.append(rules_text(name, locale))
             if row is None:
                 parts.append(rules_text("castle_pointer", locale))
                 parts.append(rules_text("hunters_pointer", locale))
         if row is not None:
             parts.append(lobby_ui.setup_summary(row, locale))
         parts.append(rules_text("how", locale))
-        await interaction.response.send_message("\n\n".join(parts), ephemeral=True)
+        # Four expansions' rules outgrow one message (2000 characters): the rest follows.
+        lines = [line for part in parts for line in (part, "")][:-1]
+        first, *rest = final.chunks(lines, final.CONTENT)
+        await interaction.response.send_message(first, ephemeral=True)
+        for more in rest:
+            await interaction.followup.send(more, ephemeral=True)
 
     @app_commands.command(
         name=_("settings"), description=_("Server defaults: options, channel, language")
@@ -704,7 +743,7 @@ class CarcassonneGroup(app_commands.Group):
         if channel is not None:
             changes["channel_id"] = channel.id
         if expansion is not None:
-            changes["expansions"] = () if expansion == "none" else (expansion,)
+            changes["expansions"] = chosen_expansions(expansion)
         timing = pbp_commands.settings_changes(turn_hours, timeout, digest_channel, digest_off)
         changes.update(timing)
         options = chosen_options(small_city, farmers, incomplete, hand)

@@ -314,13 +314,18 @@ def _at(text: str) -> int | str:
     return int(text) if text.isdigit() else text
 
 
+#: Figures offered with the feature they would stand on: "mayor on the city", "large follower
+#: on the road", "builder on the city", "pig on the field".
+ON_FEATURE = frozenset({"mayor", "wagon", "large_follower", "builder", "pig"})
+
+
 def figure_label(game: Game, figure: PlaceFigure, label: str, locale: str) -> str:
     """A figure menu entry: "2 · knight", "2 · mayor on the city", "5 · barn on the field
     corner"."""
     role = role_name(game, figure.figure, str(figure.at), locale)
     if figure.figure == "barn":
         return tr("barn_what", locale, label=label)
-    if figure.figure in ("mayor", "wagon") and game.last_pos is not None:
+    if figure.figure in ON_FEATURE and game.last_pos is not None:
         x, y = game.last_pos
         feature = post.feature_name(game, x, y, figure.at, locale)
         return tr("figure_what", locale, label=label, role=role, feature=feature)
@@ -328,7 +333,8 @@ def figure_label(game: Game, figure: PlaceFigure, label: str, locale: str) -> st
 
 
 def role_name(game: Game, figure: str, at: str, locale: str) -> str:
-    """How a figure on a spot is called: knight, thief, monk, farmer, mayor, wagon, barn."""
+    """How a figure on a spot is called: knight, thief, monk, farmer, mayor, wagon, barn, large
+    follower, builder, pig."""
     role = figure
     if figure in ("follower", "subject", "man") and game.last_pos is not None:
         oriented = game.board.tiles[game.last_pos].oriented

@@ -133,8 +133,10 @@ async def show(
     await interaction.response.defer(ephemeral=True, thinking=True)
     kind = game or (row.kind if row is not None else "carcassonne")
     expansions = tuple(row.expansions) if row is not None and game in (None, row.kind) else ()
-    if game is None and row is None:
-        expansions = ("abbey_mayor",)
+    if game is None and row is None:  # no game here: every expansion, briefly
+        from bot.ui.lobby_ui import EXPANSION_CHOICES
+
+        expansions = EXPANSION_CHOICES
     data = await demo_png(locale)
     embeds = [
         turn_embed(locale),

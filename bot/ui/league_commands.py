@@ -42,6 +42,7 @@ from bot.ui.commands import (
     SMALL_CITY,
     adopt_server_locale,
     bot_of,
+    chosen_expansions,
     chosen_options,
 )
 from bot.ui.errors import guarded
@@ -563,9 +564,7 @@ class LeagueGroup(app_commands.Group):
             name,
             admin=is_admin(interaction),
             game=game,
-            expansions=(expansion,)
-            if expansion not in (None, "none") and game == "carcassonne"
-            else (),
+            expansions=(chosen_expansions(expansion) or ()) if game == "carcassonne" else (),
             options=options,
             min_players=min_players,
             max_players=max_players,

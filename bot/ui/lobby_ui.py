@@ -31,7 +31,6 @@ log = logging.getLogger(__name__)
 #: The lobby's option menus: each option's values, the first being the default; their labels are
 #: in the catalogs (context ``lobby_option``, key ``option.value``).
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
-    "expansion": ("none", "abbey_mayor"),
     "small_city": ("classic", "modern"),
     "farmers": ("classic", "classic4", "modern"),
     "incomplete": ("standard", "half"),
@@ -39,8 +38,32 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
+#: Carcassonne's expansions, in the order the lobby lists and stores them; any may be combined
+#: (one menu with 0 to 4 values).
+EXPANSION_CHOICES: tuple[str, ...] = (
+    "abbey_mayor",
+    "inns_cathedrals",
+    "traders_builders",
+    "river",
+)
+
+
 def option_label(name: str, value: str, locale: str | None) -> str:
     return catalogs.text("lobby_option", f"{name}.{value}", locale)
+
+
+def expansions_label(expansions: tuple[str, ...], locale: str | None) -> str:
+    """The expansions of a lobby in words: "Abbey & Mayor + The River", or "No expansion"."""
+    if not expansions:
+        return option_label("expansion", "none", locale)
+    return " + ".join(catalogs.text("expansion", name, locale) for name in expansions)
+
+
+def ordered_expansions(chosen: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """The chosen expansions in the lobby's order, each once; an unknown one is a stale menu."""
+    if any(name not in EXPANSION_CHOICES for name in chosen):
+        raise UIError("stale")
+    return tuple(name for name in EXPANSION_CHOICES if name in chosen)
 
 
 #: Game threads archive after the longest inactivity Discord allows (7 days, in minutes); the next
@@ -62,9 +85,8 @@ def setup_summary(row: GameRow, locale: str) -> str:
     if row.kind == "hunters":  # no options; its deck is a reconstruction
         title = f"{tr('hunters_game', locale)} ({tr('hunters_reconstructed', locale)})"
         return f"{title} · {privacy}"
-    parts = []
-    exp = "abbey_mayor" if "abbey_mayor" in row.expansions else "none"
-    values = {"expansion": exp, **{k: str(v).lower() for k, v in row.options.items()}}
+    parts = [expansions_label(tuple(row.expansions), locale)]
+    values = {k: str(v).lower() for k, v in row.options.items()}
     values["hand"] = "yes" if row.options.get("hand") else "no"
     for name, choices in OPTION_CHOICES.items():
         chosen = values.get(name, choices[0])
@@ -186,11 +208,12 @@ async def on_button(interaction: discord.Interaction, game_id: int, op: str) -> 
 def options_view(row: GameRow, locale: str) -> discord.ui.View:
 
     current = {
-        "expansion": "abbey_mayor" if row.expansions else "none",
         "hand": "yes" if row.options.get("hand") else "no",
         **{k: str(v) for k, v in row.options.items() if k != "hand"},
     }
     view = discord.ui.View(timeout=None)
+    if row.kind == "carcassonne":
+        view.add_item(expansions_menu(row, locale))
     # Only Carcassonne has these options (The Castle has none). The hand is a button below.
     for name, choices in OPTION_CHOICES.items() if row.kind == "carcassonne" else ():
         if name == "hand":
@@ -210,6 +233,26 @@ def options_view(row: GameRow, locale: str) -> discord.ui.View:
     for button in creator_buttons(row, locale):
         view.add_item(button)
     return view
+
+
+def expansions_menu(row: GameRow, locale: str) -> components.LobbyOption:
+    """One menu of Carcassonne's expansions: none, any or all of them."""
+    options = [
+        discord.SelectOption(
+            label=catalogs.text("expansion", name, locale),
+            value=name,
+            default=name in row.expansions,
+        )
+        for name in EXPANSION_CHOICES
+    ]
+    menu: discord.ui.Select[Any] = discord.ui.Select(
+        custom_id=f"cc:lopt:{row.id}:expansions",
+        options=options,
+        min_values=0,
+        max_values=len(options),
+        placeholder=option_label("expansion", "none", locale),
+    )
+    return components.LobbyOption(menu, row.id, "expansions")
 
 
 def creator_buttons(row: GameRow, locale: str) -> list[Any]:
@@ -262,8 +305,8 @@ async def creator_button(
 
 def option_change(name: str, value: str) -> dict[str, Any]:
     """The manager's ``configure`` arguments for one lobby option."""
-    if name == "expansion":
-        return {"expansions": () if value == "none" else (value,)}
+    if name == "expansion":  # the single menu of lobby messages posted before there were more
+        return {"expansions": () if value == "none" else ordered_expansions([value])}
     if name == "hand":
         return {"options": {"hand": value == "yes"}}
     return {"options": {name: value}}
@@ -287,10 +330,14 @@ async def on_option(
         row = await chess_clock.choose_clock(interaction, game_id, values[0])
         await refresh_lobby(bot_of(interaction), row)
         return
-    if name not in OPTION_CHOICES or not values:
-        raise UIError("stale")
     manager = bot_of(interaction).manager
-    row = await manager.configure(game_id, interaction.user.id, **option_change(name, values[0]))
+    if name == "expansions":  # a menu of 0 to 4 values: every expansion chosen at once
+        change: dict[str, Any] = {"expansions": ordered_expansions(values)}
+    elif (name in OPTION_CHOICES or name == "expansion") and values:
+        change = option_change(name, values[0])
+    else:
+        raise UIError("stale")
+    row = await manager.configure(game_id, interaction.user.id, **change)
     locale = player_locale(interaction, row.locale)
     await interaction.response.edit_message(
         content=tr("options_saved", locale), view=options_view(row, locale)

@@ -124,6 +124,12 @@ def tile_card(game: Game, tile: str | None, locale: str) -> TileCard | None:
     return TileCard(tile, {r: f"{r}°" for r in rotations})
 
 
+def builder_turn(game: Game) -> bool:
+    """Whether the turn in play is a second tile a builder earned (Traders & Builders)."""
+    plugin = game.plugins.get("traders_builders")
+    return bool(getattr(plugin, "bonus_turn", False))
+
+
 async def prompt(
     snap: Snapshot, *, whole: bool = False
 ) -> tuple[str, discord.File, discord.ui.View | None]:
@@ -142,6 +148,8 @@ async def prompt(
     if own is not None:
         return own
     if view.phase == "tile":
+        if builder_turn(game):
+            lines.append(tr("builder_turn", locale, player=snap.names[game.current]))
         lines.append(tr("your_turn", locale, player=who))
         if game.hand_mode:
             lines.append(tr("turn_hand", locale))

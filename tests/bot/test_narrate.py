@@ -84,3 +84,41 @@ def test_every_engine_refusal_code_of_a_random_game_has_french_text() -> None:
             game.play(action)
         codes.add(refused.value.code)
     assert all(catalogs.has_in("engine", code, "fr") for code in codes), codes
+
+
+def test_the_big_box_reads_as_its_rulebook() -> None:
+    from engine.core.events import GoodsTaken
+
+    events: list[Event] = [
+        TilePlaced(0, "E", 1, 0, 0),
+        FigurePlaced(0, "large_follower", "knight", 1, 0, 6),
+        FeatureScored("road", {0: 8}, final=False, tiles=4),
+        FeatureScored("city", {1: 15}, final=False, tiles=4, pennants=1),
+        GoodsTaken(0, {"wine": 2, "cloth": 1}, (1, 0)),
+        FeatureScored("road", {1: 0}, final=True, tiles=3, complete=False),
+        FeatureScored("goods", {0: 10}, final=True, details={"good": "wine", "tokens": 3}),
+    ]
+    assert narrate(events, NAMES, "en") == [
+        "Alice placed a tile (E) at (1, 0) and put a knight on it, a large follower.",
+        "Alice scored 8 for the road (4 tiles, with an inn).",
+        "Bob scored 15 for the city (4 tiles, 1 pennant, with a cathedral).",
+        "Alice takes the goods of the city at (1, 0): 2 wine, 1 cloth.",
+        "Bob scored 0 for the road at the end (an unfinished road with an inn scores nothing).",
+        "Alice scored 10 for the most wine at the end (3 tokens).",
+    ]
+    french = narrate(events, NAMES, "fr")
+    assert "un grand partisan" in french[0] and "avec une auberge" in french[1]
+    assert "2 vin, 1 tissu" in french[3] and "la majorité de vin" in french[5]
+    german = narrate(events, NAMES, "de")
+    assert "ein großer Gefolgsmann" in german[0] and "mit Kathedrale" in german[2]
+    assert "die Mehrheit bei Wein" in german[5]
+
+
+def test_an_ordinary_road_or_city_is_not_called_an_inn_or_a_cathedral() -> None:
+    plain = [
+        FeatureScored("road", {0: 4}, final=False, tiles=4),
+        FeatureScored("city", {0: 10}, final=False, tiles=4, pennants=1),
+        FeatureScored("road", {0: 3}, final=True, tiles=3, complete=False),
+    ]
+    for line in narrate(plain, NAMES, "en"):
+        assert "inn" not in line and "cathedral" not in line

@@ -130,11 +130,12 @@ async def play(
     turn_seconds: int | None = None,
     delays: dict[int, float] | None = None,
     moves: int | None = None,
+    expansions: tuple[str, ...] = (),
 ) -> int:
     """A game of random legal moves, each ``delays[user]`` seconds after the previous one;
     ``moves``: stop after that many (the game stays active)."""
     row = await mgr.create_lobby(users[0], "u0", guild_id=guild, channel_id=7,
-                                 turn_seconds=turn_seconds)  # fmt: skip
+                                 turn_seconds=turn_seconds, expansions=expansions)  # fmt: skip
     for user in users[1:]:
         await mgr.join(row.id, user, f"u{user}")
     view: TurnView = await mgr.start(row.id, users[0], seed=seed)
@@ -220,6 +221,23 @@ async def test_stats_from_games_played_match_what_was_seen(
     carol = (await mgr.player_stats(GUILD, CAROL)).player
     assert carol.games == 1 and carol.median_turn == statistics.median(seen.times[CAROL])
     assert (await mgr.player_stats(OTHER_GUILD, ALICE)).player.games == 1
+
+
+async def test_big_box_stats_count_goods_and_inns_and_cathedrals_as_roads_and_cities(
+    timed: GameManager, clock: FakeClock
+) -> None:
+    mgr, seen = timed, Seen()
+    big_box = ("abbey_mayor", "inns_cathedrals", "traders_builders", "river")
+    for seed in range(1, 4):
+        await play(mgr, clock, (ALICE, BOB), seen, seed=seed, expansions=big_box)
+    for user in (ALICE, BOB):
+        stats = (await mgr.player_stats(GUILD, user)).player
+        assert dict(stats.categories) == {k: v for k, v in seen.points[user].items() if v}
+        assert sum(v for _, v in stats.categories) == sum(seen.scores[user])
+        assert set(dict(stats.categories)) <= {"city", "road", "cloister", "field", "barn", "goods"}
+    won = dict((await mgr.player_stats(GUILD, ALICE)).player.categories).get("goods", 0)
+    won += dict((await mgr.player_stats(GUILD, BOB)).player.categories).get("goods", 0)
+    assert won > 0 and won % 10 == 0, "goods majorities pay 10 each"
 
 
 @pytest.mark.parametrize("batch", [1, 50])

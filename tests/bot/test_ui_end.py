@@ -16,6 +16,7 @@ from conftest_ui import (
     custom_ids,
     pick,
     put_options,
+    said,
     shown,
     simcord_bot,
     spot_ids,
@@ -199,7 +200,11 @@ async def test_help_shows_a_turn_picture_the_commands_and_the_rules_in_two_langu
     assert all(m.ephemeral for m in messages)
     embeds = [e for m in messages for e in m.embeds]
     titles = [e.title for e in embeds]
-    assert titles == ["How a turn works", "Commands", "Rules: Carcassonne + Abbey & Mayor"]
+    assert titles == [
+        "How a turn works",
+        "Commands",
+        "Rules: Carcassonne + Abbey & Mayor + Inns & Cathedrals + Traders & Builders + The River",
+    ]
     assert all(len(e) <= 6000 for e in embeds)
     picture = assert_png(simcord_env, messages[0])
     assert len(picture) < 10 * 1024 * 1024
@@ -209,7 +214,8 @@ async def test_help_shows_a_turn_picture_the_commands_and_the_rules_in_two_langu
     assert "`/league " in commands
     rules = [f.name for f in embeds[2].fields]
     assert rules == ["Your turn", "Scoring during the game", "End of the game", "Abbey",
-                     "Mayor, wagon, barn"]  # fmt: skip
+                     "Mayor, wagon, barn", "Large follower, inns, cathedrals", "Goods",
+                     "Builder and pig", "The River"]  # fmt: skip
     # In a game's thread: that game's rules; in French for a French server.
     hunters_id = await table.new(game="hunters")
     assert table.thread().name == f"Hunters & Gatherers #{hunters_id}"
@@ -354,3 +360,25 @@ async def test_the_board_command_cools_down_per_user_and_says_when(
     # The turn itself is never slowed.
     await commit(alice, await pick(table, game_id, alice, table.last()))
     assert (await table.bot.manager.decision(game_id)).user_id == bob.id
+
+
+async def test_the_rules_of_a_game_with_every_expansion_span_messages_in_every_language(
+    simcord_env: simcord.Env,
+) -> None:
+    for lang, words in (
+        ("en", "**Inns & Cathedrals.**"),
+        ("fr", "**Marchands et Bâtisseurs.**"),
+        ("de", "**Der Fluss.**"),
+    ):
+        table = Table(simcord_env, players=2)
+        if lang != "en":
+            admins = table.guild.create_role(
+                "admins", permissions=discord.Permissions(manage_guild=True)
+            )
+            admin = table.guild.add_member(simcord_env.create_user(f"a{lang}"), roles=[admins])
+            await admin.slash(table.channel, "carcassonne settings", language=lang)
+        await table.new(expansion="all")
+        result = await table.players[0].slash(table.thread(), "carcassonne rules")
+        texts = said(result)
+        assert len(texts) >= 2 and all(len(t) <= 2000 for t in texts)
+        assert words in "\n".join(texts)

@@ -81,7 +81,7 @@ async def test_the_creator_sets_options_and_seats_and_players_pick_their_colours
     options = await alice.click(lobby, custom_id=f"cc:lobby:{game_id}:options")
     panel = options.response
     assert panel is not None and panel.ephemeral
-    await alice.select(panel, ["abbey_mayor"], custom_id=f"cc:lopt:{game_id}:expansion")
+    await alice.select(panel, ["abbey_mayor"], custom_id=f"cc:lopt:{game_id}:expansions")
     await alice.select(panel, ["modern"], custom_id=f"cc:lopt:{game_id}:farmers")
     await alice.click(panel, custom_id=button_id(panel, "Tactical hand: off"))
     panel = options.response
@@ -136,3 +136,52 @@ async def test_the_creator_sets_options_and_seats_and_players_pick_their_colours
     png = attachment_bytes(simcord_env, turn.attachments[0])
     assert has_colour(png, pal.PLAYER_COLOURS[images.STYLES["purple"]])
     assert not has_colour(png, pal.PLAYER_COLOURS[images.STYLES["red"]])
+
+
+async def test_the_creator_combines_any_expansions_in_one_menu(simcord_env: simcord.Env) -> None:
+    table = Table(simcord_env, players=1)
+    (alice,) = table.players
+    await alice.slash(
+        table.channel, "carcassonne new", expansion="inns_cathedrals+traders_builders"
+    )
+    lobby = table.channel.last_message
+    assert lobby is not None
+    game_id = int((lobby.embeds[0].title or "").split("#")[1])
+    setup = lobby.embeds[0].fields[0].value or ""
+    assert setup.startswith("Inns & Cathedrals + Traders & Builders · ")
+    panel = (await alice.click(lobby, custom_id=f"cc:lobby:{game_id}:options")).response
+    assert panel is not None
+    expansions = menu(panel, f"cc:lopt:{game_id}:expansions")
+    assert (expansions["min_values"], expansions["max_values"]) == (0, 4)
+    assert option_labels(panel, f"cc:lopt:{game_id}:expansions") == [
+        "Abbey & Mayor",
+        "Inns & Cathedrals",
+        "Traders & Builders",
+        "The River",
+    ]
+    # Stored in the lobby's order whatever the order of the clicks.
+    chosen = ["river", "traders_builders", "abbey_mayor", "inns_cathedrals"]
+    await alice.select(panel, chosen, custom_id=f"cc:lopt:{game_id}:expansions")
+    row = await table.bot.manager.game(game_id)
+    assert row.expansions == ("abbey_mayor", "inns_cathedrals", "traders_builders", "river")
+    lobby = table.channel.last_message
+    assert lobby is not None
+    assert "Abbey & Mayor + Inns & Cathedrals + Traders & Builders + The River" in (
+        lobby.embeds[0].fields[0].value or ""
+    )
+    # None chosen: no expansion.
+    await alice.select(panel, [], custom_id=f"cc:lopt:{game_id}:expansions")
+    assert (await table.bot.manager.game(game_id)).expansions == ()
+    lobby = table.channel.last_message
+    assert lobby is not None and "No expansion" in (lobby.embeds[0].fields[0].value or "")
+    # The command's "all" is the four of them.
+    await alice.slash(table.channel, "carcassonne new", expansion="all")
+    lobby = table.channel.last_message
+    assert lobby is not None
+    other = int((lobby.embeds[0].title or "").split("#")[1])
+    assert (await table.bot.manager.game(other)).expansions == (
+        "abbey_mayor",
+        "inns_cathedrals",
+        "traders_builders",
+        "river",
+    )
