@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 
+import pytest
+
+from bot.manager import GameManager
 from bot.manager.timing import DigestLine
-from bot.scheduler import ForcedTurn
+from bot.scheduler import ForcedTurn, Scheduler
 from bot.storage import Deadline, GameRow, GuildSettings, UserSettings
 
 HOUR = 3600.0
@@ -76,3 +79,28 @@ class FakeNotifier:
 
     def kinds(self, what: str) -> list[tuple[int, int, int | None, float]]:
         return [(g, t, u, h) for w, g, t, u, h in self.sent if w == what]
+
+
+# -- the fixtures of the tests that drive the scheduler by this clock ----------------------------
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def manager(database: str, clock: FakeClock) -> AsyncIterator[GameManager]:
+    mgr = await GameManager.open(database, clock=clock)
+    yield mgr
+    await mgr.close()
+
+
+@pytest.fixture
+def notifier(clock: FakeClock) -> FakeNotifier:
+    return FakeNotifier(clock)
+
+
+@pytest.fixture
+def scheduler(manager: GameManager, notifier: FakeNotifier) -> Scheduler:
+    return Scheduler(manager, notifier)

@@ -4,39 +4,18 @@ banks and increments, a bank running out under each policy, pauses by agreement,
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 
 import pytest
 from conftest import ALICE, BOB, CAROL, play_random, started_game
-from scheduler_fakes import FakeClock, FakeNotifier
+from scheduler_fakes import FakeClock, FakeNotifier, clock, manager, notifier, scheduler
 
 from bot.errors import BadSettings, ClockRanOut, NoClock, NotAPlayer, PauseOver
 from bot.manager import GameManager
 from bot.scheduler import Scheduler
 
+__all__ = ["clock", "manager", "notifier", "scheduler"]
+
 TEN_TWENTY = (600, 20)
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-async def manager(database: str, clock: FakeClock) -> AsyncIterator[GameManager]:
-    mgr = await GameManager.open(database, clock=clock)
-    yield mgr
-    await mgr.close()
-
-
-@pytest.fixture
-def notifier(clock: FakeClock) -> FakeNotifier:
-    return FakeNotifier(clock)
-
-
-@pytest.fixture
-def scheduler(manager: GameManager, notifier: FakeNotifier) -> Scheduler:
-    return Scheduler(manager, notifier)
 
 
 async def whole_turn(manager: GameManager, game_id: int, seed: int = 0) -> None:

@@ -4,41 +4,30 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 from conftest import ALICE, BOB, CAROL, play_random, started_game
-from scheduler_fakes import DAY, HOUR, NOON, FakeClock, FakeNotifier
+from scheduler_fakes import (
+    DAY,
+    HOUR,
+    NOON,
+    FakeClock,
+    FakeNotifier,
+    clock,
+    manager,
+    notifier,
+    scheduler,
+)
 
 from bot.manager import GameManager
 from bot.scheduler import Scheduler
 from bot.storage import ActionRow, Progress
 from engine.core.events import PlayerLeft, TurnSkipped
 
+__all__ = ["clock", "manager", "notifier", "scheduler"]
+
 GUILD = 55
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-async def manager(database: str, clock: FakeClock) -> AsyncIterator[GameManager]:
-    mgr = await GameManager.open(database, clock=clock)
-    yield mgr
-    await mgr.close()
-
-
-@pytest.fixture
-def notifier(clock: FakeClock) -> FakeNotifier:
-    return FakeNotifier(clock)
-
-
-@pytest.fixture
-def scheduler(manager: GameManager, notifier: FakeNotifier) -> Scheduler:
-    return Scheduler(manager, notifier)
 
 
 async def hours(scheduler: Scheduler, clock: FakeClock, first: int, last: int) -> None:
