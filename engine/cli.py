@@ -50,19 +50,22 @@ def replay_output(record: Any) -> tuple[int, dict[str, Any]]:
 
 
 def score_events(events: list[Any], names: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The record contract's score events; a feature's marks follow as fields set to true
+    (``"inn": true``, ``"cathedral": true``), only when it has some, so that the output of a
+    game without them keeps the contract's shape byte for byte."""
     out = []
     for event in events:
         if isinstance(event, FeatureScored):
             for player, points in sorted(event.points.items()):
-                out.append(
-                    {
-                        "type": "score",
-                        "player": names[player],
-                        "feature": event.feature,
-                        "points": points,
-                        "final": event.final,
-                    }
-                )
+                scored: dict[str, Any] = {
+                    "type": "score",
+                    "player": names[player],
+                    "feature": event.feature,
+                    "points": points,
+                    "final": event.final,
+                }
+                scored.update(dict.fromkeys(event.marks, True))
+                out.append(scored)
     return out
 
 

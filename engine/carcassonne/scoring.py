@@ -62,6 +62,7 @@ def score_feature(game: Game, root: int, final: bool) -> None:
             pennants=board.pennants[root],
             complete=complete,
             where=board.node_pos[root],
+            marks=game.feature_marks(root),
         )
     )
     board.done[root] = True

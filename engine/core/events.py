@@ -64,7 +64,11 @@ class GoodsTaken:
 
 @dataclass(frozen=True, slots=True)
 class FeatureScored:
-    """A feature (or a barn, a field...) was scored; ``points`` maps player -> points won."""
+    """A feature (or a barn, a field...) was scored; ``points`` maps player -> points won.
+
+    ``marks`` names what on the feature changed its value, as the expansion that owns it calls
+    it (Inns & Cathedrals: ``("inn",)`` on a road, ``("cathedral",)`` on a city); empty otherwise.
+    """
 
     feature: str
     points: dict[int, int]
@@ -75,6 +79,7 @@ class FeatureScored:
     #: Where the feature is (one of its tiles), for narration and highlighting.
     where: tuple[int, int] = (0, 0)
     details: dict[str, Any] = field(default_factory=dict)
+    marks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

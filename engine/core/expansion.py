@@ -23,7 +23,8 @@ its own actions, phases   :attr:`actions`, :attr:`phases`, :meth:`legal`, :meth:
                           :meth:`decline`, :meth:`hint`
 during the turn           :meth:`on_merge`, :meth:`after_scoring`, :meth:`pending_decision`
 an extra tile             :meth:`extra_tile` (the builder: the same player plays again)
-a feature's value         :meth:`feature_value` (inns, cathedrals)
+a feature's value         :meth:`feature_value` (inns, cathedrals), named in its score
+                          event by :meth:`feature_marks`
 farmers' points per city  :meth:`farmer_bonus` (the pig)
 the end of the game       :meth:`before_end` (a last decision), :meth:`final_scoring`
 ========================  ==================================================================
@@ -195,6 +196,10 @@ class Expansion:
     def feature_value(self, root: int, complete: bool, value: int) -> int:
         """The points feature ``root`` is worth, given the game's ``value`` for it."""
         return value
+
+    def feature_marks(self, root: int) -> tuple[str, ...]:
+        """What on feature ``root`` changes its value, named for its score event (an inn)."""
+        return ()
 
     def farmer_bonus(self, player: int, fields: list[int]) -> int:
         """Points per city added for ``player``, who scores a city through their farmers in

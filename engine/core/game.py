@@ -58,6 +58,7 @@ HOOKS = (
     "pending_decision",
     "extra_tile",
     "feature_value",
+    "feature_marks",
     "farmer_bonus",
     "before_end",
     "final_scoring",
@@ -460,6 +461,11 @@ class Game:
         for hook in self._hooks["feature_value"]:
             value = hook(root, complete, value)
         return value
+
+    def feature_marks(self, root: int) -> tuple[str, ...]:
+        """What the expansions name on feature ``root`` as changing its value (an inn)."""
+        hooks = self._hooks["feature_marks"]
+        return tuple(mark for hook in hooks for mark in hook(root)) if hooks else ()
 
     def farmer_bonus(self, player: int, fields: list[int]) -> int:
         """Points per city the expansions add for ``player`` scoring through ``fields`` (a pig)."""

@@ -87,7 +87,13 @@ def test_records_name_the_expansions_and_replay_on_the_command_line(
     assert status == 0 and output["finished"]
     assert output["scores"] == dict(zip(NAMES[:4], game.scores, strict=True))
     assert {e["feature"] for e in output["events"]} <= SPEC_FEATURES
-    assert all(set(e) == {"type", "player", "feature", "points", "final"} for e in output["events"])
+    # The contract's five fields, and only a road's inn or a city's cathedral beside them.
+    marks = {"road": {"inn"}, "city": {"cathedral"}} if "inns_cathedrals" in expansions else {}
+    for event in output["events"]:
+        extra = set(event) - {"type", "player", "feature", "points", "final"}
+        assert len(event) == 5 + len(extra), event
+        assert extra <= marks.get(event["feature"], set()), event
+        assert all(event[mark] is True for mark in extra), event
 
 
 def test_simulate_with_all_three_writes_a_record_that_replays(

@@ -6,7 +6,9 @@ north, road west-east, field south). Players are Blue (0) and Red (1); Blue plac
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from bigbox_helpers import IC, NAMES, new_game, put, scores_of
@@ -21,6 +23,8 @@ from engine import (
     PlaceTile,
     Setup,
 )
+from engine.cli import main as cli_main
+from engine.cli import replay_output
 from engine.core.events import Event, FigurePlaced
 
 BLUE, RED = 0, 1
@@ -128,6 +132,7 @@ def test_a_completed_inn_road_scores_2_per_tile() -> None:
     put(game, 2, 0, 90)  # Red: A closes the east end at its cloister
     (road,) = scores_of(put(game, -1, 0, 270), "road")  # Blue: A closes the west end
     assert (road.tiles, road.complete, road.points) == (4, True, {BLUE: 8})
+    assert road.marks == ("inn",)
 
 
 def test_the_same_road_without_an_inn_scores_1_per_tile() -> None:
@@ -135,7 +140,7 @@ def test_the_same_road_without_an_inn_scores_1_per_tile() -> None:
     put(game, 1, 0, 0, "follower", 4)
     put(game, 2, 0, 90)
     (road,) = scores_of(put(game, -1, 0, 270), "road")
-    assert road.points == {BLUE: 4}
+    assert (road.points, road.marks) == ({BLUE: 4}, ())
 
 
 def test_two_inns_on_one_road_still_give_2_per_tile() -> None:
@@ -145,6 +150,7 @@ def test_two_inns_on_one_road_still_give_2_per_tile() -> None:
     put(game, 2, 0, 90)  # Blue: A closes the east end
     (road,) = scores_of(put(game, -1, -1, 0), "road")  # Red: A closes the north end
     assert (road.tiles, road.points) == (5, {BLUE: 10})
+    assert road.marks == ("inn",)  # named once, like it counts once
 
 
 @pytest.mark.parametrize("incomplete", ["standard", "half"])
@@ -154,6 +160,7 @@ def test_an_unfinished_inn_road_scores_nothing_at_the_end(incomplete: str) -> No
     assert game.finished
     (road,) = scores_of(events, "road")
     assert (road.complete, road.final, road.points) == (False, True, {BLUE: 0})
+    assert road.marks == ("inn",)
     assert game.scores == [0, 0]
 
 
@@ -163,7 +170,7 @@ def test_an_unfinished_road_without_inn_scores_as_usual(incomplete: str, points:
     events = put(game, 1, 0, 0, "follower", 4)
     assert game.finished
     (road,) = scores_of(events, "road")
-    assert road.points == {BLUE: points}
+    assert (road.points, road.marks) == ({BLUE: points}, ())
 
 
 # -- cathedrals -------------------------------------------------------------------------------
@@ -187,7 +194,7 @@ def test_a_completed_cathedral_city_scores_3_per_tile_and_3_per_pennant() -> Non
     game = new_game(CATHEDRAL)
     (city,) = scores_of(build_cathedral(game), "city")
     assert (city.tiles, city.pennants, city.complete) == (6, 1, True)
-    assert city.points == {BLUE: 21}
+    assert (city.points, city.marks) == ({BLUE: 21}, ("cathedral",))
 
 
 def test_two_cathedrals_in_one_city_still_give_3_per_tile() -> None:
@@ -199,7 +206,7 @@ def test_two_cathedrals_in_one_city_still_give_3_per_tile() -> None:
     put(game, 1, 1, 0)
     put(game, -1, 0, 90)
     (city,) = scores_of(put(game, 2, 0, 270), "city")
-    assert (city.tiles, city.points) == (8, {BLUE: 24})
+    assert (city.tiles, city.points, city.marks) == (8, {BLUE: 24}, ("cathedral",))
 
 
 @pytest.mark.parametrize("incomplete", ["standard", "half"])
@@ -210,6 +217,7 @@ def test_an_unfinished_cathedral_city_scores_nothing_at_the_end(incomplete: str)
     assert game.finished
     (city,) = scores_of(events, "city")
     assert (city.complete, city.pennants, city.points) == (False, 1, {BLUE: 0})
+    assert city.marks == ("cathedral",)
 
 
 @pytest.mark.parametrize(("incomplete", "points"), [("standard", 5), ("half", 2)])
@@ -218,7 +226,7 @@ def test_an_unfinished_city_without_cathedral_scores_as_usual(incomplete: str, p
     game = new_game("C E M", incomplete=incomplete)
     put(game, 0, 1, 0, "follower", 1)
     (city,) = scores_of(put(game, 0, -1, 270), "city")
-    assert city.points == {BLUE: points}
+    assert (city.points, city.marks) == ({BLUE: points}, ())
 
 
 @pytest.mark.parametrize("farmers", ["classic", "classic4", "modern"])
@@ -227,6 +235,7 @@ def test_a_completed_cathedral_city_is_one_city_for_the_farmers(farmers: str) ->
     events = build_cathedral(game, "large_follower", 4)  # Blue's large farmer in E's field
     (field,) = scores_of(events, "field")
     assert field.points == {BLUE: 4 if farmers == "classic4" else 3}
+    assert field.marks == ()  # the farmers see a city, cathedral or not
 
 
 # -- with Abbey & Mayor -----------------------------------------------------------------------
@@ -256,7 +265,7 @@ def test_an_abbey_closing_an_inn_road_scores_it_at_once_without_counting_itself(
 
     events = game.play(PlaceAbbey(0, 1)) + game.play(Pass())
     (road,) = scores_of(events, "road")
-    assert (road.tiles, road.complete, road.points) == (2, True, {RED: 4})
+    assert (road.tiles, road.complete, road.points, road.marks) == (2, True, {RED: 4}, ("inn",))
 
 
 def test_a_barn_counts_a_completed_cathedral_city_once() -> None:
@@ -268,3 +277,48 @@ def test_a_barn_counts_a_completed_cathedral_city_once() -> None:
     assert game.finished
     (barn,) = scores_of(events, "barn")
     assert (barn.details["cities"], barn.points) == (1, {BLUE: 4})
+
+
+# -- the score events of the record contract (python -m engine replay) ------------------------
+
+
+def test_replay_marks_a_completed_inn_road_and_not_a_plain_one() -> None:
+    # Blue's thief on the inn road of D IC15 A A, then on the same road with U for the inn.
+    game = new_game("D IC15 A A")
+    put(game, 1, 0, 0, "follower", 4)
+    put(game, 2, 0, 90)
+    put(game, -1, 0, 270)
+    status, output = replay_output(game.record())
+    assert status == 0
+    assert output["events"] == [
+        {"type": "score", "player": "Blue", "feature": "road", "points": 8, "final": False,
+         "inn": True},
+    ]  # fmt: skip
+    plain = new_game("D U A A")
+    put(plain, 1, 0, 0, "follower", 4)
+    put(plain, 2, 0, 90)
+    put(plain, -1, 0, 270)
+    assert replay_output(plain.record())[1]["events"] == [
+        {"type": "score", "player": "Blue", "feature": "road", "points": 4, "final": False},
+    ]
+
+
+def test_replay_names_the_unfinished_cathedral_city_that_scores_0_under_half(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = new_game("IC01 E M", incomplete="half")
+    put(game, 0, 1, 0, "follower", 1)
+    put(game, 0, -1, 270)
+    path = tmp_path / "cathedral.json"
+    path.write_text(json.dumps(game.record()), "utf-8")
+    assert cli_main(["replay", str(path)]) == 0
+    printed = capsys.readouterr().out
+    assert json.loads(printed) == {
+        "scores": {"Blue": 0, "Red": 0},
+        "finished": True,
+        "events": [
+            {"type": "score", "player": "Blue", "feature": "city", "points": 0, "final": True,
+             "cathedral": True},
+        ],
+    }  # fmt: skip
+    assert '"final": true, "cathedral": true}' in printed  # a new field after the old ones

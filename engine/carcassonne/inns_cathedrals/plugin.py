@@ -64,3 +64,7 @@ class InnsCathedrals(Expansion):
     def feature_value(self, root: int, complete: bool, value: int) -> int:
         marked = marked_value(self.game.board, root, complete)
         return value if marked is None else marked
+
+    def feature_marks(self, root: int) -> tuple[str, ...]:
+        mark = MARKS.get(self.game.board.ftype[root])
+        return (mark,) if mark is not None and has_mark(self.game.board, root, mark) else ()
