@@ -1,7 +1,7 @@
 """What happened, in words: engine events and engine refusals as short player-facing text.
 
-English and French. The engine speaks in events (facts) and error codes; this module is the only
-place that turns them into sentences, so the bot's messages read the same everywhere.
+English, French and German. The engine speaks in events (facts) and error codes; this module is
+the only place that turns them into sentences, so the bot's messages read the same everywhere.
 
 >>> from engine import FeatureScored
 >>> describe_score(FeatureScored("city", {0: 8}, final=False, tiles=3, pennants=1), ["Bob"], "en")
@@ -99,25 +99,13 @@ def _detail(event: FeatureScored, locale: str | None) -> str:
     return ""
 
 
-#: Points per tile (and pennant) of a completed road with an inn, a city with a cathedral.
-MARKED_RATE = {"road": 2, "city": 3}
-
-
 def inns_cathedrals_mark(event: FeatureScored) -> str | None:
-    """What an inn or a cathedral did to a road or city score (Inns & Cathedrals), read from
-    the score itself: no other rule pays a completed road 2 per tile or a completed city 3 per
-    tile and pennant, and only an inn leaves a finished game's road of 2 tiles or more at 0.
-    Under ``incomplete=half`` an unfinished city without pennants scores 0 too: that one is
-    not called a cathedral."""
-    rate = MARKED_RATE.get(event.feature)
-    if rate is None or not event.tiles or not event.points:
-        return None
-    points = next(iter(event.points.values()))
-    size = event.tiles + (event.pennants if event.feature == "city" else 0)
-    if event.complete and points == rate * size:
-        return "with_inn" if event.feature == "road" else "with_cathedral"
-    if not event.complete and points == 0 and event.feature == "road" and event.tiles >= 2:
-        return "inn_unfinished"
+    """The narration's word for an inn on a scored road or a cathedral in a scored city (Inns
+    & Cathedrals), from the event's marks: "with an inn", or, unfinished at the end (0 points),
+    "an unfinished road with an inn scores nothing"."""
+    for mark in ("inn", "cathedral"):
+        if mark in event.marks:
+            return f"with_{mark}" if event.complete else f"{mark}_unfinished"
     return None
 
 

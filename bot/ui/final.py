@@ -3,8 +3,9 @@
 The table has one line per player, best first, with the end chart's categories in the chart's
 order and words; a player who resigned or forfeited is listed last and never wins. What the
 final scoring gave is merged into one line per category ("Cities: alice 15 · bob 7") instead of
-one sentence per feature. Nothing is cut: texts go into embeds split at line ends, as many
-messages as Discord's limits need.
+one sentence per feature, then who an unfinished inn road or cathedral city left with nothing
+(those score 0, so the lines by category cannot show them). Nothing is cut: texts go into
+embeds split at line ends, as many messages as Discord's limits need.
 """
 
 from __future__ import annotations
@@ -137,7 +138,27 @@ def end_scoring_lines(snap: Snapshot, final: Sequence[FeatureScored]) -> list[st
         listed = " · ".join(f"{snap.names[p]} {points}" for p, points in best if points)
         label = words.get(feature) or RenderOptions(lang=snap.locale).text(feature)
         lines.append(tr("final_end_line", snap.locale, label=label, listed=listed))
-    return lines
+    return lines + unfinished_mark_lines(snap, final)
+
+
+def unfinished_mark_lines(snap: Snapshot, final: Sequence[FeatureScored]) -> list[str]:
+    """Who scored nothing for an unfinished road with an inn or city with a cathedral (Inns &
+    Cathedrals), which the lines by category cannot show: "Unfinished roads with an inn score
+    nothing: bob"."""
+    seats: dict[str, set[int]] = {}
+    for event in final:
+        if not event.complete:
+            for mark in event.marks:
+                seats.setdefault(mark, set()).update(event.points)
+    return [
+        tr(
+            f"final_{mark}_unfinished",
+            snap.locale,
+            players=join_names([snap.names[p] for p in sorted(seats[mark])], snap.locale),
+        )
+        for mark in ("inn", "cathedral")
+        if seats.get(mark)
+    ]
 
 
 def chunks(lines: Sequence[str], limit: int) -> list[str]:

@@ -1,4 +1,4 @@
-"""Narration: engine events and refusals as player sentences, in English and French."""
+"""Narration: engine events and refusals as player sentences, in English, French and German."""
 
 from __future__ import annotations
 
@@ -13,6 +13,8 @@ from engine import (
     Game,
     GameEnded,
     IllegalActionError,
+    Pass,
+    PlaceFigure,
     PlaceTile,
     Setup,
     TileDiscarded,
@@ -92,10 +94,10 @@ def test_the_big_box_reads_as_its_rulebook() -> None:
     events: list[Event] = [
         TilePlaced(0, "E", 1, 0, 0),
         FigurePlaced(0, "large_follower", "knight", 1, 0, 6),
-        FeatureScored("road", {0: 8}, final=False, tiles=4),
-        FeatureScored("city", {1: 15}, final=False, tiles=4, pennants=1),
+        FeatureScored("road", {0: 8}, final=False, tiles=4, marks=("inn",)),
+        FeatureScored("city", {1: 15}, final=False, tiles=4, pennants=1, marks=("cathedral",)),
         GoodsTaken(0, {"wine": 2, "cloth": 1}, (1, 0)),
-        FeatureScored("road", {1: 0}, final=True, tiles=3, complete=False),
+        FeatureScored("road", {1: 0}, final=True, tiles=3, complete=False, marks=("inn",)),
         FeatureScored("goods", {0: 10}, final=True, details={"good": "wine", "tokens": 3}),
     ]
     assert narrate(events, NAMES, "en") == [
@@ -119,6 +121,51 @@ def test_an_ordinary_road_or_city_is_not_called_an_inn_or_a_cathedral() -> None:
         FeatureScored("road", {0: 4}, final=False, tiles=4),
         FeatureScored("city", {0: 10}, final=False, tiles=4, pennants=1),
         FeatureScored("road", {0: 3}, final=True, tiles=3, complete=False),
+        # Points that look like an inn's or a cathedral's: only the event's mark names one.
+        FeatureScored("road", {0: 8}, final=False, tiles=4),
+        FeatureScored("city", {0: 0}, final=True, tiles=3, complete=False),
     ]
-    for line in narrate(plain, NAMES, "en"):
-        assert "inn" not in line and "cathedral" not in line
+    for locale, inn, cathedral in [
+        ("en", "inn", "cathedral"),
+        ("fr", "auberge", "cathédrale"),
+        ("de", "Wirtshaus", "Kathedrale"),
+    ]:
+        for line in narrate(plain, NAMES, locale):
+            assert inn not in line and cathedral not in line
+
+
+def test_an_unfinished_cathedral_city_that_scores_0_under_half_is_named() -> None:
+    # incomplete=half: an unfinished city without pennants scores 0 too; the mark tells them apart.
+    game = Game(Setup(players=("Alice", "Bob"), seed=1, expansions=("inns_cathedrals",),
+                      options={"incomplete": "half"}, draw=("IC01", "E", "M")))  # fmt: skip
+    game.play(PlaceTile(0, 1, 0))
+    game.play(PlaceFigure("follower", 0, 1, 1))  # Alice's knight in the cathedral city
+    events = game.play(PlaceTile(0, -1, 270)) + game.play(Pass())
+    assert game.finished
+    (city,) = [e for e in events if isinstance(e, FeatureScored)]
+    assert (city.complete, city.points, city.marks) == (False, {0: 0}, ("cathedral",))
+    assert describe_score(city, NAMES, "en") == (
+        "Alice scored 0 for the city at the end"
+        " (an unfinished city with a cathedral scores nothing)."
+    )
+    assert "une ville inachevée avec une cathédrale ne rapporte rien" in describe_score(
+        city, NAMES, "fr"
+    )
+    assert "eine unfertige Stadt mit Kathedrale bringt nichts" in describe_score(city, NAMES, "de")
+
+
+@pytest.mark.parametrize(
+    ("locale", "completed", "unfinished"),
+    [
+        ("en", "(4 tiles, with an inn)", "(an unfinished road with an inn scores nothing)"),
+        ("fr", "avec une auberge)", "(une route inachevée avec une auberge ne rapporte rien)"),
+        ("de", "mit Wirtshaus)", "(eine unfertige Straße mit Wirtshaus bringt nichts)"),
+    ],
+)
+def test_inn_roads_read_the_same_in_every_language(
+    locale: str, completed: str, unfinished: str
+) -> None:
+    done = FeatureScored("road", {0: 8}, final=False, tiles=4, marks=("inn",))
+    open_road = FeatureScored("road", {1: 0}, final=True, tiles=1, complete=False, marks=("inn",))
+    assert completed in describe_score(done, NAMES, locale)
+    assert unfinished in describe_score(open_road, NAMES, locale)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import discord
+import pytest
 import simcord
 from conftest_ui import (
     Table,
@@ -28,7 +29,7 @@ from bot.storage import GameRow, SeatRow
 from bot.ui import final
 from bot.ui.state import Snapshot
 from bot.ui.texts import tr
-from engine import Game
+from engine import Game, Pass, PlaceFigure, PlaceTile
 from engine.cli import random_action
 from engine.core.game import Phase
 from engine.core.setup import Setup
@@ -105,6 +106,53 @@ def test_the_end_fits_discord_limits_without_cutting_anything() -> None:
         heads = [line[2 : line.index("**", 2)] for line in scored if "Game over" not in line]
         assert heads == [label for label in labels if label in heads], (heads, labels)
         assert len(heads) == len(set(heads))
+
+
+@pytest.mark.parametrize(
+    ("locale", "cathedral"),
+    [
+        ("en", "Unfinished cities with a cathedral score nothing: Alice"),
+        ("fr", "Les villes inachevées avec une cathédrale ne rapportent rien : Alice"),
+        ("de", "Unfertige Städte mit Kathedrale bringen nichts: Alice"),
+    ],
+)
+def test_the_end_says_who_an_unfinished_cathedral_city_left_with_nothing(
+    locale: str, cathedral: str
+) -> None:
+    # incomplete=half: Alice's knight in the open cathedral city scores 0, and nothing else scores.
+    names = ("Alice", "Bob")
+    engine = Game(Setup(players=names, seed=1, expansions=("inns_cathedrals",),
+                        options={"incomplete": "half"}, draw=("IC01", "E", "M")))  # fmt: skip
+    engine.play(PlaceTile(0, 1, 0))
+    engine.play(PlaceFigure("follower", 0, 1, 1))
+    events = engine.play(PlaceTile(0, -1, 270)) + engine.play(Pass())
+    assert engine.finished
+    seats = tuple(SeatRow(i, 1000 + i, n, "blue") for i, n in enumerate(names))
+    row = GameRow(id=1, owner_id=1000, created_at=0, updated_at=0, seats=seats, locale=locale)
+    snap = Snapshot(row, None, engine)  # type: ignore[arg-type]
+    _, scored = final.split_events(events)
+    assert final.end_scoring_lines(snap, scored) == [cathedral]
+    everything = "".join(
+        shown_embed(e) for _, embeds in final.messages(snap, events) for e in embeds
+    )
+    assert cathedral in everything
+
+
+def test_the_end_lists_each_player_once_per_mark_inns_before_cathedrals() -> None:
+    from engine.core.events import FeatureScored
+
+    snap, _ = finished_snapshot("carcassonne", 3, 1, expansions=("inns_cathedrals",))
+    final_events = [
+        FeatureScored("city", {2: 0}, final=True, tiles=2, complete=False, marks=("cathedral",)),
+        FeatureScored("road", {1: 0, 0: 0}, final=True, tiles=2, complete=False, marks=("inn",)),
+        FeatureScored("road", {1: 0}, final=True, tiles=3, complete=False, marks=("inn",)),
+        FeatureScored("road", {2: 6}, final=False, tiles=3, marks=("inn",)),  # completed: no note
+    ]
+    a, b, c = snap.names
+    assert final.unfinished_mark_lines(snap, final_events) == [
+        f"Unfinished roads with an inn score nothing: {a} and {b}",
+        f"Unfinished cities with a cathedral score nothing: {c}",
+    ]
 
 
 def shown_embed(embed: Any) -> str:
