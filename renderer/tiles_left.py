@@ -24,10 +24,17 @@ GAP = 16
 TIMES = "\N{MULTIPLICATION SIGN}"
 
 
-def tiles_left_picture(game: Game, options: RenderOptions) -> Image.Image:
-    """A grid of the tile kinds not placed yet (in the tile set's order), each above its count."""
+def shown_kinds(game: Game) -> list[str]:
+    """The tile kinds not placed yet, in the order they come into play: The River's first
+    (spring, river tiles, lake), then the tile sets' order."""
     pool = game.unplaced_tiles()
-    names = [name for name in game.kinds if pool.get(name, 0) > 0]
+    return [name for name in game.kinds_in_play_order() if pool.get(name, 0) > 0]
+
+
+def tiles_left_picture(game: Game, options: RenderOptions) -> Image.Image:
+    """A grid of the tile kinds not placed yet (:func:`shown_kinds`), each above its count."""
+    pool = game.unplaced_tiles()
+    names = shown_kinds(game)
     cell_w, cell_h = TILE + GAP, TILE + CAPTION
     width = GAP + COLUMNS * cell_w
     title_font, count_font = pal.font(44), pal.font(42)

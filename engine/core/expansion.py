@@ -16,7 +16,8 @@ new figures               :attr:`figures` (each player's supply), :meth:`may_sta
 weight in majorities      :attr:`weights` (fixed) or :meth:`figure_weight` (e.g. the mayor)
 a figure that stays out   :meth:`figure_scored` (a wagon moves on instead of going home)
 pieces beside the supply  :meth:`pieces` (the abbey tile), :meth:`snapshot`
-start tile, first stack   :meth:`arrange_stack` (a river drawn before the others)
+start tile, first stack   :meth:`arrange_stack` (a river drawn before the others), and
+                          :meth:`first_kinds` (their order, for lists of tiles)
 placement rules           :meth:`placement_refusal` (the river must continue), narrowed to
                           the kinds it concerns by :meth:`restricts` (river tiles only)
 its own actions, phases   :attr:`actions`, :attr:`phases`, :meth:`legal`, :meth:`play`,
@@ -196,6 +197,11 @@ class Expansion:
     def feature_value(self, root: int, complete: bool, value: int) -> int:
         """The points feature ``root`` is worth, given the game's ``value`` for it."""
         return value
+
+    def first_kinds(self) -> tuple[str, ...]:
+        """Its tile kinds placed before all others, in the order they come into play (the
+        river: spring, river tiles, lake), so that lists of tiles show them first."""
+        return ()
 
     def feature_marks(self, root: int) -> tuple[str, ...]:
         """What on feature ``root`` changes its value, named for its score event (an inn)."""

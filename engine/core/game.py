@@ -59,6 +59,7 @@ HOOKS = (
     "extra_tile",
     "feature_value",
     "feature_marks",
+    "first_kinds",
     "farmer_bonus",
     "before_end",
     "final_scoring",
@@ -302,6 +303,12 @@ class Game:
         for held in self._hooks["held_tiles"]:
             pool.update(held())
         return +pool
+
+    def kinds_in_play_order(self) -> list[str]:
+        """Every tile kind name in the order tiles come into play: the kinds expansions place
+        before all others (The River: spring, river tiles, lake), then the tile sets' order."""
+        first = dict.fromkeys(name for hook in self._hooks["first_kinds"] for name in hook())
+        return [*first, *(name for name in self.kinds if name not in first)]
 
     def dead_squares(self) -> frozenset[Pos]:
         """Empty squares next to the board that no unplaced tile can fill, in any rotation (an

@@ -41,6 +41,18 @@ def test_spring_first_then_the_ten_river_tiles_then_the_lake_then_the_rest(seed:
     assert sum(rest.values()) == 72 and rest["D"] == 4  # the base start tile is in the stack
 
 
+def test_lists_of_tiles_put_the_river_first_from_the_spring_to_the_lake() -> None:
+    river = ["R01", "R03", "R04", "R05", "R06", "R07", "R08", "R09", "R10", "R02"]
+    for expansions in (RIVER, ("abbey_mayor", "inns_cathedrals", "river", "traders_builders")):
+        game = Game(Setup(players=NAMES[:2], seed=1, expansions=expansions))
+        order = game.kinds_in_play_order()
+        assert order[:10] == river
+        assert sorted(order) == sorted(game.kinds)  # every kind once
+        assert order[10:] == [name for name in game.kinds if name not in RIVER_TILES]
+    plain = Game(Setup(players=NAMES[:2], seed=1, expansions=("inns_cathedrals",)))
+    assert plain.kinds_in_play_order() == list(plain.kinds)
+
+
 def test_the_river_tiles_come_in_a_random_order_and_the_start_tile_anywhere() -> None:
     orders = set()
     start_places = set()

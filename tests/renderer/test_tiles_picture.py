@@ -12,7 +12,8 @@ from engine import Game, Pass, Phase, Setup
 from renderer.jobs import Job, run
 from renderer.options import RenderOptions
 from renderer.render import render_board
-from renderer.tiles_left import CAPTION, COLUMNS, GAP, TILE, tiles_left_picture
+from renderer.tileart import tile_image
+from renderer.tiles_left import CAPTION, COLUMNS, GAP, TILE, shown_kinds, tiles_left_picture
 
 
 def _played(setup: Setup, moves: int) -> Game:
@@ -118,3 +119,30 @@ def test_the_castle_crosses_out_its_dead_squares_too() -> None:
     assert render_board(game, RenderOptions()) != render_board(
         game, RenderOptions(dead_squares=True)
     )
+
+
+RIVER = {f"R{i:02d}" for i in range(1, 11)}
+
+
+def test_the_river_tiles_come_first_as_they_are_placed_first() -> None:
+    # The spring is the start tile; the river tiles left, then the lake, then the rest.
+    game = Game(Setup(players=("A", "B"), seed=2, expansions=("inns_cathedrals", "river")))
+    kinds = shown_kinds(game)
+    assert kinds[:9] == ["R03", "R04", "R05", "R06", "R07", "R08", "R09", "R10", "R02"]
+    assert not RIVER & set(kinds[9:])
+    assert kinds[9:] == [name for name in game.kinds if name in kinds[9:]]
+    # The picture's first cell is the first river tile, its ninth the lake.
+    image = tiles_left_picture(game, RenderOptions(dead_squares=False))
+    top = image.height - (-(-len(kinds) // COLUMNS)) * (TILE + CAPTION) - GAP
+
+    def cell(index: int) -> Image.Image:
+        x = GAP + (index % COLUMNS) * (TILE + GAP)
+        y = top + (index // COLUMNS) * (TILE + CAPTION)
+        return image.crop((x + 2, y + 2, x + TILE - 2, y + TILE - 2))
+
+    for index, name in ((0, "R03"), (8, "R02")):
+        drawn = tile_image(game.kinds[name].oriented(0), TILE).convert("RGB")
+        assert cell(index).tobytes() == drawn.crop((2, 2, TILE - 2, TILE - 2)).tobytes(), name
+    # Once the river is laid, the list starts with the base game's tiles again.
+    river_laid = _played(Setup(players=("A", "B"), seed=2, expansions=("river",)), 40)
+    assert not RIVER & set(shown_kinds(river_laid))

@@ -72,6 +72,10 @@ class River(Expansion):
         rest.insert(rng.randrange(len(rest) + 1), start)
         return rest + lakes + flowing + springs[:1]
 
+    def first_kinds(self) -> tuple[str, ...]:
+        flowing = [k.name for k in load_set(NAME) if k.name not in (self.spring, self.lake)]
+        return (self.spring, *flowing, self.lake)
+
     # -- placement --------------------------------------------------------------------------
 
     def restricts(self, kind: TileKind) -> bool:
