@@ -117,6 +117,8 @@ class Seen:
     placed: dict[int, int] = field(default_factory=dict)
     returned: dict[int, int] = field(default_factory=dict)
     times: dict[int, list[float]] = field(default_factory=dict)
+    #: Score events that named an inn or a cathedral: (mark, feature) -> points by user.
+    marked: dict[tuple[str, str], dict[int, int]] = field(default_factory=dict)
 
 
 async def play(
@@ -162,6 +164,9 @@ async def play(
                 for player, points in event.points.items():
                     mine = seen.points.setdefault(seats[player], {})
                     mine[event.feature] = mine.get(event.feature, 0) + points
+                    for mark in event.marks:
+                        share = seen.marked.setdefault((mark, event.feature), {})
+                        share[seats[player]] = share.get(seats[player], 0) + points
         if view.user_id != user or view.turn != turn:  # the turn ended with this action
             if turn_seconds is not None:
                 seen.times.setdefault(user, []).append(clock.now - turn_start)
@@ -235,6 +240,10 @@ async def test_big_box_stats_count_goods_and_inns_and_cathedrals_as_roads_and_ci
         assert dict(stats.categories) == {k: v for k, v in seen.points[user].items() if v}
         assert sum(v for _, v in stats.categories) == sum(seen.scores[user])
         assert set(dict(stats.categories)) <= {"city", "road", "cloister", "field", "barn", "goods"}
+        # The marked scores are in the roads and cities, not in categories of their own.
+        for (mark, feature), share in seen.marked.items():
+            assert dict(stats.categories).get(feature, 0) >= share.get(user, 0), mark
+    assert set(seen.marked) == {("inn", "road"), ("cathedral", "city")}
     won = dict((await mgr.player_stats(GUILD, ALICE)).player.categories).get("goods", 0)
     won += dict((await mgr.player_stats(GUILD, BOB)).player.categories).get("goods", 0)
     assert won > 0 and won % 10 == 0, "goods majorities pay 10 each"
