@@ -212,6 +212,17 @@ def test_a_link_made_with_other_tables_says_so(
     assert "another version of the viewer" in error_of(browser, f"{site[0]}#{code}")
 
 
+def test_a_link_made_before_the_tile_art_was_redrawn_still_opens(
+    browser: Any, site: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = bigbox_records()[0]
+    monkeypatch.setattr(codec, "checksum", lambda: codec.EARLIER[0])
+    code = codec.encode(game_turns(record))
+    browser.get("about:blank")
+    browser.get(f"{site[0]}#{code}")
+    walk(browser, record)
+
+
 def test_a_game_without_turns_is_one_still_frame(browser: Any, tmp_path: Path) -> None:
     record = Game(Setup(players=("Ann", "Bo"), seed=1)).record()
     page = tmp_path / "start.html"
