@@ -30,7 +30,7 @@ from renderer import palette as pal
 from renderer.board import Measures, Pos, Window, draw_board, glyph_height
 from renderer.figures import figure_icon
 from renderer.options import RenderOptions
-from renderer.phone_rows import abbey_icon, two_row_table
+from renderer.phone_rows import abbey_icon, shortened, two_row_table
 from renderer.tileart import tile_image
 
 if TYPE_CHECKING:
@@ -348,14 +348,8 @@ def players_table(
             draw.rounded_rectangle((4, y0 + 2, WIDTH - 4, y0 + row_h - 2), 14, fill=(255, 236, 170))
         icon = figure_icon(player, "follower", 120)
         image.paste(icon, (pad, cy - icon.height // 2), icon)
-        name = game.setup.players[player]
         x = pad + icon.width + 10
-        room = score_x - 130 - x
-        shown = name
-        while shown and draw.textlength(shown, font=big) > room:
-            shown = shown[:-1]
-        if shown != name:
-            shown = shown[:-1] + "…"
+        shown = shortened(draw, game.setup.players[player], big, score_x - 130 - x)
         draw.text((x, cy), shown, font=big, fill=pal.INK, anchor="lm")
         score = str(game.scores[player])
         draw.text((score_x, cy), score, font=big, fill=pal.INK, anchor="rm")

@@ -10,7 +10,7 @@ count, so that no heading is needed and every cell is large enough to read on a 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
 
@@ -45,6 +45,14 @@ def abbey_icon(draw: ImageDraw.ImageDraw, centre: tuple[int, int], r: int) -> No
     )
     draw.line((x, y - r * 0.1, x, y + r * 0.7), fill=pal.INK, width=3)
     draw.line((x - r * 0.35, y + r * 0.15, x + r * 0.35, y + r * 0.15), fill=pal.INK, width=3)
+
+
+def shortened(draw: ImageDraw.ImageDraw, name: str, font: Any, room: float) -> str:
+    """``name`` as it fits ``room`` pixels in ``font``, cut with "…" when too long."""
+    shown = name
+    while shown and draw.textlength(shown, font=font) > room:
+        shown = shown[:-1]
+    return shown if shown == name else shown[:-1] + "…"
 
 
 def two_row_table(
@@ -87,12 +95,7 @@ def two_row_table(
         measures.digits.append(glyph_height(score, big))
         x = pad + INDENT
         room = score_x - draw.textlength(score, font=big) - 24 - x
-        name = game.setup.players[player]
-        shown = name
-        while shown and draw.textlength(shown, font=big) > room:
-            shown = shown[:-1]
-        if shown != name:
-            shown = shown[:-1] + "…"
+        shown = shortened(draw, game.setup.players[player], big, room)
         draw.text((x, cy), shown, font=big, fill=pal.INK, anchor="lm")
         row_y = y0 + NAME_ROW + CELL_ROW // 2 - 2
         for i, kind in enumerate(kinds):
