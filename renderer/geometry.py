@@ -454,7 +454,7 @@ def _road_variants(
         elif len(edges) == 1:
             city = by_local.get(linked.get(local, -1))
             if extended and len(to_cities[local]) >= 2:
-                # Where two cities meet, the road ends between their gates.
+                # Two cities meeting in the middle (IC05): the road ends where they touch.
                 options.append([RoadShape(local, (road_to(edges[0], CENTRE),))])
                 continue
             if city is not None:
