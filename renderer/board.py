@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
@@ -26,16 +26,20 @@ Pos = tuple[int, int]
 SpotKey = int | str
 #: A part of the board: min x, min y, columns, rows.
 Window = tuple[int, int, int, int]
+#: A rectangle in a picture: left, top, right, bottom.
+Box = tuple[int, int, int, int]
 
 
 @dataclass(slots=True)
 class Measures:
     """What a phone reader must read in a picture, in pixels at full size (for the tests):
-    glyph heights of square letters and score digits, heights of the figures drawn."""
+    glyph heights of square letters and score digits, heights of the figures drawn, and for the
+    players' table on two rows, each count cell's inked boxes (icon, number) in the table."""
 
     letters: list[int]
     digits: list[int]
     figures: list[int]
+    cells: list[tuple[Box, Box]] = field(default_factory=list)
 
 
 def glyph_height(text: str, font: object) -> int:

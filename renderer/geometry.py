@@ -5,7 +5,9 @@ an oriented tile's features, so a new tile set needs data, not drawing code. A f
 be told from edge letters alone (a road touching a city wall, a city passing over another, a city
 whose walls reach the far corners); for those, the layout tries a short list of shape variants
 and keeps the first one whose drawn field regions split the edge positions exactly as the tile's
-field data says. The chosen layout is cached per (kind, rotation).
+field data says. Rarer shapes (a corner city reaching the far corner, two gates on one wall, two
+cities meeting where roads end, a field between two corner cities) are tried only after the
+usual ones fail. The chosen layout is cached per (kind, rotation).
 """
 
 from __future__ import annotations
@@ -125,10 +127,15 @@ def _city_edges(positions: frozenset[int]) -> list[int]:
     return [e for e in range(4) if any(p // 3 == e for p in positions)]
 
 
-def city_cap(local: int, edges: Sequence[int], depth: float = 1.1) -> CityShape:
+def city_cap(
+    local: int, edges: Sequence[int], depth: float = 1.1, reach: float = 1.15, bow: float = 0.3
+) -> CityShape:
     """The usual city: straight along its edges, a curved wall across the rest.
 
-    ``depth`` sets how far a wall across a single free edge bows in (a narrow band when high).
+    ``depth`` sets how far a wall across a single free edge bows in (a narrow band when high),
+    ``reach`` how deep a one-edge city's wall goes (1.88: nearly to the centre), and ``bow``
+    how a two-edge corner city's wall bends (towards the far corner; negative: away from it,
+    leaving room for a field between it and another corner city).
     """
     covered = set(edges)
     if len(covered) == 4:
@@ -151,10 +158,10 @@ def city_cap(local: int, edges: Sequence[int], depth: float = 1.1) -> CityShape:
         a, b = CORNER_POINTS[e], CORNER_POINTS[(e + run) % 4]
         if run == 2:
             corner = CORNER_POINTS[(e + 1) % 4]
-            control = _lerp(CENTRE, corner, 0.3)
+            control = _lerp(CENTRE, corner, bow)
         else:
             middle = _lerp(a, b, 0.5)
-            control = _lerp(middle, CENTRE, depth if run == 1 else 1.15)
+            control = _lerp(middle, CENTRE, depth if run == 1 else reach)
         curve = quad(a, control, b)
         walls.append((a, *curve))
         points.extend(curve)
@@ -192,13 +199,31 @@ def city_fan(local: int, edge: int) -> CityShape:
     return CityShape(local, (c[0], *wall[:-1]), (tuple(wall),))
 
 
-def _city_variants(local: int, positions: frozenset[int]) -> list[CityShape]:
+def city_to_corner(local: int, edges: Sequence[int]) -> CityShape:
+    """A two-edge corner city whose wall reaches the far corner: the tile's two other edges
+    keep only a strip of field each, cut apart at that corner."""
+    start = next(e for e in edges if (e - 1) % 4 not in edges)
+    c = [CORNER_POINTS[(start + i) % 4] for i in range(4)]
+    side1 = _lerp(c[2], c[3], 0.5)
+    side2 = _lerp(c[3], c[0], 0.5)
+    wall = [c[2], *quad(c[2], _lerp(side1, CENTRE, 1.2), c[3])]
+    wall += quad(c[3], _lerp(side2, CENTRE, 1.2), c[0])
+    return CityShape(local, (c[0], c[1], *wall[:-1]), (tuple(wall),))
+
+
+def _city_variants(
+    local: int, positions: frozenset[int], extended: bool = False
+) -> list[CityShape]:
     edges = _city_edges(positions)
     variants = [city_cap(local, edges)]
     if len(edges) == 2 and (edges[1] - edges[0]) % 2 == 0:
         variants.append(city_cap(local, edges, 1.7))
     if len(edges) == 1:
         variants += [city_tongue(local, edges[0]), city_fan(local, edges[0])]
+    if extended and len(edges) == 1:
+        variants.append(city_cap(local, edges, reach=1.88))
+    if extended and len(edges) == 2 and (edges[1] - edges[0]) % 2 == 1:
+        variants += [city_cap(local, edges, bow=-0.3), city_to_corner(local, edges)]
     return variants
 
 
@@ -236,10 +261,11 @@ def road_to(edge: int, target: Point, approach: Point | None = None) -> tuple[Po
     return (a, *cubic(a, c1, c2, target))
 
 
-def _wall_point(city: CityShape) -> Point:
-    """The point of a city's wall nearest the tile centre, pushed a little into the city."""
+def _wall_point(city: CityShape, near: Point = CENTRE) -> Point:
+    """The point of a city's wall nearest ``near`` (the tile centre), pushed a little into the
+    city."""
     points = [p for wall in city.walls for p in wall] or list(city.polygon)
-    best = min(points, key=lambda p: (p[0] - 0.5) ** 2 + (p[1] - 0.5) ** 2)
+    best = min(points, key=lambda p: (p[0] - near[0]) ** 2 + (p[1] - near[1]) ** 2)
     inside = _lerp(best, _polygon_centroid(city.polygon), 0.15)
     return inside
 
@@ -404,10 +430,17 @@ def field_regions(
 
 
 def _road_variants(
-    oriented: Oriented, cities: Sequence[CityShape]
+    oriented: Oriented, cities: Sequence[CityShape], extended: bool = False
 ) -> tuple[list[list[RoadShape]], int, bool]:
+    """Per road its shape variants, the number of roads ending on the tile (not at a city or
+    cloister) and whether roads branch. ``extended`` adds the rarer shapes: a road running into
+    the part of the wall facing its own edge, and roads ending between two cities."""
     by_local = {c.local: c for c in cities}
     linked = dict(oriented.links)
+    to_cities = {
+        road: [city for other, city in oriented.links if other == road and city in by_local]
+        for road in range(len(oriented.features))
+    }
     options: list[list[RoadShape]] = []
     single_ends = 0
     branched = False
@@ -420,8 +453,21 @@ def _road_variants(
             options.append([RoadShape(local, (road_through(edges, v),)) for v in vias])
         elif len(edges) == 1:
             city = by_local.get(linked.get(local, -1))
+            if extended and len(to_cities[local]) >= 2:
+                # Two cities meeting in the middle (IC05): the road ends where they touch.
+                options.append([RoadShape(local, (road_to(edges[0], CENTRE),))])
+                continue
             if city is not None:
                 path = road_to(edges[0], _wall_point(city), _city_approach(city))
+                if extended:
+                    # Nearly straight in from its edge to the wall in front of it.
+                    mid = edge_mid(edges[0])
+                    facing = _wall_point(city, _lerp(mid, CENTRE, 0.5))
+                    back = (mid[0] - facing[0], mid[1] - facing[1])
+                    norm = max((back[0] ** 2 + back[1] ** 2) ** 0.5, 1e-6)
+                    straight = road_to(edges[0], facing, (back[0] / norm, back[1] / norm))
+                    options.append([RoadShape(local, (straight,)), RoadShape(local, (path,))])
+                    continue
             else:
                 if oriented.centre < 0:
                     single_ends += 1
@@ -583,22 +629,25 @@ def _search(oriented: Oriented) -> Layout:
     # Later features are drawn first, so the first city (the one with the pennant on the
     # crossing tiles) lies on top of the others.
     city_feats.reverse()
-    city_options = [_city_variants(local, f.positions) for local, f in city_feats]
     fallback: Layout | None = None
     river_options = river_variants(oriented)
-    for cities in itertools.product(*city_options):
-        road_options, single_ends, branched = _road_variants(oriented, cities)
-        centre = _centre_kind(oriented, single_ends, branched)
-        for rivers, roads in itertools.product(
-            itertools.product(*river_options), itertools.product(*road_options)
-        ):
-            image = region_map(oriented, cities, roads, centre, rivers=rivers)
-            found = field_regions(oriented, image)
-            if found is not None:
-                fields, comp, _ = found
-                return _finish(oriented, cities, roads, centre, image, fields, comp, rivers)
-            if fallback is None:
-                fallback = _finish(oriented, cities, roads, centre, image, {}, [], rivers)
+    # The rarer shapes are tried only when the usual ones fail, so that they never replace a
+    # tile's usual picture.
+    for extended in (False, True):
+        city_options = [_city_variants(local, f.positions, extended) for local, f in city_feats]
+        for cities in itertools.product(*city_options):
+            road_options, single_ends, branched = _road_variants(oriented, cities, extended)
+            centre = _centre_kind(oriented, single_ends, branched)
+            for rivers, roads in itertools.product(
+                itertools.product(*river_options), itertools.product(*road_options)
+            ):
+                image = region_map(oriented, cities, roads, centre, rivers=rivers)
+                found = field_regions(oriented, image)
+                if found is not None:
+                    fields, comp, _ = found
+                    return _finish(oriented, cities, roads, centre, image, fields, comp, rivers)
+                if fallback is None:
+                    fallback = _finish(oriented, cities, roads, centre, image, {}, [], rivers)
     # No variant matches the data: draw the plainest shape rather than fail (and tests flag it).
     assert fallback is not None
     return fallback

@@ -9,7 +9,9 @@ squares); the whole board is one command away (``/carcassonne board``).
 
 From top to bottom: the drawn tile, large, with each rotation that fits somewhere captioned as
 the menus name it ("90°"); the board; one row per player with the score and every figure count
-labelled (followers, mayor, wagon, barn, abbey; men and huts), and the turn and tiles left.
+labelled (followers, mayor, wagon, barn, abbey; men and huts), and the turn and tiles left. With
+more than :data:`MAX_COLUMNS` columns (the Big Box with Abbey & Mayor), each player takes two rows
+(:mod:`renderer.phone_rows`): name and score, then a cell per figure and goods token.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from renderer import palette as pal
 from renderer.board import Measures, Pos, Window, draw_board, glyph_height
 from renderer.figures import figure_icon
 from renderer.options import RenderOptions
+from renderer.phone_rows import abbey_icon, shortened, two_row_table
 from renderer.tileart import tile_image
 
 if TYPE_CHECKING:
@@ -64,6 +67,8 @@ COLUMNS = (
 )
 #: The goods column (Traders & Builders) is this many figure columns wide: three token counts.
 GOODS_SPAN = 2.4
+#: Past this many columns (goods counting :data:`GOODS_SPAN`), each player takes two rows.
+MAX_COLUMNS = 8
 
 
 def word(options: RenderOptions, key: str, **values: object) -> str:
@@ -279,6 +284,22 @@ def players_table(
     pad = 14
     # Narrower columns when the expansions bring many figures (and goods), so names keep room.
     units = len(columns) + (GOODS_SPAN if has_goods else 0)
+    if units > MAX_COLUMNS:
+        return _with_footer(
+            game,
+            options,
+            two_row_table(
+                game,
+                options,
+                measures,
+                columns,
+                counts,
+                tokens if has_goods else None,
+                width=WIDTH,
+                pad=pad,
+            ),
+            part=part,
+        )
     col_w = min(112, int((WIDTH - 2 * pad - 360) / max(1, units)))
     goods_w = round(col_w * GOODS_SPAN) if has_goods else 0
     # Column titles: one size for all, the largest at which each fits its column on at most two
@@ -293,7 +314,7 @@ def players_table(
     height = head_h + row_h * game.players + SMALL * 2 + 3 * pad + (SMALL + 8 if part else 0)
     image = Image.new("RGB", (WIDTH, height), pal.BACKGROUND)
     draw = ImageDraw.Draw(image)
-    big, small = pal.font(TEXT), pal.font(SMALL)
+    big = pal.font(TEXT)
     first = WIDTH - pad - col_w * len(columns) - goods_w
     score_x = first - 24  # right edge of the scores
     goods_x = WIDTH - pad - goods_w
@@ -301,7 +322,7 @@ def players_table(
     for i, kind in enumerate(columns):
         cx = first + i * col_w + col_w // 2
         if kind == "abbey":
-            _abbey_icon(draw, (cx, pad + 20), 18)
+            abbey_icon(draw, (cx, pad + 20), 18)
         else:
             icon = figure_icon(5, kind, 96)
             image.paste(icon, (cx - icon.width // 2, pad + 20 - icon.height // 2), icon)
@@ -327,14 +348,8 @@ def players_table(
             draw.rounded_rectangle((4, y0 + 2, WIDTH - 4, y0 + row_h - 2), 14, fill=(255, 236, 170))
         icon = figure_icon(player, "follower", 120)
         image.paste(icon, (pad, cy - icon.height // 2), icon)
-        name = game.setup.players[player]
         x = pad + icon.width + 10
-        room = score_x - 130 - x
-        shown = name
-        while shown and draw.textlength(shown, font=big) > room:
-            shown = shown[:-1]
-        if shown != name:
-            shown = shown[:-1] + "…"
+        shown = shortened(draw, game.setup.players[player], big, score_x - 130 - x)
         draw.text((x, cy), shown, font=big, fill=pal.INK, anchor="lm")
         score = str(game.scores[player])
         draw.text((score_x, cy), score, font=big, fill=pal.INK, anchor="rm")
@@ -350,7 +365,15 @@ def players_table(
                 kx = round(goods_x + goods_w / 2 + (k - 1) * goods_w / 3)
                 value = str(tokens[player].get(kind, 0))
                 draw.text((kx, cy), value, font=big, fill=pal.INK, anchor="mm")
-    y = head_h + row_h * game.players + pad
+    _footer(game, options, draw, head_h + row_h * game.players + pad, part=part)
+    return image
+
+
+def _footer(
+    game: Game, options: RenderOptions, draw: ImageDraw.ImageDraw, y: int, *, part: bool
+) -> None:
+    """The turn and the tiles left (and, for a part of the board, that it is a part)."""
+    pad, small = 14, pal.font(SMALL)
     if game.finished:
         footer = word(options, "footer_over", left=game.tiles_left)
     else:
@@ -363,17 +386,15 @@ def players_table(
         draw.text(
             (pad, y + SMALL + 8), word(options, "part"), font=small, fill=pal.MUTED, anchor="lt"
         )
+
+
+def _with_footer(
+    game: Game, options: RenderOptions, table: tuple[Image.Image, int], *, part: bool
+) -> Image.Image:
+    """The two-row table with the footer under its players."""
+    top, y = table
+    height = y + SMALL * 2 + 14 + (SMALL + 8 if part else 0)
+    image = Image.new("RGB", (top.width, height), pal.BACKGROUND)
+    image.paste(top.crop((0, 0, top.width, min(top.height, y))), (0, 0))
+    _footer(game, options, ImageDraw.Draw(image), y, part=part)
     return image
-
-
-def _abbey_icon(draw: ImageDraw.ImageDraw, centre: tuple[int, int], r: int) -> None:
-    """A small abbey: a grey square with a red roof and a cross (the abbey tile's look)."""
-    x, y = centre
-    draw.rectangle((x - r, y - r * 0.4, x + r, y + r), fill=pal.STONE, outline=pal.INK, width=2)
-    draw.polygon(
-        [(x - r - 3, y - r * 0.4), (x, y - r * 1.3), (x + r + 3, y - r * 0.4)],
-        fill=pal.ROOF,
-        outline=pal.INK,
-    )
-    draw.line((x, y - r * 0.1, x, y + r * 0.7), fill=pal.INK, width=3)
-    draw.line((x - r * 0.35, y + r * 0.15, x + r * 0.35, y + r * 0.15), fill=pal.INK, width=3)

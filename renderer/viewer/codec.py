@@ -31,6 +31,9 @@ VERSION = 2
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 #: The fingerprint of the page's tables is coded below this (12 bits).
 CHECK_SPACE = 4096
+#: Fingerprints of earlier tables whose codes this page reads the same: 3651, the tables of
+#: the first Big Box pages (their figure spots were still fingerprinted; nothing else differs).
+EARLIER = (3651,)
 MAX_PLAYERS = 8
 MAX_NAME = 32
 MAX_TURNS = 4096

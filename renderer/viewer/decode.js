@@ -124,7 +124,7 @@ function decodeGame(code, data) {
     throw new CodeError("viewer_bad_code");
   }
   const check = C.alphabet.indexOf(code[1]) * 64 + C.alphabet.indexOf(code[2]);
-  if (check !== data.checksum) throw new CodeError("viewer_other_version");
+  if (!data.checksums.includes(check)) throw new CodeError("viewer_other_version");
   const r = new Reader(codeNumber(code.slice(3), C));
   const vi = r.uniform(data.variantKeys.length);
   const tables = data.variants[data.variantKeys[vi]];

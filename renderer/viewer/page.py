@@ -2,7 +2,8 @@
 
 The page holds its script and style, the tables of the variants it shows
 (:mod:`renderer.viewer.tables`), each tile kind's picture and each figure in each seat colour,
-drawn by this renderer and embedded as data URIs, the words in every language of the catalogs,
+drawn by this renderer and embedded as data URIs (and the goods tokens, with each tile's cities
+for counting them: :func:`city_table`), the words in every language of the catalogs,
 and optionally one game's code (:func:`standalone_page`; :func:`hosted_page` reads the game from
 the URL fragment instead, and carries every variant).
 
@@ -24,7 +25,7 @@ from typing import Any
 from PIL import Image
 
 import catalogs
-from renderer import families
+from renderer import emblems, families
 from renderer import palette as pal
 from renderer.figures import figure_icon
 from renderer.phone import FIGURE_SCALE
@@ -35,11 +36,17 @@ from renderer.viewer.turns import CORNER_BASE, game_turns, variant_key
 
 #: Pixels per tile of the embedded pictures (shown at 64 CSS pixels: sharp on phones).
 ART_SIZE = 128
+#: The page's scripts, in order: the decoder, the goods tokens (Traders & Builders), the page.
+SCRIPTS = ("decode.js", "goods.js", "viewer.js")
+#: Pixels of a goods token's picture (shown at 20 CSS pixels beside its count).
+GOODS_SIZE = 40
 #: The page's words: (catalog context, key), read in every language.
 TEXTS = (
     *(("picture", key) for key in ("replay_start", "replay_turn", "replay_final")),
     ("picture", "winner"),
     ("picture", "winners"),
+    ("picture", "goods"),
+    *(("goods", kind) for kind in emblems.GOODS),
     *(
         ("viewer", key)
         for key in (
@@ -123,6 +130,34 @@ def variant_art(
     return data
 
 
+def city_table(index: int) -> list[list[list[Any]]] | None:
+    """Traders & Builders: per tile kind of variant ``index``, each city's edges on the unrotated
+    tile and its goods symbol (an index of :data:`emblems.GOODS`, or -1); None without goods.
+
+    The page follows the cities with it to count each player's goods tokens turn by turn, as
+    the engine gives them (the code needs no more characters): not part of the tables' fingerprint,
+    so that links made before it still open."""
+    tables = variant(index)
+    if tables.game != "carcassonne" or "traders_builders" not in tables.key.split("+"):
+        return None
+    out: list[list[list[Any]]] = []
+    for kind in tables.kinds:
+        cities = []
+        for feat in kind.oriented(0).features:
+            if feat.type == "city" and feat.positions:
+                good = feat.extra.get("goods")
+                symbol = emblems.GOODS.index(good) if good in emblems.GOODS else -1
+                cities.append([sorted(feat.edges), symbol])
+        out.append(cities)
+    return out
+
+
+@cache
+def goods_art() -> dict[str, str]:
+    """Each goods token's picture, as a data URI."""
+    return {kind: data_uri(emblems.goods_icon(kind, GOODS_SIZE), True) for kind in emblems.GOODS}
+
+
 def page_texts() -> dict[str, dict[str, str]]:
     """The page's words in every language (placeholders left for the page to fill)."""
     out: dict[str, dict[str, str]] = {}
@@ -135,8 +170,12 @@ def page_data(indices: Sequence[int], lang: str | None) -> dict[str, Any]:
     pictures: dict[str, str] = {}
     figures: dict[str, list[dict[str, Any]]] = {}
     variants = {variant(i).key: variant_art(i, pictures, figures) for i in indices}
+    for i in indices:
+        cities = city_table(i)
+        if cities is not None:
+            variants[variant(i).key]["cities"] = cities
     return {
-        "checksum": codec.checksum(),
+        "checksums": [codec.checksum(), *codec.EARLIER],
         "codec": codec.constants(),
         "variantKeys": [variant_key(g, e) for g, e in VARIANTS],
         "variants": variants,
@@ -146,6 +185,7 @@ def page_data(indices: Sequence[int], lang: str | None) -> dict[str, Any]:
         "cornerBase": CORNER_BASE,
         "corners": corner_points(),
         "colours": [list(c) for c in pal.PLAYER_COLOURS],
+        "goods": goods_art() if any(city_table(i) for i in indices) else {},
         "texts": page_texts(),
         "lang": lang,
     }
@@ -168,7 +208,7 @@ def build_page(indices: Sequence[int], code: str = "", lang: str | None = None) 
         "CSS": _asset("viewer.css"),
         "DATA": _script_safe(json.dumps(data, separators=(",", ":"), ensure_ascii=False)),
         "GAME": code,
-        "JS": _script_safe(_asset("decode.js") + "\n" + _asset("viewer.js")),
+        "JS": _script_safe("\n".join(_asset(name) for name in SCRIPTS)),
     }
     return re.sub(r"\{\{([A-Z]+)\}\}", lambda m: parts[m.group(1)], _asset("viewer.html"))
 

@@ -176,9 +176,17 @@ def corner_points() -> list[list[float]]:
     return [list(CORNER_SPOTS[name]) for name in CORNERS]
 
 
+#: What the tables hold for drawing only, not for reading a code: left out of the fingerprint,
+#: so that redrawn tile art (a figure's spot moves) keeps every link working.
+DRAWING_ONLY = ("spots",)
+
+
 def fingerprint(extra: Any, space: int) -> int:
-    """A number below ``space`` fingerprinting every variant's tables and ``extra`` (the
-    codec's constants): the page and a code must agree on all of it."""
-    tables = [variant(i).to_json() for i in range(len(VARIANTS))]
+    """A number below ``space`` fingerprinting every variant's tables (but what is drawn only)
+    and ``extra`` (the codec's constants): the page and a code must agree on all of it."""
+    tables = [
+        {k: v for k, v in variant(i).to_json().items() if k not in DRAWING_ONLY}
+        for i in range(len(VARIANTS))
+    ]
     text = json.dumps([extra, tables], sort_keys=True)
     return zlib.crc32(text.encode()) % space

@@ -54,6 +54,7 @@
   function buildFrames(g) {
     const out = [];
     const tiles = [];
+    const goods = goodsByTurn(g, data.variants[g.variant]);
     let standing = [];
     g.turns.forEach((turn, index) => {
       tiles.push(...turn.tiles);
@@ -71,6 +72,7 @@
         scores: turn.scores,
         last: index ? last : null,
         final: false,
+        goods: goods ? goods[index] : null,
       });
     });
     if (g.final) {
@@ -148,8 +150,29 @@
       const score = document.createElement("span");
       score.className = "score";
       item.append(icon, label, score);
+      if (tablesOf().cities) item.append(goodsCells());
       list.append(item);
     });
+  }
+
+  // Traders & Builders: a token and its count per kind of goods, under the name.
+  function goodsCells() {
+    const row = document.createElement("span");
+    row.className = "goods";
+    row.setAttribute("aria-label", t("goods"));
+    for (const kind of ["wine", "grain", "cloth"]) {
+      const cell = document.createElement("span");
+      cell.className = "good";
+      cell.dataset.good = kind;
+      cell.title = t(kind);
+      const token = document.createElement("img");
+      token.src = data.goods[kind];
+      token.alt = t(kind);
+      const count = document.createElement("b");
+      cell.append(token, count);
+      row.append(cell);
+    }
+    return row;
   }
 
   function drawBoard(frame) {
@@ -253,6 +276,10 @@
       const seat = Number(item.dataset.seat);
       item.querySelector(".score").textContent = String(frame.scores[seat]);
       item.classList.toggle("current", frame.player === seat);
+      item.querySelectorAll(".good b").forEach((count, i) => {
+        count.textContent = String(frame.goods[seat][i]);
+        count.parentElement.classList.toggle("none", frame.goods[seat][i] === 0);
+      });
     }
     drawChart();
     window.viewerState = {
@@ -263,6 +290,7 @@
       tiles: frame.tiles.length,
       figures: Number($("board").dataset.figures),
       scores: frame.scores.slice(),
+      goods: frame.goods,
     };
   }
 
@@ -349,5 +377,9 @@
   if (!$("viewer-game").textContent.trim()) window.addEventListener("hashchange", load);
   window.viewerShow = (index) => (stop(), show(index));
   window.viewerDecode = (code) => decodeGame(code, data);
+  window.viewerGoods = (code) => {
+    const decoded = decodeGame(code, data);
+    return goodsByTurn(decoded, data.variants[decoded.variant]);
+  };
   load();
 })();

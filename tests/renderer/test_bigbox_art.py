@@ -19,9 +19,6 @@ from renderer.tileart import tile_image
 
 BIG_BOX = kinds_by_name("inns_cathedrals", "traders_builders", "river")
 ORIENTED = [(name, rotation) for name in BIG_BOX for rotation in (0, 90, 180, 270)]
-#: Shapes the layout search does not find yet: a corner field cut off by a road touching the
-#: city wall (TB07/TB08/TB12/TB22's "!" variants), IC05's corner fields, TB14's inner pocket.
-UNMATCHED = {"IC05", "TB07", "TB08", "TB12", "TB14", "TB22"}
 
 
 def _rgb(image: Image.Image, xy: tuple[int, int]) -> tuple[int, int, int]:
@@ -31,8 +28,9 @@ def _rgb(image: Image.Image, xy: tuple[int, int]) -> tuple[int, int, int]:
 
 @pytest.mark.parametrize(("name", "rotation"), ORIENTED)
 def test_drawn_fields_split_as_the_big_box_data_says(name: str, rotation: int) -> None:
-    if name in UNMATCHED:
-        pytest.xfail("known shape the layout search misses")
+    # Including the rarer shapes: a corner city reaching the far corner (TB07, TB12, TB22), two
+    # gates on one wall (TB08), two cities meeting where two roads end (IC05), a field between
+    # two corner cities (TB14).
     assert matches_data(BIG_BOX[name].oriented(rotation))
 
 
@@ -161,3 +159,15 @@ def test_the_three_goods_differ_in_colour() -> None:
 
     for a, b in itertools.combinations(emblems.GOODS, 2):
         assert sum(abs(x - y) for x, y in zip(mean(a), mean(b), strict=True)) > 60
+
+
+def test_the_cut_off_corner_fields_get_a_figure_spot_each() -> None:
+    # TB07: four fields, each with its own spot on open field.
+    oriented = BIG_BOX["TB07"].oriented(0)
+    chosen = layout(oriented)
+    regions = region_map(oriented, chosen.cities, chosen.roads, chosen.centre)
+    fields = [i for i, f in enumerate(oriented.features) if f.type == "field"]
+    spots = [chosen.spots[f] for f in fields]
+    assert len(set(spots)) == 4
+    for x, y in spots:
+        assert regions.getpixel((min(GRID - 1, int(x * GRID)), min(GRID - 1, int(y * GRID)))) == 0

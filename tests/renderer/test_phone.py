@@ -8,6 +8,7 @@ least 11 px tall, figures at least 10 px tall. Everything stays within Discord's
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 
@@ -25,6 +26,7 @@ PHONE = 400
 FAMILIES = [
     ("carcassonne", (), 2),
     ("carcassonne", ("abbey_mayor",), 6),
+    ("carcassonne", ("abbey_mayor", "inns_cathedrals", "river", "traders_builders"), 6),
     ("hunters", (), 5),
     ("castle", (), 2),
 ]
@@ -94,3 +96,31 @@ def test_column_titles_wrap_at_a_space_before_they_shrink() -> None:
     assert titles == [["Partisans"], ["Grande", "abbaye"]] and size == 20
     titles, size = column_titles(["Bürgermeister", "Abtei"], 106)
     assert titles == [["Bürgermeister"], ["Abtei"]] and 14 <= size < 20
+
+
+def test_a_six_player_big_box_table_gives_each_count_a_cell_of_its_own() -> None:
+    """Eight figures and three goods per player: each player on two rows, every count in a cell
+    with its icon beside it, none touching another, all readable 400 px wide."""
+    every = ("abbey_mayor", "inns_cathedrals", "river", "traders_builders")
+    names = tuple(f"player {i + 1}" for i in range(6))
+    game = Game(Setup(players=names, seed=2, expansions=every))
+    rng = random.Random(2)
+    while game.turn < 40:
+        game.play(random_action(game, rng))
+    picture = turn_picture(game, RenderOptions(lang="de"))
+    scale = PHONE / picture.image.width
+    cells = picture.measures.cells
+    assert len(cells) == 6 * 11
+    for icon, number in cells:
+        assert icon[2] < number[0], "the icon stops before its number"
+        assert (icon[3] - icon[1]) * scale >= 10
+        assert (number[3] - number[1]) * scale >= 11
+    boxes = [box for cell in cells for box in cell]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+            assert apart, f"{a} overlaps {b}"
+    # Cells are at least 30 px wide on the phone: room for a figure and a digit side by side.
+    lefts = sorted({icon[0] for icon, _ in cells})
+    assert min(b - a for a, b in itertools.pairwise(lefts)) * scale >= 30
+    assert min(picture.measures.digits) * scale >= 11

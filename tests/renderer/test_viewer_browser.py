@@ -63,6 +63,9 @@ return {
   figures: board.querySelectorAll(".fig").length,
   scores: [...document.querySelectorAll("#players li .score")].map((e) => Number(e.textContent)),
   names: [...document.querySelectorAll("#players li .name")].map((e) => e.textContent),
+  goods: [...document.querySelectorAll("#players li")].map((li) =>
+    [...li.querySelectorAll(".good b")].map((e) => Number(e.textContent))
+  ),
 };
 """
 
@@ -140,6 +143,8 @@ def walk(driver: Any, record: dict[str, Any]) -> None:
         assert shown["slider"] == index
         assert shown["scores"] == frame["scores"], (index, shown["label"])
         assert (shown["tiles"], shown["figures"]) == (frame["tiles"], frame["figures"]), index
+        # Traders & Builders: each player's wine, grain and cloth tokens; none shown otherwise.
+        assert shown["goods"] == (frame["goods"] or [[] for _ in shown["goods"]]), index
     assert shown["names"] == list(record["players"])
 
 
@@ -181,6 +186,14 @@ def test_the_decoder_reads_random_and_big_box_games_as_the_encoder_wrote_them(
             "return window.viewerDecode(arguments[0])", codec.encode(turns)
         )
         assert decoded == as_decoded(turns), record.get("seed")
+    for record in bigbox_records():
+        # The goods tokens the page derives from the tiles, turn by turn, are the engine's.
+        turns = game_turns(record)
+        expected = [frame["goods"] for frame in engine_frames(record)[: len(turns.turns)]]
+        goods = browser.execute_script(
+            "return window.viewerGoods(arguments[0])", codec.encode(turns)
+        )
+        assert goods == (None if expected[0] is None else expected), record.get("seed")
 
 
 def error_of(browser: Any, url: str) -> str:
@@ -210,6 +223,17 @@ def test_a_link_made_with_other_tables_says_so(
     monkeypatch.setattr(codec, "checksum", lambda: other)
     code = codec.encode(game_turns(mixed_records()[2]))
     assert "another version of the viewer" in error_of(browser, f"{site[0]}#{code}")
+
+
+def test_a_link_made_before_the_tile_art_was_redrawn_still_opens(
+    browser: Any, site: tuple[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = bigbox_records()[0]
+    monkeypatch.setattr(codec, "checksum", lambda: codec.EARLIER[0])
+    code = codec.encode(game_turns(record))
+    browser.get("about:blank")
+    browser.get(f"{site[0]}#{code}")
+    walk(browser, record)
 
 
 def test_a_game_without_turns_is_one_still_frame(browser: Any, tmp_path: Path) -> None:

@@ -7,7 +7,10 @@ from functools import cache
 from typing import Any
 
 from benchmarks.viewer import bigbox_record, random_record
+from engine import Game
+from engine.carcassonne.traders_builders import goods
 from engine.core.timeline import turn_ends
+from renderer.emblems import GOODS
 from renderer.viewer.turns import GameTurns, pieces, spot_number
 
 GAMES = 200
@@ -27,13 +30,27 @@ def bigbox_records() -> tuple[dict[str, Any], ...]:
     return tuple(bigbox_record(seed) for seed in range(BIG_BOX_GAMES))
 
 
+def goods_of(game: Game) -> list[list[int]] | None:
+    """Each player's goods tokens (wine, grain, cloth), or None without Traders & Builders."""
+    if "traders_builders" not in game.setup.expansions:
+        return None
+    tokens = [goods(game, p) for p in range(game.players)]
+    return [[t[kind] for kind in GOODS] for t in tokens]
+
+
 def engine_frames(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """Per turn, then for the final scoring: tiles and figures on the board, the scores."""
+    """Per turn, then for the final scoring: tiles and figures on the board, the scores, the
+    goods tokens (None without Traders & Builders)."""
     frames: list[dict[str, Any]] = []
     final = None
     for end, game in turn_ends(record):
         frames.append(
-            {"tiles": len(game.board.tiles), "figures": len(pieces(game)), "scores": end.scores}
+            {
+                "tiles": len(game.board.tiles),
+                "figures": len(pieces(game)),
+                "scores": end.scores,
+                "goods": goods_of(game),
+            }
         )
         final = end.final
     if final is not None:
