@@ -25,6 +25,8 @@ from engine.core.tiles import kinds_by_name  # noqa: E402
 from renderer import RenderOptions, render_game_end, render_rotations  # noqa: E402
 from renderer.board import draw_board  # noqa: E402
 from renderer.encode import encode_png  # noqa: E402
+from renderer.panel import draw_panel, panel_width  # noqa: E402
+from renderer.render import panel_data  # noqa: E402
 
 REFERENCE = Path(__file__).parent / "reference"
 KINDS = kinds_by_name("base", "abbey_mayor")
@@ -86,6 +88,22 @@ def random_game(players: int, seed: int, turns: int | None = None) -> Game:
     return game
 
 
+def abbey_mayor_game(players: int, seed: int, turns: int) -> Game:
+    """A random Abbey & Mayor game played to ``turns`` turns."""
+    from engine import Pass, Phase
+
+    names = tuple(f"Player {i + 1}" for i in range(players))
+    game = Game(Setup(players=names, seed=seed, expansions=("abbey_mayor",)))
+    rng = random.Random(seed)
+    while game.phase is not Phase.OVER and game.turn < turns:
+        if game.phase is Phase.TILE:
+            game.play(rng.choice(list(game.legal_placements())))
+        else:
+            figures = game.legal_figures()
+            game.play(rng.choice(figures) if figures and rng.random() < 0.7 else Pass())
+    return game
+
+
 def decode(png: bytes) -> Image.Image:
     return Image.open(io.BytesIO(png)).convert("RGB")
 
@@ -108,10 +126,15 @@ def reference_images() -> dict[str, bytes]:
     image, _ = draw_board(board.tiles, am_figures(board), options, last=(2, 2))
     end = random_game(2, seed=3)
     mid = random_game(3, seed=4, turns=6)
+    strip = panel_data(abbey_mayor_game(3, seed=5, turns=24))
     return {
         "am_board.png": encode_png(image),
         "end_2p.png": render_game_end(end, RenderOptions(tile_size=48)),
         "rotations.png": render_rotations(mid, RenderOptions(tile_size=64, lang="fr")),
+        # The players' strip of the whole-board picture, without the Big Box's figures.
+        "am_strip.png": encode_png(
+            draw_panel(strip, panel_width(strip, 64), 64, RenderOptions(lang="de"))
+        ),
     }
 
 
