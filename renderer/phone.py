@@ -30,7 +30,7 @@ from renderer import palette as pal
 from renderer.board import Measures, Pos, Window, draw_board, glyph_height
 from renderer.figures import figure_icon
 from renderer.options import RenderOptions
-from renderer.phone_rows import abbey_icon, shortened, two_row_table
+from renderer.phone_rows import Seats, abbey_icon, shortened, two_row_table
 from renderer.tileart import tile_image
 
 if TYPE_CHECKING:
@@ -280,6 +280,7 @@ def players_table(
     columns = [c for c in COLUMNS if any(c in row for row in counts)]
     tokens = [goods(game, p) for p in range(game.players)]
     has_goods = any(tokens)
+    current = None if game.finished else game.decision.player
     row_h = TEXT + 22
     pad = 14
     # Narrower columns when the expansions bring many figures (and goods), so names keep room.
@@ -289,7 +290,7 @@ def players_table(
             game,
             options,
             two_row_table(
-                game,
+                Seats(game.setup.players, game.scores, current),
                 options,
                 measures,
                 columns,
@@ -318,7 +319,6 @@ def players_table(
     first = WIDTH - pad - col_w * len(columns) - goods_w
     score_x = first - 24  # right edge of the scores
     goods_x = WIDTH - pad - goods_w
-    current = None if game.finished else game.decision.player
     for i, kind in enumerate(columns):
         cx = first + i * col_w + col_w // 2
         if kind == "abbey":

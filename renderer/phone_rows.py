@@ -9,8 +9,9 @@ count, so that no heading is needed and every cell is large enough to read on a 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -20,9 +21,6 @@ from renderer import palette as pal
 from renderer.board import Measures, glyph_height
 from renderer.figures import figure_icon
 from renderer.options import RenderOptions
-
-if TYPE_CHECKING:
-    from engine import Game
 
 #: Heights (pixels at full size) of a player's name line and cells line.
 NAME_ROW = 54
@@ -55,8 +53,17 @@ def shortened(draw: ImageDraw.ImageDraw, name: str, font: Any, room: float) -> s
     return shown if shown == name else shown[:-1] + "…"
 
 
+@dataclass(frozen=True, slots=True)
+class Seats:
+    """Who sits at the table: names, scores, and the seat to move (None once the game is over)."""
+
+    names: Sequence[str]
+    scores: Sequence[int]
+    current: int | None
+
+
 def two_row_table(
-    game: Game,
+    seats: Seats,
     options: RenderOptions,
     measures: Measures,
     columns: Sequence[str],
@@ -65,49 +72,58 @@ def two_row_table(
     *,
     width: int,
     pad: int,
+    scale: float = 1.0,
+    max_cell: int | None = None,
 ) -> tuple[Image.Image, int]:
     """The table's header and players (the caller adds the footer below ``y``): the image, and
-    the ``y`` where the players end."""
-    big = pal.font(40)
+    the ``y`` where the players end. ``scale`` sizes everything (1: the phone picture's 960
+    pixels); ``max_cell`` caps a cell's width when few kinds share the row."""
+
+    def px(n: float) -> int:
+        return round(n * scale)
+
+    big = pal.font(px(40))
     kinds = [*columns, *(emblems.GOODS if tokens is not None else ())]
     cell_w = (width - 2 * pad) // max(1, len(kinds))
-    head_h = 26 + 2 * pad
-    block = NAME_ROW + CELL_ROW
-    height = head_h + block * game.players + 2 * pad
+    if max_cell is not None:
+        cell_w = min(cell_w, max_cell)
+    head_h = px(26) + 2 * pad
+    name_row, block = px(NAME_ROW), px(NAME_ROW) + px(CELL_ROW)
+    players = len(seats.names)
+    height = head_h + block * players + 2 * pad
     image = Image.new("RGB", (width, height), pal.BACKGROUND)
     draw = ImageDraw.Draw(image)
-    score_x = width - pad - 10
+    score_x = width - pad - px(10)
     title = catalogs.text("phone", "score", options.lang)
-    draw.text((score_x, pad), title, font=pal.font(22), fill=pal.INK, anchor="rt")
-    current = None if game.finished else game.decision.player
-    for player in range(game.players):
+    draw.text((score_x, pad), title, font=pal.font(px(22)), fill=pal.INK, anchor="rt")
+    for player in range(players):
         y0 = head_h + player * block
-        if player == current:
-            box = (4, y0 + 2, width - 4, y0 + block - 2)
-            draw.rounded_rectangle(box, 14, fill=(255, 236, 170))
+        if player == seats.current:
+            box = (px(4), y0 + px(2), width - px(4), y0 + block - px(2))
+            draw.rounded_rectangle(box, px(14), fill=(255, 236, 170))
         elif player:
-            draw.line((pad, y0, width - pad, y0), fill=pal.EMPTY_LINE, width=2)
-        cy = y0 + NAME_ROW // 2 + 2
-        mark = figure_icon(player, "follower", 120)
+            draw.line((pad, y0, width - pad, y0), fill=pal.EMPTY_LINE, width=px(2))
+        cy = y0 + name_row // 2 + px(2)
+        mark = figure_icon(player, "follower", px(120))
         image.paste(mark, (pad, cy - mark.height // 2), mark)
-        score = str(game.scores[player])
+        score = str(seats.scores[player])
         draw.text((score_x, cy), score, font=big, fill=pal.INK, anchor="rm")
         measures.digits.append(glyph_height(score, big))
-        x = pad + INDENT
-        room = score_x - draw.textlength(score, font=big) - 24 - x
-        shown = shortened(draw, game.setup.players[player], big, room)
+        x = pad + px(INDENT)
+        room = score_x - draw.textlength(score, font=big) - px(24) - x
+        shown = shortened(draw, seats.names[player], big, room)
         draw.text((x, cy), shown, font=big, fill=pal.INK, anchor="lm")
-        row_y = y0 + NAME_ROW + CELL_ROW // 2 - 2
+        row_y = y0 + name_row + px(CELL_ROW) // 2 - px(2)
         for i, kind in enumerate(kinds):
             left = pad + i * cell_w
             if kind in emblems.GOODS:
-                value = (tokens or [{}] * game.players)[player].get(kind, 0)
+                value = (tokens or [{}] * players)[player].get(kind, 0)
             elif kind in counts[player]:
                 value = counts[player][kind]
             else:
                 continue
-            _cell(image, draw, (left, row_y), cell_w, player, kind, value, measures)
-    return image, head_h + block * game.players + pad
+            _cell(image, draw, (left, row_y), cell_w, (player, kind, value), measures, px)
+    return image, head_h + block * players + pad
 
 
 def _cell(
@@ -115,37 +131,38 @@ def _cell(
     draw: ImageDraw.ImageDraw,
     at: tuple[int, int],
     cell_w: int,
-    player: int,
-    kind: str,
-    value: int,
+    count: tuple[int, str, int],
     measures: Measures,
+    px: Callable[[float], int],
 ) -> None:
-    """One count: a rounded box holding the figure or token at the left, the number at the
-    right (an empty supply is greyed, so a glance finds what a player still has)."""
+    """One count (player, kind, value): a rounded box holding the figure or token at the left,
+    the number at the right (an empty supply is greyed, so a glance finds what a player still
+    has); ``px`` scales the phone picture's sizes."""
+    player, kind, value = count
     left, cy = at
-    half = CELL_ROW // 2 - 4
+    half = px(CELL_ROW) // 2 - px(4)
     draw.rounded_rectangle(
-        (left + 3, cy - half, left + cell_w - 3, cy + half), 10, fill=(236, 230, 216)
+        (left + px(3), cy - half, left + cell_w - px(3), cy + half), px(10), fill=(236, 230, 216)
     )
     # The icon hugs the box's left side and the number its right side, so neither covers
     # the other even for the widest figures (the pig, the wagon).
     if kind == "abbey":
-        abbey_icon(draw, (left + 24, cy + 2), 14)
-        icon_box = (left + 7, cy - 15, left + 41, cy + 16)
+        abbey_icon(draw, (left + px(24), cy + px(2)), px(14))
+        icon_box = (left + px(7), cy - px(15), left + px(41), cy + px(16))
     else:
         if kind in emblems.GOODS:
-            icon = emblems.goods_icon(kind, GOODS_SIZE)
+            icon = emblems.goods_icon(kind, px(GOODS_SIZE))
         else:
-            icon = figure_icon(player, kind, CELL_FIGURE)
+            icon = figure_icon(player, kind, px(CELL_FIGURE))
         il, it, ir, ib = icon.getbbox() or (0, 0, icon.width, icon.height)
-        x, y = left + 8 - il, cy - (it + ib) // 2
+        x, y = left + px(8) - il, cy - (it + ib) // 2
         image.paste(icon, (x, y), icon)
         icon_box = (x + il, y + it, x + ir, y + ib)
     measures.figures.append(icon_box[3] - icon_box[1])
     text = str(value)
     colour = pal.INK if value else pal.MUTED
-    big = pal.font(40)
-    at = (left + cell_w - 9, cy + 1)
+    big = pal.font(px(40))
+    at = (left + cell_w - px(9), cy + px(1))
     draw.text(at, text, font=big, fill=colour, anchor="rm")
     measures.digits.append(glyph_height(text, big))
     nl, nt, nr, nb = draw.textbbox(at, text, font=big, anchor="rm")
