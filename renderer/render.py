@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image
 
+from engine.carcassonne.traders_builders import goods
 from renderer import families
 from renderer import palette as pal
 from renderer.board import Pos, SpotKey, draw_board
@@ -30,14 +31,16 @@ if TYPE_CHECKING:
 
 def panel_data(game: Game) -> PanelData:
     over = game.finished
+    tokens = [goods(game, p) for p in range(game.players)]
     return PanelData(
         names=game.setup.players,
         scores=list(game.scores),
-        supply=[dict(s) for s in game.supply],
+        supply=[game.pieces(p) for p in range(game.players)],
         tiles_left=game.tiles_left,
         current=None if over else game.decision.player,
         turn=None if over else game.turn + 1,
         bonus_left=None if over else _bonus_left(game),
+        goods=tokens if any(tokens) else None,
     )
 
 
