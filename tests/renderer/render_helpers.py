@@ -88,14 +88,17 @@ def random_game(players: int, seed: int, turns: int | None = None) -> Game:
     return game
 
 
-def abbey_mayor_game(players: int, seed: int, turns: int) -> Game:
-    """A random Abbey & Mayor game played to ``turns`` turns."""
+def expansion_game(
+    expansions: tuple[str, ...], players: int, seed: int, turns: int | None = None
+) -> Game:
+    """A random game with ``expansions``, played to the end (or to ``turns`` turns): a random
+    placement, then a random figure 7 times in 10."""
     from engine import Pass, Phase
 
     names = tuple(f"Player {i + 1}" for i in range(players))
-    game = Game(Setup(players=names, seed=seed, expansions=("abbey_mayor",)))
+    game = Game(Setup(players=names, seed=seed, expansions=expansions))
     rng = random.Random(seed)
-    while game.phase is not Phase.OVER and game.turn < turns:
+    while game.phase is not Phase.OVER and (turns is None or game.turn < turns):
         if game.phase is Phase.TILE:
             game.play(rng.choice(list(game.legal_placements())))
         else:
@@ -126,7 +129,7 @@ def reference_images() -> dict[str, bytes]:
     image, _ = draw_board(board.tiles, am_figures(board), options, last=(2, 2))
     end = random_game(2, seed=3)
     mid = random_game(3, seed=4, turns=6)
-    strip = panel_data(abbey_mayor_game(3, seed=5, turns=24))
+    strip = panel_data(expansion_game(("abbey_mayor",), 3, seed=5, turns=24))
     return {
         "am_board.png": encode_png(image),
         "end_2p.png": render_game_end(end, RenderOptions(tile_size=48)),

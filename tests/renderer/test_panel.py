@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 
 import pytest
 from PIL import ImageChops
-from render_helpers import REFERENCE, decode, difference, reference_images
+from render_helpers import REFERENCE, decode, difference, expansion_game, reference_images
 
-from engine import Game, Setup
-from engine.cli import random_action
 from renderer import RenderOptions, board_picture
 from renderer.board import Box, Measures
 from renderer.panel import (
@@ -35,15 +32,6 @@ EVERY = ("abbey_mayor", "inns_cathedrals", "river", "traders_builders")
 PHONE = 400
 
 
-def big_box_game(players: int, expansions: tuple[str, ...] = EVERY, turns: int = 40) -> Game:
-    names = tuple(f"player {i + 1}" for i in range(players))
-    game = Game(Setup(players=names, seed=players, expansions=expansions))
-    rng = random.Random(players)
-    while not game.finished and game.turn < turns:
-        game.play(random_action(game, rng))
-    return game
-
-
 def apart(a: Box, b: Box) -> bool:
     return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
 
@@ -54,7 +42,7 @@ def test_a_big_box_strip_gives_each_count_a_cell_that_reads_at_phone_width(
 ) -> None:
     """Seven figures, the abbey and three goods per player, each in a cell of its own with its
     icon beside its number, none touching another, readable when the picture is 400 px wide."""
-    data = panel_data(big_box_game(players))
+    data = panel_data(expansion_game(EVERY, players, seed=players, turns=40))
     assert on_two_rows(data)
     measures = Measures([], [], [])
     strip = draw_panel(data, width, 64, RenderOptions(lang="fr"), measures)
@@ -100,7 +88,7 @@ def test_each_count_of_a_big_box_strip_is_drawn_in_its_own_cell() -> None:
 def test_games_without_the_big_box_figures_keep_the_one_row_strip(
     expansions: tuple[str, ...],
 ) -> None:
-    game = big_box_game(3, expansions, turns=12)
+    game = expansion_game(expansions, 3, seed=3, turns=12)
     data = panel_data(game)
     assert not on_two_rows(data) and data.goods is None
     strip = draw_panel(data, 900, 64, RenderOptions())
@@ -108,7 +96,7 @@ def test_games_without_the_big_box_figures_keep_the_one_row_strip(
 
 
 def test_the_whole_board_picture_of_a_big_box_game_carries_the_two_row_strip() -> None:
-    game = big_box_game(2, ("traders_builders",), turns=6)
+    game = expansion_game(("traders_builders",), 2, seed=2, turns=6)
     image = board_picture(game, RenderOptions())
     assert image.width >= ROWS_MIN_WIDTH
     data = panel_data(game)
