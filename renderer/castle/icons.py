@@ -28,6 +28,10 @@ _LOCK = threading.Lock()
 
 
 def _cached(key: tuple[str, int, int], make: object) -> Image.Image:
+    # Cached per colour, not per seat: the same seat is drawn in other colours in other games.
+    what, player, size = key
+    if what != "wall":
+        key = (what, pal.style_of(player), size)
     found = _CACHE.get(key)
     if found is None:
         assert callable(make)
@@ -54,7 +58,8 @@ def marker_icon(player: int, size: int) -> Image.Image:
 
 def wall_tile_icon(number: int | None, size: int) -> Image.Image:
     """A wall tile face up (its number) or face down (``None``: a stone back with a tower)."""
-    return _cached((f"wall{number}", 0, size), lambda: _draw_wall_tile(number, size))
+    face = -1 if number is None else number
+    return _cached(("wall", face, size), lambda: _draw_wall_tile(number, size))
 
 
 def _draw_subject(player: int, role: str, tile: int) -> Image.Image:

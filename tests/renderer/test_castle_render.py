@@ -320,3 +320,20 @@ if __name__ == "__main__":
     for name, png in reference_images().items():
         (REFERENCE / name).write_bytes(png)
         print(f"wrote {REFERENCE / name} ({len(png) // 1024} KB)")
+
+
+def test_castle_icons_follow_the_seats_colours_not_a_cache_of_seats() -> None:
+    # A seat is drawn in other colours in other games: the icons are cached per colour.
+    from renderer import palette as pal
+    from renderer.castle import icons
+
+    default = [icons.subject_icon(0, "knight", 48), icons.palace_icon(0, 48)]
+    default += [icons.marker_icon(0, 30)]
+    with pal.seat_styles((1, 0)):
+        swapped = [icons.subject_icon(0, "knight", 48), icons.palace_icon(0, 48)]
+        swapped += [icons.marker_icon(0, 30)]
+    second = [icons.subject_icon(1, "knight", 48), icons.palace_icon(1, 48)]
+    second += [icons.marker_icon(1, 30)]
+    for before, after, other in zip(default, swapped, second, strict=True):
+        assert after.tobytes() != before.tobytes()
+        assert after.tobytes() == other.tobytes()
