@@ -16,13 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from engine.core.tiles import EDGE_STEPS, Oriented, TileKind, facing
+from engine.core.footprint import footprint
+from engine.core.tiles import EDGE_STEPS, Oriented, TileKind
 
 Pos = tuple[int, int]
 Fit = tuple[tuple[int, ...], tuple[int, ...]]
+#: A kind's placements on the frontier: (count, [(squares of one key, distinct rotations)]).
+Groups = tuple[int, list[tuple[set[Pos], tuple[int, ...]]]]
 
-#: Feature types whose completion is counted by open edges.
-CLOSABLE = frozenset({"road", "city", "river", "forest", "path", "tower", "house"})
 NEIGHBOURS_8 = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
 
 
@@ -69,8 +70,12 @@ class Board:
         self.frontier: dict[Pos, str] = {}
         self.by_key: dict[str, set[Pos]] = {}
         self._match = match
-        #: Placement counts per kind for the current frontier (cleared when it changes).
-        self._counts: dict[str, int] = {}
+        #: Whether :meth:`in_bounds` may refuse a square (The Castle's board overrides it).
+        self._bounded = type(self).in_bounds is not Board.in_bounds
+        #: Placements per kind for the current frontier (cleared when it changes).
+        self._counts: dict[str, Groups] = {}
+        #: The holes (squares closed on four sides), sorted, until the frontier changes there.
+        self._holes: list[Pos] | None = None
         # Union-find arrays, one entry per node.
         self.parent: list[int] = []
         self.ftype: list[str] = []
@@ -92,7 +97,8 @@ class Board:
         return find_root(self.parent, node)
 
     def _union(self, a: int, b: int) -> None:
-        ra, rb = self.find(a), self.find(b)
+        parent = self.parent
+        ra, rb = find_root(parent, a), find_root(parent, b)
         if ra == rb:
             return
         tiles_a, tiles_b = self.ftiles[ra], self.ftiles[rb]
@@ -103,7 +109,7 @@ class Board:
         if self.on_merge is not None:
             self.on_merge(ra, rb)
         # Root data is replaced, never changed in place, so that a clone may share it.
-        self.parent[rb] = ra
+        parent[rb] = ra
         self.ftiles[ra] = tiles_a | tiles_b
         self.ftiles[rb] = None
         self.pennants[ra] += self.pennants[rb]
@@ -132,7 +138,7 @@ class Board:
         new.tiles = self.tiles.copy()
         new.frontier = self.frontier.copy()
         new.by_key = {key: cells.copy() for key, cells in self.by_key.items()}
-        new._counts = self._counts.copy()
+        new._counts = {}  # its groups hold this board's sets of squares
         new.parent = self.parent.copy()
         new.ftype = self.ftype.copy()
         new.node_pos = self.node_pos.copy()
@@ -197,58 +203,65 @@ class Board:
     def place(self, oriented: Oriented, pos: Pos, turn: int) -> list[int]:
         """Put a tile down (legality is the caller's business); return the touched roots."""
         x, y = pos
-        first = len(self.parent)
-        placed = PlacedTile(pos, oriented, first, turn)
-        self.tiles[pos] = placed
+        shape = footprint(oriented)
+        parent = self.parent
+        first = len(parent)
+        count = shape.count
         tiles = self.tiles
-        for index, feat in enumerate(oriented.features):
-            node = first + index
-            self.parent.append(node)
-            self.ftype.append(feat.type)
-            self.node_pos.append(pos)
-            self.node_local.append(index)
-            self.ftiles.append({pos})
-            self.pennants.append(feat.pennants)
-            self.figures.append([])
-            self.cities.append([first + c for c in feat.cities])
-            self.done.append(False)
-            if feat.centre:
-                around = sum((x + dx, y + dy) in tiles for dx, dy in NEIGHBOURS_8)
-                self.open.append(8 - around)
-            elif feat.type in CLOSABLE:
-                self.open.append(len({p // 3 for p in feat.positions}))
-            else:
-                self.open.append(0)
-        touched = [first + i for i in range(len(oriented.features))]
+        tiles[pos] = PlacedTile(pos, oriented, first, turn)
+        parent.extend(range(first, first + count))
+        self.ftype.extend(shape.ftypes)
+        self.node_pos.extend([pos] * count)
+        self.node_local.extend(range(count))
+        self.pennants.extend(shape.pennants)
+        self.done.extend([False] * count)
+        opens = self.open
+        opens.extend(shape.opens)
+        # Plain loops: comprehensions cost a call each on Python 3.11.
+        ftiles, figures, cities = self.ftiles, self.figures, self.cities
+        for near in shape.cities:
+            ftiles.append({pos})
+            figures.append([])
+            cities.append(list(map(first.__add__, near)) if near else [])
+        for index in shape.centres:
+            around = 0
+            for dx, dy in NEIGHBOURS_8:
+                if (x + dx, y + dy) in tiles:
+                    around += 1
+            opens[first + index] = 8 - around
+        touched = list(range(first, first + count))
+        ftypes = shape.ftypes
         for edge, (dx, dy) in enumerate(EDGE_STEPS):
             other = tiles.get((x + dx, y + dy))
             if other is None:
                 continue
-            their = other.oriented
+            theirs = footprint(other.oriented)
             back = (edge + 2) % 4
-            for local in oriented.edge_features[edge]:
-                if oriented.features[local].type in CLOSABLE:
-                    self.open[self.find(first + local)] -= 1
-            for local in their.edge_features[back]:
-                if their.features[local].type in CLOSABLE:
-                    self.open[self.find(other.first_node + local)] -= 1
-                    # Closed without merging (an abbey, a castle building): still touched.
-                    touched.append(other.first_node + local)
-            linked: set[tuple[int, int]] = set()
-            for p in range(3 * edge, 3 * edge + 3):
-                a = oriented.at_position[p]
-                b = their.at_position[facing(p)]
+            other_first = other.first_node
+            for local in shape.closable[edge]:
+                opens[find_root(parent, first + local)] -= 1
+            for local in theirs.closable[back]:
+                opens[find_root(parent, other_first + local)] -= 1
+                # Closed without merging (an abbey, a castle building): still touched.
+                touched.append(other_first + local)
+            mine_at = shape.edge_at[edge]
+            their_at = theirs.back_at[back]
+            their_types = theirs.ftypes
+            linked: list[tuple[int, int]] = []
+            for i in (0, 1, 2):
+                a = mine_at[i]
+                b = their_at[i]
                 if a < 0 or b < 0 or (a, b) in linked:
                     continue
-                linked.add((a, b))
-                if oriented.features[a].type == their.features[b].type:
-                    self._union(first + a, other.first_node + b)
-                    touched.append(other.first_node + b)
+                linked.append((a, b))
+                if ftypes[a] == their_types[b]:
+                    self._union(first + a, other_first + b)
+                    touched.append(other_first + b)
         for dx, dy in NEIGHBOURS_8:
             other = tiles.get((x + dx, y + dy))
             if other is not None and other.oriented.centre >= 0:
                 node = other.first_node + other.oriented.centre
-                self.open[node] -= 1
+                opens[node] -= 1
                 touched.append(node)
         self._update_frontier(oriented, pos)
         return touched
@@ -256,22 +269,33 @@ class Board:
     def _update_frontier(self, oriented: Oriented, pos: Pos) -> None:
         self._counts.clear()
         x, y = pos
-        old = self.frontier.pop(pos, None)
+        frontier, by_key, tiles = self.frontier, self.by_key, self.tiles
+        old = frontier.pop(pos, None)
         if old is not None:
             self._unindex(old, pos)
+            if "?" not in old:
+                self._holes = None
+        bounded = self._bounded
+        edges = oriented.edges
         for edge, (dx, dy) in enumerate(EDGE_STEPS):
             cell = (x + dx, y + dy)
-            if cell in self.tiles or not self.in_bounds(cell):
+            if cell in tiles or (bounded and not self.in_bounds(cell)):
                 continue
-            key = self.frontier.get(cell)
+            key = frontier.get(cell)
             if key is not None:
                 self._unindex(key, cell)
             else:
                 key = "????"
             back = (edge + 2) % 4
-            key = key[:back] + oriented.edges[edge] + key[back + 1 :]
-            self.frontier[cell] = key
-            self.by_key.setdefault(key, set()).add(cell)
+            key = key[:back] + edges[edge] + key[back + 1 :]
+            frontier[cell] = key
+            if "?" not in key:
+                self._holes = None
+            cells = by_key.get(key)
+            if cells is None:
+                by_key[key] = {cell}
+            else:
+                cells.add(cell)
 
     def _unindex(self, key: str, cell: Pos) -> None:
         cells = self.by_key[key]
@@ -295,44 +319,47 @@ class Board:
                     for rotation in fit[1]:
                         yield cell, rotation
 
-    def count_placements(self, kind: TileKind) -> int:
+    def _groups(self, kind: TileKind) -> Groups:
+        """How many placements ``kind`` has, and its fitting squares grouped by key with their
+        distinct rotations, in :meth:`placements` order; worked out once per frontier."""
         cached = self._counts.get(kind.name)
         if cached is not None:
             return cached
         table = self._table(kind)
         total = 0
+        groups: list[tuple[set[Pos], tuple[int, ...]]] = []
         for key, cells in self.by_key.items():
             fit = table.get(key) or self._compute_fit(kind, key, table)
-            if fit[1]:
-                total += len(fit[1]) * len(cells)
-        self._counts[kind.name] = total
-        return total
+            distinct = fit[1]
+            if distinct:
+                total += len(distinct) * len(cells)
+                groups.append((cells, distinct))
+        result = self._counts[kind.name] = (total, groups)
+        return result
+
+    def count_placements(self, kind: TileKind) -> int:
+        return self._groups(kind)[0]
 
     def placement_at(self, kind: TileKind, index: int) -> tuple[Pos, int]:
         """The ``index``-th item of :meth:`placements`, skipping whole groups of squares."""
-        table = self._table(kind)
-        for key, cells in self.by_key.items():
-            fit = table.get(key) or self._compute_fit(kind, key, table)
-            if not fit[1]:
-                continue
-            size = len(fit[1]) * len(cells)
+        for cells, distinct in self._groups(kind)[1]:
+            size = len(distinct) * len(cells)
             if index < size:
-                cell = sorted(cells)[index // len(fit[1])]
-                return cell, fit[1][index % len(fit[1])]
+                cell = sorted(cells)[index // len(distinct)]
+                return cell, distinct[index % len(distinct)]
             index -= size
         raise IndexError("placement index out of range")
 
     def has_placement(self, kind: TileKind) -> bool:
-        table = self._table(kind)
-        for key in self.by_key:
-            fit = table.get(key) or self._compute_fit(kind, key, table)
-            if fit[0]:
-                return True
-        return False
+        # A rotation that fits has a distinct-looking twin that fits (same edges), so this is
+        # "some placement counts"; the count is wanted next anyway (legal placements).
+        return self._groups(kind)[0] > 0
 
     def holes(self) -> list[Pos]:
         """Empty squares with a tile on all four sides."""
-        return sorted(c for c, key in self.frontier.items() if "?" not in key)
+        if self._holes is None:
+            self._holes = sorted(c for c, key in self.frontier.items() if "?" not in key)
+        return self._holes.copy()
 
     def is_complete(self, root: int) -> bool:
         return self.open[root] == 0

@@ -1,0 +1,68 @@
+"""What the board needs of a tile lying in one orientation, worked out once per orientation.
+
+:meth:`engine.core.board.Board.place` runs for every tile of every game (and of every fork a
+search plays), so the per-feature facts it needs (types, pennants, linked cities, how many edges
+a feature must close, which features of an edge the open-edge counters concern, the features at
+each edge's three positions) are read from here instead of being derived from the features again.
+"""
+
+from __future__ import annotations
+
+from engine.core.tiles import Oriented
+
+#: Feature types whose completion is counted by open edges.
+CLOSABLE = frozenset({"road", "city", "river", "forest", "path", "tower", "house"})
+
+
+class Footprint:
+    """The precomputed facts of one :class:`Oriented` (see :func:`footprint`)."""
+
+    __slots__ = (
+        "back_at",
+        "centres",
+        "cities",
+        "closable",
+        "count",
+        "edge_at",
+        "ftypes",
+        "opens",
+        "pennants",
+    )
+
+    def __init__(self, oriented: Oriented) -> None:
+        features = oriented.features
+        at = oriented.at_position
+        self.count = len(features)
+        self.ftypes = tuple(f.type for f in features)
+        self.pennants = tuple(f.pennants for f in features)
+        #: Local indices of the centre features (a cloister, an abbey).
+        self.centres = tuple(i for i, f in enumerate(features) if f.centre)
+        #: Local indices of each feature's linked features (a field's cities).
+        self.cities = tuple(f.cities for f in features)
+        #: Each feature's open edges when the tile lies alone (a centre's are counted on the
+        #: board, from the tiles around it).
+        self.opens = tuple(
+            0 if f.centre or f.type not in CLOSABLE else len({p // 3 for p in f.positions})
+            for f in features
+        )
+        #: Per edge: its features whose open-edge counter a neighbour there lowers.
+        self.closable = tuple(
+            tuple(local for local in locals_ if features[local].type in CLOSABLE)
+            for locals_ in oriented.edge_features
+        )
+        #: Per edge: the local feature at each of its three positions (-1 where none) ...
+        self.edge_at = tuple(tuple(at[3 * e + i] for i in range(3)) for e in range(4))
+        #: ... and the same read backwards, as the neighbour across that edge pairs them.
+        self.back_at = tuple(tuple(at[3 * e + 2 - i] for i in range(3)) for e in range(4))
+
+
+#: id(oriented) -> (oriented, its footprint); holding the oriented keeps its id from being reused.
+_FOOTPRINTS: dict[int, tuple[Oriented, Footprint]] = {}
+
+
+def footprint(oriented: Oriented) -> Footprint:
+    """The :class:`Footprint` of ``oriented``, computed at its first placement."""
+    cached = _FOOTPRINTS.get(id(oriented))
+    if cached is None:
+        cached = _FOOTPRINTS[id(oriented)] = (oriented, Footprint(oriented))
+    return cached[1]
