@@ -8,7 +8,7 @@ each edge's three positions) are read from here instead of being derived from th
 
 from __future__ import annotations
 
-from engine.core.tiles import Oriented
+from engine.core.tiles import CORNERS, Oriented
 
 #: Feature types whose completion is counted by open edges.
 CLOSABLE = frozenset({"road", "city", "river", "forest", "path", "tower", "house"})
@@ -19,12 +19,15 @@ class Footprint:
 
     __slots__ = (
         "back_at",
+        "by_type",
         "centres",
         "cities",
         "closable",
+        "corners",
         "count",
         "edge_at",
         "ftypes",
+        "labels",
         "opens",
         "pennants",
     )
@@ -50,6 +53,17 @@ class Footprint:
             tuple(local for local in locals_ if features[local].type in CLOSABLE)
             for locals_ in oriented.edge_features
         )
+        #: Each feature's canonical ``at`` (:meth:`Oriented.at_label`).
+        self.labels = tuple(oriented.at_label(i) for i in range(len(features)))
+        #: Local indices by feature type, in order.
+        self.by_type: dict[str, tuple[int, ...]] = {}
+        for index, f in enumerate(features):
+            self.by_type[f.type] = (*self.by_type.get(f.type, ()), index)
+        #: Per corner (NW, NE, SE, SW): the feature holding both half-edges there, or -1.
+        self.corners = {
+            corner: at[a] if at[a] >= 0 and at[a] == at[b] else -1
+            for corner, (a, b) in CORNERS.items()
+        }
         #: Per edge: the local feature at each of its three positions (-1 where none) ...
         self.edge_at = tuple(tuple(at[3 * e + i] for i in range(3)) for e in range(4))
         #: ... and the same read backwards, as the neighbour across that edge pairs them.

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, TypeVar
 
 from engine.core.actions import Action, Forfeit, Pass, PlaceFigure, PlaceTile, Skip
-from engine.core.board import Board, Figure, Pos
+from engine.core.board import Board, Figure, Pos, find_root
 from engine.core.errors import IllegalActionError, MalformedError, WrongPhaseError
 from engine.core.events import (
     Event,
@@ -33,6 +33,7 @@ from engine.core.events import (
     TurnStarted,
 )
 from engine.core.expansion import PLUGINS, Expansion
+from engine.core.footprint import footprint
 from engine.core.setup import GAME_PLAYERS, GAME_TITLES, OPTIONS, Setup
 from engine.core.tiles import EDGE_NAMES, ROTATIONS, TileKind, kinds_by_name
 from engine.core.turn import Decision, LegalPlacements, Phase
@@ -391,11 +392,12 @@ class Game:
         board = self.board
         pos = self.last_pos
         placed = board.tiles[pos]
-        oriented = placed.oriented
+        shape = footprint(placed.oriented)
         x, y = pos
         allowed = self._allowed
         special = self._special_figures
         result: list[PlaceFigure] = []
+        free: list[tuple[str, int | str]] | None = None  # (type, at) of the empty features
         for figure, count in self.supply[self.current].items():
             if count <= 0:
                 continue
@@ -403,13 +405,19 @@ class Game:
             if owner is not None:
                 result.extend(owner.figure_options(figure, pos) or ())
                 continue
-            for local, feat in enumerate(oriented.features):
-                key = (figure, feat.type)
-                ok = allowed.get(key)
+            if free is None:
+                parent, figures, first = board.parent, board.figures, placed.first_node
+                free = [
+                    (ftype, shape.labels[local])
+                    for local, ftype in enumerate(shape.ftypes)
+                    if not figures[find_root(parent, first + local)]
+                ]
+            for ftype, at in free:
+                ok = allowed.get((figure, ftype))
                 if ok is None:
-                    ok = allowed[key] = self._may_stand(figure, feat.type)
-                if ok and not board.figures[board.find(placed.first_node + local)]:
-                    result.append(PlaceFigure(figure, x, y, oriented.at_label(local)))
+                    ok = allowed[(figure, ftype)] = self._may_stand(figure, ftype)
+                if ok:
+                    result.append(PlaceFigure(figure, x, y, at))
         return result
 
     def _may_stand(self, figure: str, ftype: str) -> bool:
@@ -562,7 +570,9 @@ class Game:
                 y=action.y,
             )
         oriented = kind.oriented(action.rotation)
-        for side, letter in enumerate(key):
+        # One table look-up; the edges are read one by one only to word a refusal.
+        fits = action.rotation in self.board.fits(kind, key)
+        for side, letter in enumerate("" if fits else key):
             if letter != "?" and not self.board.edge_fits(oriented.edges[side], letter):
                 raise IllegalActionError(
                     f"tile {kind.name} turned {action.rotation}° does not fit at "

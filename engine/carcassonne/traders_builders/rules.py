@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from engine.core.board import Board, Figure, Pos
 from engine.core.events import FeatureScored
+from engine.core.footprint import footprint
 from engine.core.majority import majority
 from engine.core.tiles import EDGE_STEPS
 
@@ -39,18 +40,18 @@ def options(game: Game, figure: str, pos: Pos) -> list[tuple[int, int | str]]:
     ``figure``: a builder on an unfinished road or city, a pig in a field."""
     board = game.board
     placed = board.tiles[pos]
-    oriented = placed.oriented
+    shape = footprint(placed.oriented)
     wanted = STANDS_ON[figure]
     found = []
-    for local, feat in enumerate(oriented.features):
-        if feat.type not in wanted:
+    for local, ftype in enumerate(shape.ftypes):
+        if ftype not in wanted:
             continue
         root = board.find(placed.first_node + local)
         figures = board.figures[root]
         if not figures or (figure == "builder" and board.open[root] == 0):
             continue
         if may_join(figures, game.current, figure):
-            found.append((local, oriented.at_label(local)))
+            found.append((local, shape.labels[local]))
     return found
 
 
@@ -61,21 +62,20 @@ def holds(board: Board, root: int, player: int, figure: str) -> bool:
 def cities_at(board: Board, pos: Pos) -> list[int]:
     """The cities the tile at ``pos`` belongs to or closes (an abbey closes its neighbours')."""
     x, y = pos
-    placed = board.tiles[pos]
+    tiles = board.tiles
+    placed = tiles[pos]
     oriented = placed.oriented
-    nodes = [
-        placed.first_node + local
-        for local, feat in enumerate(oriented.features)
-        if feat.type == "city"
-    ]
+    first = placed.first_node
+    nodes = [first + local for local in footprint(oriented).by_type.get("city", ())]
     for edge, (dx, dy) in enumerate(EDGE_STEPS):
         if oriented.edges[edge] == "C":
             continue  # a city meeting a city edge joins this tile's city: listed above
-        other = board.tiles.get((x + dx, y + dy))
+        other = tiles.get((x + dx, y + dy))
         if other is None:
             continue
-        for local in other.oriented.edge_features[(edge + 2) % 4]:
-            if other.oriented.features[local].type == "city":
+        their = other.oriented
+        for local in their.edge_features[(edge + 2) % 4]:
+            if their.features[local].type == "city":
                 nodes.append(other.first_node + local)
     return list(dict.fromkeys(board.find(n) for n in nodes))
 
