@@ -165,11 +165,13 @@ class Board:
         """Per kind, key -> (fitting rotations, fitting rotations that look different).
 
         Shared by every board with the same matching rule, filled lazily, kept for good: there
-        are at most 5**4 keys per kind.
+        are at most 6**4 keys per kind. Kinds with the same edges and the same distinct-looking
+        rotations share one table (which rotations fit depends on nothing else).
         """
         table = _FIT_TABLES.get((self._match, kind.name))
         if table is None:
-            table = _FIT_TABLES[(self._match, kind.name)] = {}
+            shape = (self._match, kind.edges, _distinct_rotations(kind))
+            table = _FIT_TABLES[(self._match, kind.name)] = _EDGE_TABLES.setdefault(shape, {})
         return table
 
     def _fit(self, kind: TileKind, key: str) -> Fit:
@@ -367,6 +369,7 @@ class Board:
 
 _DISTINCT: dict[str, frozenset[int]] = {}
 _FIT_TABLES: dict[tuple[Callable[[str, str], bool], str], dict[str, Fit]] = {}
+_EDGE_TABLES: dict[tuple[Callable[[str, str], bool], str, frozenset[int]], dict[str, Fit]] = {}
 
 
 def _distinct_rotations(kind: TileKind) -> frozenset[int]:

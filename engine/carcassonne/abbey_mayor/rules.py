@@ -40,13 +40,14 @@ def field_corner(oriented: Oriented, corner: str) -> int:
 
 def barn_corners(board: Board, pos: Pos) -> list[tuple[str, int]]:
     """Corners of the tile at ``pos`` where a barn may stand: (corner, field root)."""
-    placed = board.tiles[pos]
     tiles = board.tiles
+    placed = tiles[pos]
+    shape = footprint(placed.oriented)
     x, y = pos
     result = []
     for corner, others in CORNER_NEIGHBOURS.items():
-        local = field_corner(placed.oriented, corner)
-        if local < 0:
+        local = shape.corners[corner]
+        if local < 0 or shape.ftypes[local] != "field":
             continue
         ok = True
         for dx, dy, their_corner in others:
