@@ -47,6 +47,7 @@ A = TypeVar("A", bound=Action)
 HOOKS = (
     "arrange_stack",
     "placement_refusal",
+    "placement_squares",
     "held_tiles",
     "fills_square",
     "may_stand",
@@ -366,7 +367,11 @@ class Game:
             yield from self.board.placements(kind)
             return
         rules = self._hooks["placement_refusal"]
+        only = [hook(kind) for hook in self._hooks["placement_squares"]]
+        only = [squares for squares in only if squares is not None]
         for pos, rotation in self.board.placements(kind):
+            if any(pos not in squares for squares in only):
+                continue  # refused by a rule anyway: no need to word why
             if all(rule(kind, rotation, pos) is None for rule in rules):
                 yield pos, rotation
 
