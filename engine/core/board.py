@@ -13,16 +13,20 @@ look-up per distinct key on the board.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import accumulate, islice
+from operator import mul
 
-from engine.core.footprint import footprint
+from engine.core.fits import distinct_rotations as distinct_rotations  # re-exported
+from engine.core.fits import fit_table
+from engine.core.footprint import Footprint, footprint
 from engine.core.tiles import EDGE_STEPS, Oriented, TileKind
 
 Pos = tuple[int, int]
-Fit = tuple[tuple[int, ...], tuple[int, ...]]
-#: A kind's placements on the frontier: (count, [(squares of one key, distinct rotations)]).
-Groups = tuple[int, list[tuple[set[Pos], tuple[int, ...]]]]
+#: A kind's placements on the frontier: (in all, [per key of ``by_key``, in order]).
+Tally = tuple[int, list[int]]
 
 NEIGHBOURS_8 = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
 
@@ -55,6 +59,8 @@ class PlacedTile:
     first_node: int
     #: Turn number (0 for the start tile) at which the tile was placed.
     turn: int
+    #: What the board precomputed about ``oriented``.
+    shape: Footprint = field(repr=False, compare=False)
 
 
 def edges_match(mine: str, theirs: str) -> bool:
@@ -73,7 +79,7 @@ class Board:
         #: Whether :meth:`in_bounds` may refuse a square (The Castle's board overrides it).
         self._bounded = type(self).in_bounds is not Board.in_bounds
         #: Placements per kind for the current frontier (cleared when it changes).
-        self._counts: dict[str, Groups] = {}
+        self._counts: dict[str, Tally] = {}
         #: The holes (squares closed on four sides), sorted, until the frontier changes there.
         self._holes: list[Pos] | None = None
         # Union-find arrays, one entry per node.
@@ -88,6 +94,9 @@ class Board:
         self.figures: list[list[Figure]] = []
         self.cities: list[list[int]] = []
         self.done: list[bool] = []
+        #: Empty squares next to a centre feature (cloister, abbey): (rank among the square's
+        #: eight neighbours, node) of each, whose open count drops when a tile lands there.
+        self._watch: dict[Pos, tuple[tuple[int, int], ...]] = {}
         #: Hook called as ``on_merge(root_kept, root_absorbed)`` before data is combined.
         self.on_merge: Callable[[int, int], None] | None = None
 
@@ -138,7 +147,7 @@ class Board:
         new.tiles = self.tiles.copy()
         new.frontier = self.frontier.copy()
         new.by_key = {key: cells.copy() for key, cells in self.by_key.items()}
-        new._counts = {}  # its groups hold this board's sets of squares
+        new._counts = self._counts.copy()
         new.parent = self.parent.copy()
         new.ftype = self.ftype.copy()
         new.node_pos = self.node_pos.copy()
@@ -149,6 +158,7 @@ class Board:
         new.figures = self.figures.copy()
         new.cities = self.cities.copy()
         new.done = self.done.copy()
+        new._watch = self._watch.copy()
         new.on_merge = None
         return new
 
@@ -159,37 +169,7 @@ class Board:
 
     def fits(self, kind: TileKind, key: str) -> tuple[int, ...]:
         """The rotations of ``kind`` that may lie on a square whose neighbours read ``key``."""
-        return self._fit(kind, key)[0]
-
-    def _table(self, kind: TileKind) -> dict[str, Fit]:
-        """Per kind, key -> (fitting rotations, fitting rotations that look different).
-
-        Shared by every board with the same matching rule, filled lazily, kept for good: there
-        are at most 6**4 keys per kind. Kinds with the same edges and the same distinct-looking
-        rotations share one table (which rotations fit depends on nothing else).
-        """
-        table = _FIT_TABLES.get((self._match, kind.name))
-        if table is None:
-            shape = (self._match, kind.edges, _distinct_rotations(kind))
-            table = _FIT_TABLES[(self._match, kind.name)] = _EDGE_TABLES.setdefault(shape, {})
-        return table
-
-    def _fit(self, kind: TileKind, key: str) -> Fit:
-        table = self._table(kind)
-        cached = table.get(key)
-        return cached if cached is not None else self._compute_fit(kind, key, table)
-
-    def _compute_fit(self, kind: TileKind, key: str, table: dict[str, Fit]) -> Fit:
-        match = self._match
-        rotations = tuple(
-            o.rotation
-            for o in kind.orientations
-            if all(k == "?" or match(o.edges[s], k) for s, k in enumerate(key))
-        )
-        distinct = _distinct_rotations(kind)
-        result = (rotations, tuple(r for r in rotations if r in distinct))
-        table[key] = result
-        return result
+        return fit_table(self._match, kind)[key][0]
 
     def edge_fits(self, mine: str, theirs: str) -> bool:
         """Whether an edge letter may face a neighbour's edge letter (this board's rule)."""
@@ -210,7 +190,7 @@ class Board:
         first = len(parent)
         count = shape.count
         tiles = self.tiles
-        tiles[pos] = PlacedTile(pos, oriented, first, turn)
+        tiles[pos] = PlacedTile(pos, oriented, first, turn, shape)
         parent.extend(range(first, first + count))
         self.ftype.extend(shape.ftypes)
         self.node_pos.extend([pos] * count)
@@ -232,39 +212,34 @@ class Board:
                     around += 1
             opens[first + index] = 8 - around
         touched = list(range(first, first + count))
-        ftypes = shape.ftypes
         for edge, (dx, dy) in enumerate(EDGE_STEPS):
             other = tiles.get((x + dx, y + dy))
             if other is None:
                 continue
-            theirs = footprint(other.oriented)
-            back = (edge + 2) % 4
+            theirs = other.shape
             other_first = other.first_node
             for local in shape.closable[edge]:
                 opens[find_root(parent, first + local)] -= 1
-            for local in theirs.closable[back]:
+            for local in theirs.closable[(edge + 2) % 4]:
                 opens[find_root(parent, other_first + local)] -= 1
                 # Closed without merging (an abbey, a castle building): still touched.
                 touched.append(other_first + local)
-            mine_at = shape.edge_at[edge]
-            their_at = theirs.back_at[back]
-            their_types = theirs.ftypes
-            linked: list[tuple[int, int]] = []
-            for i in (0, 1, 2):
-                a = mine_at[i]
-                b = their_at[i]
-                if a < 0 or b < 0 or (a, b) in linked:
-                    continue
-                linked.append((a, b))
-                if ftypes[a] == their_types[b]:
-                    self._union(first + a, other_first + b)
-                    touched.append(other_first + b)
-        for dx, dy in NEIGHBOURS_8:
-            other = tiles.get((x + dx, y + dy))
-            if other is not None and other.oriented.centre >= 0:
-                node = other.first_node + other.oriented.centre
+            for a, b in shape.joins(edge, theirs):
+                self._union(first + a, other_first + b)
+                touched.append(other_first + b)
+        watch = self._watch
+        watching = watch.pop(pos, None)
+        if watching is not None:
+            for _, node in sorted(watching):
                 opens[node] -= 1
                 touched.append(node)
+        if oriented.centre >= 0:
+            node = first + oriented.centre
+            for index, (dx, dy) in enumerate(NEIGHBOURS_8):
+                cell = (x + dx, y + dy)
+                if cell not in tiles:
+                    # Seen from that square, this tile is the (7 - index)-th neighbour.
+                    watch[cell] = (*watch.get(cell, ()), (7 - index, node))
         self._update_frontier(oriented, pos)
         return touched
 
@@ -313,49 +288,49 @@ class Board:
 
     def placements(self, kind: TileKind) -> Iterator[tuple[Pos, int]]:
         """Every (square, rotation) where ``kind`` may lie, distinct orientations only."""
-        table = self._table(kind)
+        table = fit_table(self._match, kind)
         for key, cells in self.by_key.items():
-            fit = table.get(key) or self._compute_fit(kind, key, table)
-            if fit[1]:
+            distinct = table[key][1]
+            if distinct:
                 for cell in sorted(cells):
-                    for rotation in fit[1]:
+                    for rotation in distinct:
                         yield cell, rotation
 
-    def _groups(self, kind: TileKind) -> Groups:
-        """How many placements ``kind`` has, and its fitting squares grouped by key with their
-        distinct rotations, in :meth:`placements` order; worked out once per frontier."""
+    def _tally(self, kind: TileKind) -> Tally:
+        """How many placements ``kind`` has, in all and per key of :attr:`by_key` (in order);
+        worked out once per frontier, with no Python loop over the keys."""
         cached = self._counts.get(kind.name)
-        if cached is not None:
-            return cached
-        table = self._table(kind)
-        total = 0
-        groups: list[tuple[set[Pos], tuple[int, ...]]] = []
-        for key, cells in self.by_key.items():
-            fit = table.get(key) or self._compute_fit(kind, key, table)
-            distinct = fit[1]
-            if distinct:
-                total += len(distinct) * len(cells)
-                groups.append((cells, distinct))
-        result = self._counts[kind.name] = (total, groups)
-        return result
+        if cached is None:
+            by_key = self.by_key
+            counts = fit_table(self._match, kind).counts
+            sizes = list(map(mul, map(counts.__getitem__, by_key), map(len, by_key.values())))
+            cached = self._counts[kind.name] = (sum(sizes), sizes)
+        return cached
 
     def count_placements(self, kind: TileKind) -> int:
-        return self._groups(kind)[0]
+        return self._tally(kind)[0]
 
     def placement_at(self, kind: TileKind, index: int) -> tuple[Pos, int]:
-        """The ``index``-th item of :meth:`placements`, skipping whole groups of squares."""
-        for cells, distinct in self._groups(kind)[1]:
-            size = len(distinct) * len(cells)
-            if index < size:
-                cell = sorted(cells)[index // len(distinct)]
-                return cell, distinct[index % len(distinct)]
-            index -= size
-        raise IndexError("placement index out of range")
+        """The ``index``-th item of :meth:`placements`, found without listing the others."""
+        total, sizes = self._tally(kind)
+        if index >= total:
+            raise IndexError("placement index out of range")
+        if index < 0:  # counted from the first key with placements, as Python indexes it
+            group = next((i for i, size in enumerate(sizes) if size), None)
+            if group is None:
+                raise IndexError("placement index out of range")
+        else:
+            ends = list(accumulate(sizes))
+            group = bisect_right(ends, index)
+            index -= ends[group] - sizes[group]
+        key = next(islice(self.by_key, group, None))
+        distinct = fit_table(self._match, kind)[key][1]
+        return sorted(self.by_key[key])[index // len(distinct)], distinct[index % len(distinct)]
 
     def has_placement(self, kind: TileKind) -> bool:
         # A rotation that fits has a distinct-looking twin that fits (same edges), so this is
         # "some placement counts"; the count is wanted next anyway (legal placements).
-        return self._groups(kind)[0] > 0
+        return self._tally(kind)[0] > 0
 
     def holes(self) -> list[Pos]:
         """Empty squares with a tile on all four sides."""
@@ -365,35 +340,3 @@ class Board:
 
     def is_complete(self, root: int) -> bool:
         return self.open[root] == 0
-
-
-_DISTINCT: dict[str, frozenset[int]] = {}
-_FIT_TABLES: dict[tuple[Callable[[str, str], bool], str], dict[str, Fit]] = {}
-_EDGE_TABLES: dict[tuple[Callable[[str, str], bool], str, frozenset[int]], dict[str, Fit]] = {}
-
-
-def _distinct_rotations(kind: TileKind) -> frozenset[int]:
-    """Rotations that give a different-looking tile (C has one, U two, D four)."""
-    cached = _DISTINCT.get(kind.name)
-    if cached is not None:
-        return cached
-    seen: set[object] = set()
-    keep: set[int] = set()
-    for o in kind.orientations:
-        shape = (
-            o.edges,
-            frozenset(
-                (f.type, f.positions, f.pennants, f.centre, f.inner, tuple(sorted(f.cities)))
-                for f in o.features
-            ),
-        )
-        if shape not in seen:
-            seen.add(shape)
-            keep.add(o.rotation)
-    result = frozenset(keep)
-    _DISTINCT[kind.name] = result
-    return result
-
-
-def distinct_rotations(kind: TileKind) -> frozenset[int]:
-    return _distinct_rotations(kind)

@@ -18,6 +18,7 @@ class Footprint:
     """The precomputed facts of one :class:`Oriented` (see :func:`footprint`)."""
 
     __slots__ = (
+        "_joins",
         "back_at",
         "by_type",
         "centres",
@@ -68,6 +69,21 @@ class Footprint:
         self.edge_at = tuple(tuple(at[3 * e + i] for i in range(3)) for e in range(4))
         #: ... and the same read backwards, as the neighbour across that edge pairs them.
         self.back_at = tuple(tuple(at[3 * e + 2 - i] for i in range(3)) for e in range(4))
+        self._joins: dict[tuple[int, Footprint], tuple[tuple[int, int], ...]] = {}
+
+    def joins(self, edge: int, theirs: Footprint) -> tuple[tuple[int, int], ...]:
+        """The (mine, theirs) local features that become one feature when ``theirs`` lies
+        across my ``edge``: facing positions, the same type, each pair once, in position order."""
+        key = (edge, theirs)
+        found = self._joins.get(key)
+        if found is None:
+            pairs: list[tuple[int, int]] = []
+            for a, b in zip(self.edge_at[edge], theirs.back_at[(edge + 2) % 4], strict=True):
+                if a >= 0 and b >= 0 and (a, b) not in pairs:
+                    pairs.append((a, b))
+            found = tuple((a, b) for a, b in pairs if self.ftypes[a] == theirs.ftypes[b])
+            self._joins[key] = found
+        return found
 
 
 #: id(oriented) -> (oriented, its footprint); holding the oriented keeps its id from being reused.
