@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.core.board import find_root
 from engine.core.events import FeatureScored, FigureReturned
 from engine.core.majority import majority
 
@@ -83,9 +84,10 @@ def return_figures(game: Game, root: int) -> None:
 def score_completed(game: Game, touched: list[int]) -> None:
     """Score every road, city and cloister the last placement completed."""
     board = game.board
+    parent = board.parent
     seen: set[int] = set()
     for node in touched:
-        root = board.find(node)
+        root = find_root(parent, node)
         if root in seen:
             continue
         seen.add(root)

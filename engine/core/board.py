@@ -21,7 +21,7 @@ from operator import mul
 
 from engine.core.fits import distinct_rotations as distinct_rotations  # re-exported
 from engine.core.fits import fit_table
-from engine.core.footprint import Footprint, footprint
+from engine.core.footprint import Footprint, footprint, joins
 from engine.core.tiles import EDGE_STEPS, Oriented, TileKind
 
 Pos = tuple[int, int]
@@ -29,11 +29,15 @@ Pos = tuple[int, int]
 Tally = tuple[int, list[int]]
 
 NEIGHBOURS_8 = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
+#: Per edge: (edge, dx, dy, the edge facing back from the neighbour there).
+_SIDES = tuple((edge, dx, dy, (edge + 2) % 4) for edge, (dx, dy) in enumerate(EDGE_STEPS))
 
 
 def find_root(parent: list[int], node: int) -> int:
     """Union-find root of ``node``, compressing the path on the way."""
-    root = node
+    root = parent[node]
+    if parent[root] == root:  # most nodes are a root or one step below it
+        return root
     while parent[root] != root:
         root = parent[root]
     while parent[node] != root:
@@ -224,7 +228,7 @@ class Board:
                 opens[find_root(parent, other_first + local)] -= 1
                 # Closed without merging (an abbey, a castle building): still touched.
                 touched.append(other_first + local)
-            for a, b in shape.joins(edge, theirs):
+            for a, b in joins(shape.sides[edge], theirs.backs[(edge + 2) % 4]):
                 self._union(first + a, other_first + b)
                 touched.append(other_first + b)
         watch = self._watch
@@ -254,16 +258,18 @@ class Board:
                 self._holes = None
         bounded = self._bounded
         edges = oriented.edges
-        for edge, (dx, dy) in enumerate(EDGE_STEPS):
+        for edge, dx, dy, back in _SIDES:
             cell = (x + dx, y + dy)
             if cell in tiles or (bounded and not self.in_bounds(cell)):
                 continue
             key = frontier.get(cell)
-            if key is not None:
-                self._unindex(key, cell)
-            else:
+            if key is None:
                 key = "????"
-            back = (edge + 2) % 4
+            else:
+                before = by_key[key]
+                before.discard(cell)
+                if not before:
+                    del by_key[key]
             key = key[:back] + edges[edge] + key[back + 1 :]
             frontier[cell] = key
             if "?" not in key:

@@ -18,8 +18,7 @@ class Footprint:
     """The precomputed facts of one :class:`Oriented` (see :func:`footprint`)."""
 
     __slots__ = (
-        "_joins",
-        "back_at",
+        "backs",
         "by_type",
         "centres",
         "cities",
@@ -31,6 +30,7 @@ class Footprint:
         "labels",
         "opens",
         "pennants",
+        "sides",
     )
 
     def __init__(self, oriented: Oriented) -> None:
@@ -65,25 +65,45 @@ class Footprint:
             corner: at[a] if at[a] >= 0 and at[a] == at[b] else -1
             for corner, (a, b) in CORNERS.items()
         }
-        #: Per edge: the local feature at each of its three positions (-1 where none) ...
+        #: Per edge: the local feature at each of its three positions (-1 where none).
         self.edge_at = tuple(tuple(at[3 * e + i] for i in range(3)) for e in range(4))
-        #: ... and the same read backwards, as the neighbour across that edge pairs them.
-        self.back_at = tuple(tuple(at[3 * e + 2 - i] for i in range(3)) for e in range(4))
-        self._joins: dict[tuple[int, Footprint], tuple[tuple[int, int], ...]] = {}
+        #: Per edge, an id of what lies along it (its features and their types), as seen from
+        #: this tile and as seen from the neighbour across it: :func:`joins` pairs two of them.
+        typed = [
+            tuple((local, self.ftypes[local] if local >= 0 else "") for local in row)
+            for row in self.edge_at
+        ]
+        self.sides = tuple(_side_id(row) for row in typed)
+        self.backs = tuple(_side_id(row[::-1]) for row in typed)
 
-    def joins(self, edge: int, theirs: Footprint) -> tuple[tuple[int, int], ...]:
-        """The (mine, theirs) local features that become one feature when ``theirs`` lies
-        across my ``edge``: facing positions, the same type, each pair once, in position order."""
-        key = (edge, theirs)
-        found = self._joins.get(key)
-        if found is None:
-            pairs: list[tuple[int, int]] = []
-            for a, b in zip(self.edge_at[edge], theirs.back_at[(edge + 2) % 4], strict=True):
-                if a >= 0 and b >= 0 and (a, b) not in pairs:
-                    pairs.append((a, b))
-            found = tuple((a, b) for a, b in pairs if self.ftypes[a] == theirs.ftypes[b])
-            self._joins[key] = found
-        return found
+
+#: What lies along an edge, ((local, type) at each of its three positions), by id.
+_SIDES: dict[tuple[tuple[int, str], ...], int] = {}
+_SIDE_ROWS: list[tuple[tuple[int, str], ...]] = []
+#: (side id, back id) -> the pairs of local features that join, see :func:`joins`.
+JOINS: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+
+
+def _side_id(row: tuple[tuple[int, str], ...]) -> int:
+    found = _SIDES.get(row)
+    if found is None:
+        found = _SIDES[row] = len(_SIDE_ROWS)
+        _SIDE_ROWS.append(row)
+    return found
+
+
+def joins(side: int, back: int) -> tuple[tuple[int, int], ...]:
+    """The (mine, theirs) local features that become one feature where my edge with ``side``
+    meets a neighbour's edge with ``back`` (:attr:`Footprint.sides`, :attr:`Footprint.backs`):
+    facing positions with the same type, each pair once, in position order."""
+    found = JOINS.get((side, back))
+    if found is None:
+        pairs: list[tuple[int, int]] = []
+        for (a, mine), (b, theirs) in zip(_SIDE_ROWS[side], _SIDE_ROWS[back], strict=True):
+            if a >= 0 and b >= 0 and (a, b) not in pairs and mine == theirs:
+                pairs.append((a, b))
+        found = JOINS[(side, back)] = tuple(pairs)
+    return found
 
 
 #: id(oriented) -> (oriented, its footprint); holding the oriented keeps its id from being reused.

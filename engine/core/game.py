@@ -33,7 +33,6 @@ from engine.core.events import (
     TurnStarted,
 )
 from engine.core.expansion import PLUGINS, Expansion
-from engine.core.footprint import footprint
 from engine.core.setup import GAME_PLAYERS, GAME_TITLES, OPTIONS, Setup
 from engine.core.tiles import EDGE_NAMES, ROTATIONS, TileKind, kinds_by_name
 from engine.core.turn import Decision, LegalPlacements, Phase
@@ -397,7 +396,7 @@ class Game:
         board = self.board
         pos = self.last_pos
         placed = board.tiles[pos]
-        shape = footprint(placed.oriented)
+        shape = placed.shape
         x, y = pos
         allowed = self._allowed
         special = self._special_figures

@@ -42,7 +42,7 @@ def barn_corners(board: Board, pos: Pos) -> list[tuple[str, int]]:
     """Corners of the tile at ``pos`` where a barn may stand: (corner, field root)."""
     tiles = board.tiles
     placed = tiles[pos]
-    shape = footprint(placed.oriented)
+    shape = placed.shape
     x, y = pos
     result = []
     for corner, others in CORNER_NEIGHBOURS.items():
@@ -52,7 +52,12 @@ def barn_corners(board: Board, pos: Pos) -> list[tuple[str, int]]:
         ok = True
         for dx, dy, their_corner in others:
             other = tiles.get((x + dx, y + dy))
-            if other is None or field_corner(other.oriented, their_corner) < 0:
+            if other is None:
+                ok = False
+                break
+            theirs = other.shape
+            their_local = theirs.corners[their_corner]
+            if their_local < 0 or theirs.ftypes[their_local] != "field":
                 ok = False
                 break
         if not ok:

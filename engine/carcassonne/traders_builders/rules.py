@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.core.board import Board, Figure, Pos
+from engine.core.board import Board, Figure, Pos, find_root
 from engine.core.events import FeatureScored
-from engine.core.footprint import footprint
 from engine.core.majority import majority
 from engine.core.tiles import EDGE_STEPS
 
@@ -40,13 +39,14 @@ def options(game: Game, figure: str, pos: Pos) -> list[tuple[int, int | str]]:
     ``figure``: a builder on an unfinished road or city, a pig in a field."""
     board = game.board
     placed = board.tiles[pos]
-    shape = footprint(placed.oriented)
+    shape = placed.shape
     wanted = STANDS_ON[figure]
+    parent, first = board.parent, placed.first_node
     found = []
     for local, ftype in enumerate(shape.ftypes):
         if ftype not in wanted:
             continue
-        root = board.find(placed.first_node + local)
+        root = find_root(parent, first + local)
         figures = board.figures[root]
         if not figures or (figure == "builder" and board.open[root] == 0):
             continue
@@ -66,7 +66,7 @@ def cities_at(board: Board, pos: Pos) -> list[int]:
     placed = tiles[pos]
     oriented = placed.oriented
     first = placed.first_node
-    nodes = [first + local for local in footprint(oriented).by_type.get("city", ())]
+    nodes = [first + local for local in placed.shape.by_type.get("city", ())]
     for edge, (dx, dy) in enumerate(EDGE_STEPS):
         if oriented.edges[edge] == "C":
             continue  # a city meeting a city edge joins this tile's city: listed above
@@ -77,7 +77,8 @@ def cities_at(board: Board, pos: Pos) -> list[int]:
         for local in their.edge_features[(edge + 2) % 4]:
             if their.features[local].type == "city":
                 nodes.append(other.first_node + local)
-    return list(dict.fromkeys(board.find(n) for n in nodes))
+    parent = board.parent
+    return list(dict.fromkeys([find_root(parent, n) for n in nodes]))
 
 
 def goods_in(board: Board, root: int) -> dict[str, int]:
