@@ -26,6 +26,7 @@ class Footprint:
         "corners",
         "count",
         "edge_at",
+        "edge_types",
         "ftypes",
         "labels",
         "opens",
@@ -60,6 +61,11 @@ class Footprint:
         self.by_type: dict[str, tuple[int, ...]] = {}
         for index, f in enumerate(features):
             self.by_type[f.type] = (*self.by_type.get(f.type, ()), index)
+        #: Per edge: its local features by type, in position order.
+        self.edge_types: tuple[dict[str, tuple[int, ...]], ...] = tuple(
+            {t: tuple(i for i in locals_ if features[i].type == t) for t in self.ftypes}
+            for locals_ in oriented.edge_features
+        )
         #: Per corner (NW, NE, SE, SW): the feature holding both half-edges there, or -1.
         self.corners = {
             corner: at[a] if at[a] >= 0 and at[a] == at[b] else -1

@@ -64,19 +64,20 @@ def cities_at(board: Board, pos: Pos) -> list[int]:
     x, y = pos
     tiles = board.tiles
     placed = tiles[pos]
-    oriented = placed.oriented
+    edges = placed.oriented.edges
     first = placed.first_node
     nodes = [first + local for local in placed.shape.by_type.get("city", ())]
     for edge, (dx, dy) in enumerate(EDGE_STEPS):
-        if oriented.edges[edge] == "C":
+        if edges[edge] == "C":
             continue  # a city meeting a city edge joins this tile's city: listed above
         other = tiles.get((x + dx, y + dy))
         if other is None:
             continue
-        their = other.oriented
-        for local in their.edge_features[(edge + 2) % 4]:
-            if their.features[local].type == "city":
-                nodes.append(other.first_node + local)
+        their_first = other.first_node
+        for local in other.shape.edge_types[(edge + 2) % 4].get("city", ()):
+            nodes.append(their_first + local)
+    if not nodes:
+        return []
     parent = board.parent
     return list(dict.fromkeys([find_root(parent, n) for n in nodes]))
 
