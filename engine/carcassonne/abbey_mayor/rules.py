@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from engine.core.board import Board, Figure, Pos
 from engine.core.events import FeatureScored, FigureReturned
-from engine.core.footprint import footprint
+from engine.core.footprint import Footprint, footprint
 from engine.core.majority import majority
 from engine.core.tiles import EDGE_STEPS, Oriented
 
@@ -38,26 +38,33 @@ def field_corner(oriented: Oriented, corner: str) -> int:
     return local
 
 
+def _field_corners(shape: Footprint) -> dict[str, int]:
+    """Corner -> the local field holding both half-edges there, for the corners that have one
+    (worked out once per orientation)."""
+    found = _FIELD_CORNERS.get(shape)
+    if found is None:
+        found = _FIELD_CORNERS[shape] = {
+            corner: local
+            for corner, local in shape.corners.items()
+            if local >= 0 and shape.ftypes[local] == "field"
+        }
+    return found
+
+
+_FIELD_CORNERS: dict[Footprint, dict[str, int]] = {}
+
+
 def barn_corners(board: Board, pos: Pos) -> list[tuple[str, int]]:
     """Corners of the tile at ``pos`` where a barn may stand: (corner, field root)."""
     tiles = board.tiles
     placed = tiles[pos]
-    shape = placed.shape
     x, y = pos
     result = []
-    for corner, others in CORNER_NEIGHBOURS.items():
-        local = shape.corners[corner]
-        if local < 0 or shape.ftypes[local] != "field":
-            continue
+    for corner, local in _field_corners(placed.shape).items():
         ok = True
-        for dx, dy, their_corner in others:
+        for dx, dy, their_corner in CORNER_NEIGHBOURS[corner]:
             other = tiles.get((x + dx, y + dy))
-            if other is None:
-                ok = False
-                break
-            theirs = other.shape
-            their_local = theirs.corners[their_corner]
-            if their_local < 0 or theirs.ftypes[their_local] != "field":
+            if other is None or their_corner not in _field_corners(other.shape):
                 ok = False
                 break
         if not ok:
