@@ -114,7 +114,8 @@ class Board:
         ra, rb = find_root(parent, a), find_root(parent, b)
         if ra == rb:
             return
-        tiles_a, tiles_b = self.ftiles[ra], self.ftiles[rb]
+        ftiles = self.ftiles
+        tiles_a, tiles_b = ftiles[ra], ftiles[rb]
         assert tiles_a is not None and tiles_b is not None
         if len(tiles_a) < len(tiles_b):
             ra, rb = rb, ra
@@ -123,17 +124,19 @@ class Board:
             self.on_merge(ra, rb)
         # Root data is replaced, never changed in place, so that a clone may share it.
         parent[rb] = ra
-        self.ftiles[ra] = tiles_a | tiles_b
-        self.ftiles[rb] = None
-        self.pennants[ra] += self.pennants[rb]
-        self.open[ra] += self.open[rb]
-        if self.figures[rb]:
-            self.figures[ra] = self.figures[ra] + self.figures[rb]
-            self.figures[rb] = []
-        if self.cities[rb]:
-            self.cities[ra] = self.cities[ra] + self.cities[rb]
-            self.cities[rb] = []
-        self.done[ra] = self.done[ra] or self.done[rb]
+        ftiles[ra] = tiles_a | tiles_b
+        ftiles[rb] = None
+        pennants, opens, figures, cities = self.pennants, self.open, self.figures, self.cities
+        pennants[ra] += pennants[rb]
+        opens[ra] += opens[rb]
+        if figures[rb]:
+            figures[ra] = figures[ra] + figures[rb]
+            figures[rb] = []
+        if cities[rb]:
+            cities[ra] = cities[ra] + cities[rb]
+            cities[rb] = []
+        if self.done[rb]:
+            self.done[ra] = True
 
     def add_figure(self, root: int, figure: Figure) -> None:
         """Put ``figure`` on feature ``root`` (its list is replaced: clones share lists)."""
