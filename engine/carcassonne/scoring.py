@@ -87,7 +87,9 @@ def score_completed(game: Game, touched: list[int]) -> None:
     parent, ftype, open_, done = board.parent, board.ftype, board.open, board.done
     seen: set[int] = set()
     for node in touched:
-        root = find_root(parent, node)
+        root = parent[node]
+        if parent[root] != root:
+            root = find_root(parent, node)
         if root in seen:
             continue
         seen.add(root)

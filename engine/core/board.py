@@ -84,8 +84,8 @@ class Board:
         self._bounded = type(self).in_bounds is not Board.in_bounds
         #: Placements per kind for the current frontier (cleared when it changes).
         self._counts: dict[str, Tally] = {}
-        #: The holes (squares closed on four sides), sorted, until the frontier changes there.
-        self._holes: list[Pos] | None = None
+        #: The holes (squares closed on four sides), sorted; replaced, never changed in place.
+        self._holes: list[Pos] = []
         # Union-find arrays, one entry per node.
         self.parent: list[int] = []
         self.ftype: list[str] = []
@@ -258,7 +258,7 @@ class Board:
         if old is not None:
             self._unindex(old, pos)
             if "?" not in old:
-                self._holes = None
+                self._holes = [hole for hole in self._holes if hole != pos]
         bounded = self._bounded
         edges = oriented.edges
         for edge, dx, dy, back in _SIDES:
@@ -276,7 +276,7 @@ class Board:
             key = key[:back] + edges[edge] + key[back + 1 :]
             frontier[cell] = key
             if "?" not in key:
-                self._holes = None
+                self._holes = sorted([*self._holes, cell])
             cells = by_key.get(key)
             if cells is None:
                 by_key[key] = {cell}
@@ -343,8 +343,6 @@ class Board:
 
     def holes(self) -> list[Pos]:
         """Empty squares with a tile on all four sides."""
-        if self._holes is None:
-            self._holes = sorted(c for c, key in self.frontier.items() if "?" not in key)
         return self._holes.copy()
 
     def is_complete(self, root: int) -> bool:

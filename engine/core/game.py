@@ -410,12 +410,15 @@ class Game:
                 result.extend(owner.figure_options(figure, pos) or ())
                 continue
             if free is None:
-                parent, figures, first = board.parent, board.figures, placed.first_node
-                free = [
-                    (ftype, shape.labels[local])
-                    for local, ftype in enumerate(shape.ftypes)
-                    if not figures[find_root(parent, first + local)]
-                ]
+                parent, figures, node = board.parent, board.figures, placed.first_node
+                free = []
+                for ftype, at in zip(shape.ftypes, shape.labels, strict=True):
+                    root = parent[node]
+                    if parent[root] != root:
+                        root = find_root(parent, node)
+                    if not figures[root]:
+                        free.append((ftype, at))
+                    node += 1
             for ftype, at in free:
                 ok = allowed.get((figure, ftype))
                 if ok is None:
