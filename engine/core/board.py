@@ -219,19 +219,22 @@ class Board:
                     around += 1
             opens[first + index] = 8 - around
         touched = list(range(first, first + count))
-        for edge, (dx, dy) in enumerate(EDGE_STEPS):
-            other = tiles.get((x + dx, y + dy))
+        empty: list[tuple[int, Pos, int]] = []  # (edge, square, edge facing back) of the frontier
+        for edge, dx, dy, back in _SIDES:
+            cell = (x + dx, y + dy)
+            other = tiles.get(cell)
             if other is None:
+                empty.append((edge, cell, back))
                 continue
             theirs = other.shape
             other_first = other.first_node
             for local in shape.closable[edge]:
                 opens[find_root(parent, first + local)] -= 1
-            for local in theirs.closable[(edge + 2) % 4]:
+            for local in theirs.closable[back]:
                 opens[find_root(parent, other_first + local)] -= 1
                 # Closed without merging (an abbey, a castle building): still touched.
                 touched.append(other_first + local)
-            for a, b in joins(shape.sides[edge], theirs.backs[(edge + 2) % 4]):
+            for a, b in joins(shape.sides[edge], theirs.backs[back]):
                 self._union(first + a, other_first + b)
                 touched.append(other_first + b)
         watch = self._watch
@@ -247,13 +250,16 @@ class Board:
                 if cell not in tiles:
                     # Seen from that square, this tile is the (7 - index)-th neighbour.
                     watch[cell] = (*watch.get(cell, ()), (7 - index, node))
-        self._update_frontier(oriented, pos)
+        self._update_frontier(oriented, pos, empty)
         return touched
 
-    def _update_frontier(self, oriented: Oriented, pos: Pos) -> None:
+    def _update_frontier(
+        self, oriented: Oriented, pos: Pos, empty: list[tuple[int, Pos, int]]
+    ) -> None:
+        """The square ``pos`` leaves the frontier; its ``empty`` neighbours (edge, square, edge
+        facing back) join it or read one more letter."""
         self._counts.clear()
-        x, y = pos
-        frontier, by_key, tiles = self.frontier, self.by_key, self.tiles
+        frontier, by_key = self.frontier, self.by_key
         old = frontier.pop(pos, None)
         if old is not None:
             self._unindex(old, pos)
@@ -261,9 +267,8 @@ class Board:
                 self._holes = [hole for hole in self._holes if hole != pos]
         bounded = self._bounded
         edges = oriented.edges
-        for edge, dx, dy, back in _SIDES:
-            cell = (x + dx, y + dy)
-            if cell in tiles or (bounded and not self.in_bounds(cell)):
+        for edge, cell, back in empty:
+            if bounded and not self.in_bounds(cell):
                 continue
             key = frontier.get(cell)
             if key is None:
