@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.core.board import find_root
 from engine.core.events import FeatureScored, FigureReturned
 from engine.core.majority import majority
 
@@ -84,17 +85,16 @@ def return_figures(game: Game, root: int) -> None:
 def score_completed(game: Game, touched: list[int]) -> None:
     """Score every road, city and cloister the last placement completed."""
     board = game.board
+    parent, ftype, open_, done = board.parent, board.ftype, board.open, board.done
     seen: set[int] = set()
     for node in touched:
-        root = board.find(node)
+        root = parent[node]
+        if parent[root] != root:
+            root = find_root(parent, node)
         if root in seen:
             continue
         seen.add(root)
-        if (
-            board.ftype[root] in SCORED_DURING_PLAY
-            and board.open[root] == 0
-            and not board.done[root]
-        ):
+        if open_[root] == 0 and ftype[root] in SCORED_DURING_PLAY and not done[root]:
             score_feature(game, root, final=False)
 
 

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from engine.core.board import CLOSABLE, Board, Pos
+from engine.core.board import Board, Pos
+from engine.core.footprint import CLOSABLE
 from engine.core.tiles import EDGE_STEPS, Oriented
 
 TRACK_SPACES = 100

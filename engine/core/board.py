@@ -13,22 +13,31 @@ look-up per distinct key on the board.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import accumulate, islice
+from operator import mul
 
-from engine.core.tiles import EDGE_STEPS, Oriented, TileKind, facing
+from engine.core.fits import distinct_rotations as distinct_rotations  # re-exported
+from engine.core.fits import fit_table
+from engine.core.footprint import Footprint, footprint, joins
+from engine.core.tiles import EDGE_STEPS, Oriented, TileKind
 
 Pos = tuple[int, int]
-Fit = tuple[tuple[int, ...], tuple[int, ...]]
+#: A kind's placements on the frontier: (in all, [per key of ``by_key``, in order]).
+Tally = tuple[int, list[int]]
 
-#: Feature types whose completion is counted by open edges.
-CLOSABLE = frozenset({"road", "city", "river", "forest", "path", "tower", "house"})
 NEIGHBOURS_8 = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
+#: Per edge: (edge, dx, dy, the edge facing back from the neighbour there).
+_SIDES = tuple((edge, dx, dy, (edge + 2) % 4) for edge, (dx, dy) in enumerate(EDGE_STEPS))
 
 
 def find_root(parent: list[int], node: int) -> int:
     """Union-find root of ``node``, compressing the path on the way."""
-    root = node
+    root = parent[node]
+    if parent[root] == root:  # most nodes are a root or one step below it
+        return root
     while parent[root] != root:
         root = parent[root]
     while parent[node] != root:
@@ -54,6 +63,8 @@ class PlacedTile:
     first_node: int
     #: Turn number (0 for the start tile) at which the tile was placed.
     turn: int
+    #: What the board precomputed about ``oriented``.
+    shape: Footprint = field(repr=False, compare=False)
 
 
 def edges_match(mine: str, theirs: str) -> bool:
@@ -69,8 +80,12 @@ class Board:
         self.frontier: dict[Pos, str] = {}
         self.by_key: dict[str, set[Pos]] = {}
         self._match = match
-        #: Placement counts per kind for the current frontier (cleared when it changes).
-        self._counts: dict[str, int] = {}
+        #: Whether :meth:`in_bounds` may refuse a square (The Castle's board overrides it).
+        self._bounded = type(self).in_bounds is not Board.in_bounds
+        #: Placements per kind for the current frontier (cleared when it changes).
+        self._counts: dict[str, Tally] = {}
+        #: The holes (squares closed on four sides), sorted; replaced, never changed in place.
+        self._holes: list[Pos] = []
         # Union-find arrays, one entry per node.
         self.parent: list[int] = []
         self.ftype: list[str] = []
@@ -83,6 +98,9 @@ class Board:
         self.figures: list[list[Figure]] = []
         self.cities: list[list[int]] = []
         self.done: list[bool] = []
+        #: Empty squares next to a centre feature (cloister, abbey): (rank among the square's
+        #: eight neighbours, node) of each, whose open count drops when a tile lands there.
+        self._watch: dict[Pos, tuple[tuple[int, int], ...]] = {}
         #: Hook called as ``on_merge(root_kept, root_absorbed)`` before data is combined.
         self.on_merge: Callable[[int, int], None] | None = None
 
@@ -92,10 +110,12 @@ class Board:
         return find_root(self.parent, node)
 
     def _union(self, a: int, b: int) -> None:
-        ra, rb = self.find(a), self.find(b)
+        parent = self.parent
+        ra, rb = find_root(parent, a), find_root(parent, b)
         if ra == rb:
             return
-        tiles_a, tiles_b = self.ftiles[ra], self.ftiles[rb]
+        ftiles = self.ftiles
+        tiles_a, tiles_b = ftiles[ra], ftiles[rb]
         assert tiles_a is not None and tiles_b is not None
         if len(tiles_a) < len(tiles_b):
             ra, rb = rb, ra
@@ -103,18 +123,20 @@ class Board:
         if self.on_merge is not None:
             self.on_merge(ra, rb)
         # Root data is replaced, never changed in place, so that a clone may share it.
-        self.parent[rb] = ra
-        self.ftiles[ra] = tiles_a | tiles_b
-        self.ftiles[rb] = None
-        self.pennants[ra] += self.pennants[rb]
-        self.open[ra] += self.open[rb]
-        if self.figures[rb]:
-            self.figures[ra] = self.figures[ra] + self.figures[rb]
-            self.figures[rb] = []
-        if self.cities[rb]:
-            self.cities[ra] = self.cities[ra] + self.cities[rb]
-            self.cities[rb] = []
-        self.done[ra] = self.done[ra] or self.done[rb]
+        parent[rb] = ra
+        ftiles[ra] = tiles_a | tiles_b
+        ftiles[rb] = None
+        pennants, opens, figures, cities = self.pennants, self.open, self.figures, self.cities
+        pennants[ra] += pennants[rb]
+        opens[ra] += opens[rb]
+        if figures[rb]:
+            figures[ra] = figures[ra] + figures[rb]
+            figures[rb] = []
+        if cities[rb]:
+            cities[ra] = cities[ra] + cities[rb]
+            cities[rb] = []
+        if self.done[rb]:
+            self.done[ra] = True
 
     def add_figure(self, root: int, figure: Figure) -> None:
         """Put ``figure`` on feature ``root`` (its list is replaced: clones share lists)."""
@@ -143,6 +165,7 @@ class Board:
         new.figures = self.figures.copy()
         new.cities = self.cities.copy()
         new.done = self.done.copy()
+        new._watch = self._watch.copy()
         new.on_merge = None
         return new
 
@@ -153,35 +176,7 @@ class Board:
 
     def fits(self, kind: TileKind, key: str) -> tuple[int, ...]:
         """The rotations of ``kind`` that may lie on a square whose neighbours read ``key``."""
-        return self._fit(kind, key)[0]
-
-    def _table(self, kind: TileKind) -> dict[str, Fit]:
-        """Per kind, key -> (fitting rotations, fitting rotations that look different).
-
-        Shared by every board with the same matching rule, filled lazily, kept for good: there
-        are at most 5**4 keys per kind.
-        """
-        table = _FIT_TABLES.get((self._match, kind.name))
-        if table is None:
-            table = _FIT_TABLES[(self._match, kind.name)] = {}
-        return table
-
-    def _fit(self, kind: TileKind, key: str) -> Fit:
-        table = self._table(kind)
-        cached = table.get(key)
-        return cached if cached is not None else self._compute_fit(kind, key, table)
-
-    def _compute_fit(self, kind: TileKind, key: str, table: dict[str, Fit]) -> Fit:
-        match = self._match
-        rotations = tuple(
-            o.rotation
-            for o in kind.orientations
-            if all(k == "?" or match(o.edges[s], k) for s, k in enumerate(key))
-        )
-        distinct = _distinct_rotations(kind)
-        result = (rotations, tuple(r for r in rotations if r in distinct))
-        table[key] = result
-        return result
+        return fit_table(self._match, kind)[key][0]
 
     def edge_fits(self, mine: str, theirs: str) -> bool:
         """Whether an edge letter may face a neighbour's edge letter (this board's rule)."""
@@ -197,81 +192,101 @@ class Board:
     def place(self, oriented: Oriented, pos: Pos, turn: int) -> list[int]:
         """Put a tile down (legality is the caller's business); return the touched roots."""
         x, y = pos
-        first = len(self.parent)
-        placed = PlacedTile(pos, oriented, first, turn)
-        self.tiles[pos] = placed
+        shape = footprint(oriented)
+        parent = self.parent
+        first = len(parent)
+        count = shape.count
         tiles = self.tiles
-        for index, feat in enumerate(oriented.features):
-            node = first + index
-            self.parent.append(node)
-            self.ftype.append(feat.type)
-            self.node_pos.append(pos)
-            self.node_local.append(index)
-            self.ftiles.append({pos})
-            self.pennants.append(feat.pennants)
-            self.figures.append([])
-            self.cities.append([first + c for c in feat.cities])
-            self.done.append(False)
-            if feat.centre:
-                around = sum((x + dx, y + dy) in tiles for dx, dy in NEIGHBOURS_8)
-                self.open.append(8 - around)
-            elif feat.type in CLOSABLE:
-                self.open.append(len({p // 3 for p in feat.positions}))
-            else:
-                self.open.append(0)
-        touched = [first + i for i in range(len(oriented.features))]
-        for edge, (dx, dy) in enumerate(EDGE_STEPS):
-            other = tiles.get((x + dx, y + dy))
+        tiles[pos] = PlacedTile(pos, oriented, first, turn, shape)
+        parent.extend(range(first, first + count))
+        self.ftype.extend(shape.ftypes)
+        self.node_pos.extend([pos] * count)
+        self.node_local.extend(range(count))
+        self.pennants.extend(shape.pennants)
+        self.done.extend([False] * count)
+        opens = self.open
+        opens.extend(shape.opens)
+        # Plain loops: comprehensions cost a call each on Python 3.11.
+        ftiles, figures, cities = self.ftiles, self.figures, self.cities
+        for near in shape.cities:
+            ftiles.append({pos})
+            figures.append([])
+            cities.append(list(map(first.__add__, near)) if near else [])
+        for index in shape.centres:
+            around = 0
+            for dx, dy in NEIGHBOURS_8:
+                if (x + dx, y + dy) in tiles:
+                    around += 1
+            opens[first + index] = 8 - around
+        touched = list(range(first, first + count))
+        empty: list[tuple[int, Pos, int]] = []  # (edge, square, edge facing back) of the frontier
+        for edge, dx, dy, back in _SIDES:
+            cell = (x + dx, y + dy)
+            other = tiles.get(cell)
             if other is None:
+                empty.append((edge, cell, back))
                 continue
-            their = other.oriented
-            back = (edge + 2) % 4
-            for local in oriented.edge_features[edge]:
-                if oriented.features[local].type in CLOSABLE:
-                    self.open[self.find(first + local)] -= 1
-            for local in their.edge_features[back]:
-                if their.features[local].type in CLOSABLE:
-                    self.open[self.find(other.first_node + local)] -= 1
-                    # Closed without merging (an abbey, a castle building): still touched.
-                    touched.append(other.first_node + local)
-            linked: set[tuple[int, int]] = set()
-            for p in range(3 * edge, 3 * edge + 3):
-                a = oriented.at_position[p]
-                b = their.at_position[facing(p)]
-                if a < 0 or b < 0 or (a, b) in linked:
-                    continue
-                linked.add((a, b))
-                if oriented.features[a].type == their.features[b].type:
-                    self._union(first + a, other.first_node + b)
-                    touched.append(other.first_node + b)
-        for dx, dy in NEIGHBOURS_8:
-            other = tiles.get((x + dx, y + dy))
-            if other is not None and other.oriented.centre >= 0:
-                node = other.first_node + other.oriented.centre
-                self.open[node] -= 1
+            theirs = other.shape
+            other_first = other.first_node
+            for local in shape.closable[edge]:
+                opens[find_root(parent, first + local)] -= 1
+            for local in theirs.closable[back]:
+                opens[find_root(parent, other_first + local)] -= 1
+                # Closed without merging (an abbey, a castle building): still touched.
+                touched.append(other_first + local)
+            for a, b in joins(shape.sides[edge], theirs.backs[back]):
+                self._union(first + a, other_first + b)
+                touched.append(other_first + b)
+        watch = self._watch
+        watching = watch.pop(pos, None)
+        if watching is not None:
+            for _, node in sorted(watching):
+                opens[node] -= 1
                 touched.append(node)
-        self._update_frontier(oriented, pos)
+        if oriented.centre >= 0:
+            node = first + oriented.centre
+            for index, (dx, dy) in enumerate(NEIGHBOURS_8):
+                cell = (x + dx, y + dy)
+                if cell not in tiles:
+                    # Seen from that square, this tile is the (7 - index)-th neighbour.
+                    watch[cell] = (*watch.get(cell, ()), (7 - index, node))
+        self._update_frontier(oriented, pos, empty)
         return touched
 
-    def _update_frontier(self, oriented: Oriented, pos: Pos) -> None:
+    def _update_frontier(
+        self, oriented: Oriented, pos: Pos, empty: list[tuple[int, Pos, int]]
+    ) -> None:
+        """The square ``pos`` leaves the frontier; its ``empty`` neighbours (edge, square, edge
+        facing back) join it or read one more letter."""
         self._counts.clear()
-        x, y = pos
-        old = self.frontier.pop(pos, None)
+        frontier, by_key = self.frontier, self.by_key
+        old = frontier.pop(pos, None)
         if old is not None:
             self._unindex(old, pos)
-        for edge, (dx, dy) in enumerate(EDGE_STEPS):
-            cell = (x + dx, y + dy)
-            if cell in self.tiles or not self.in_bounds(cell):
+            if "?" not in old:
+                self._holes = [hole for hole in self._holes if hole != pos]
+        bounded = self._bounded
+        edges = oriented.edges
+        for edge, cell, back in empty:
+            if bounded and not self.in_bounds(cell):
                 continue
-            key = self.frontier.get(cell)
-            if key is not None:
-                self._unindex(key, cell)
-            else:
+            key = frontier.get(cell)
+            if key is None:
                 key = "????"
-            back = (edge + 2) % 4
-            key = key[:back] + oriented.edges[edge] + key[back + 1 :]
-            self.frontier[cell] = key
-            self.by_key.setdefault(key, set()).add(cell)
+            else:
+                before = by_key[key]
+                before.discard(cell)
+                if not before:
+                    del by_key[key]
+            key = key[:back] + edges[edge] + key[back + 1 :]
+            frontier[cell] = key
+            if "?" not in key:
+                self._holes = sorted([*self._holes, cell])
+            cells = by_key.get(key)
+            if cells is None:
+                by_key[key] = {cell}
+            else:
+                cells.add(cell)
 
     def _unindex(self, key: str, cell: Pos) -> None:
         cells = self.by_key[key]
@@ -287,83 +302,53 @@ class Board:
 
     def placements(self, kind: TileKind) -> Iterator[tuple[Pos, int]]:
         """Every (square, rotation) where ``kind`` may lie, distinct orientations only."""
-        table = self._table(kind)
+        table = fit_table(self._match, kind)
         for key, cells in self.by_key.items():
-            fit = table.get(key) or self._compute_fit(kind, key, table)
-            if fit[1]:
+            distinct = table[key][1]
+            if distinct:
                 for cell in sorted(cells):
-                    for rotation in fit[1]:
+                    for rotation in distinct:
                         yield cell, rotation
 
-    def count_placements(self, kind: TileKind) -> int:
+    def _tally(self, kind: TileKind) -> Tally:
+        """How many placements ``kind`` has, in all and per key of :attr:`by_key` (in order);
+        worked out once per frontier, with no Python loop over the keys."""
         cached = self._counts.get(kind.name)
-        if cached is not None:
-            return cached
-        table = self._table(kind)
-        total = 0
-        for key, cells in self.by_key.items():
-            fit = table.get(key) or self._compute_fit(kind, key, table)
-            if fit[1]:
-                total += len(fit[1]) * len(cells)
-        self._counts[kind.name] = total
-        return total
+        if cached is None:
+            by_key = self.by_key
+            counts = fit_table(self._match, kind).counts
+            sizes = list(map(mul, map(counts.__getitem__, by_key), map(len, by_key.values())))
+            cached = self._counts[kind.name] = (sum(sizes), sizes)
+        return cached
+
+    def count_placements(self, kind: TileKind) -> int:
+        return self._tally(kind)[0]
 
     def placement_at(self, kind: TileKind, index: int) -> tuple[Pos, int]:
-        """The ``index``-th item of :meth:`placements`, skipping whole groups of squares."""
-        table = self._table(kind)
-        for key, cells in self.by_key.items():
-            fit = table.get(key) or self._compute_fit(kind, key, table)
-            if not fit[1]:
-                continue
-            size = len(fit[1]) * len(cells)
-            if index < size:
-                cell = sorted(cells)[index // len(fit[1])]
-                return cell, fit[1][index % len(fit[1])]
-            index -= size
-        raise IndexError("placement index out of range")
+        """The ``index``-th item of :meth:`placements`, found without listing the others."""
+        total, sizes = self._tally(kind)
+        if index >= total:
+            raise IndexError("placement index out of range")
+        if index < 0:  # counted from the first key with placements, as Python indexes it
+            group = next((i for i, size in enumerate(sizes) if size), None)
+            if group is None:
+                raise IndexError("placement index out of range")
+        else:
+            ends = list(accumulate(sizes))
+            group = bisect_right(ends, index)
+            index -= ends[group] - sizes[group]
+        key = next(islice(self.by_key, group, None))
+        distinct = fit_table(self._match, kind)[key][1]
+        return sorted(self.by_key[key])[index // len(distinct)], distinct[index % len(distinct)]
 
     def has_placement(self, kind: TileKind) -> bool:
-        table = self._table(kind)
-        for key in self.by_key:
-            fit = table.get(key) or self._compute_fit(kind, key, table)
-            if fit[0]:
-                return True
-        return False
+        # A rotation that fits has a distinct-looking twin that fits (same edges), so this is
+        # "some placement counts"; the count is wanted next anyway (legal placements).
+        return self._tally(kind)[0] > 0
 
     def holes(self) -> list[Pos]:
         """Empty squares with a tile on all four sides."""
-        return sorted(c for c, key in self.frontier.items() if "?" not in key)
+        return self._holes.copy()
 
     def is_complete(self, root: int) -> bool:
         return self.open[root] == 0
-
-
-_DISTINCT: dict[str, frozenset[int]] = {}
-_FIT_TABLES: dict[tuple[Callable[[str, str], bool], str], dict[str, Fit]] = {}
-
-
-def _distinct_rotations(kind: TileKind) -> frozenset[int]:
-    """Rotations that give a different-looking tile (C has one, U two, D four)."""
-    cached = _DISTINCT.get(kind.name)
-    if cached is not None:
-        return cached
-    seen: set[object] = set()
-    keep: set[int] = set()
-    for o in kind.orientations:
-        shape = (
-            o.edges,
-            frozenset(
-                (f.type, f.positions, f.pennants, f.centre, f.inner, tuple(sorted(f.cities)))
-                for f in o.features
-            ),
-        )
-        if shape not in seen:
-            seen.add(shape)
-            keep.add(o.rotation)
-    result = frozenset(keep)
-    _DISTINCT[kind.name] = result
-    return result
-
-
-def distinct_rotations(kind: TileKind) -> frozenset[int]:
-    return _distinct_rotations(kind)

@@ -19,7 +19,8 @@ pieces beside the supply  :meth:`pieces` (the abbey tile), :meth:`snapshot`
 start tile, first stack   :meth:`arrange_stack` (a river drawn before the others), and
                           :meth:`first_kinds` (their order, for lists of tiles)
 placement rules           :meth:`placement_refusal` (the river must continue), narrowed to
-                          the kinds it concerns by :meth:`restricts` (river tiles only)
+                          the kinds it concerns by :meth:`restricts` (river tiles only) and
+                          to the squares by :meth:`placement_squares` (its open end)
 its own actions, phases   :attr:`actions`, :attr:`phases`, :meth:`legal`, :meth:`play`,
                           :meth:`decline`, :meth:`hint`
 during the turn           :meth:`on_merge`, :meth:`after_scoring`, :meth:`pending_decision`
@@ -42,6 +43,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from engine.core.setup import EXPANSIONS
 
 if TYPE_CHECKING:
+    from collections.abc import Collection
+
     from engine.core.actions import Action, PlaceFigure
     from engine.core.board import Figure, Pos
     from engine.core.errors import IllegalActionError
@@ -119,6 +122,11 @@ class Expansion:
         """Whether :meth:`placement_refusal` may refuse some fitting placement of ``kind``;
         the game lists the other kinds' placements from the board alone (fast)."""
         return True
+
+    def placement_squares(self, kind: TileKind) -> Collection[Pos] | None:
+        """The only squares where :meth:`placement_refusal` may let ``kind`` go (the river's
+        open end), so that the game asks it about no other; None: no such limit."""
+        return None
 
     def held_tiles(self) -> dict[str, int]:
         """Tiles it keeps off the stack that may still be placed (the abbeys), by kind name."""

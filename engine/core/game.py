@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, ClassVar, TypeVar
 
 from engine.core.actions import Action, Forfeit, Pass, PlaceFigure, PlaceTile, Skip
-from engine.core.board import Board, Figure, Pos
+from engine.core.board import Board, Figure, Pos, find_root
 from engine.core.errors import IllegalActionError, MalformedError, WrongPhaseError
 from engine.core.events import (
     Event,
@@ -46,6 +46,7 @@ A = TypeVar("A", bound=Action)
 HOOKS = (
     "arrange_stack",
     "placement_refusal",
+    "placement_squares",
     "held_tiles",
     "fills_square",
     "may_stand",
@@ -373,7 +374,11 @@ class Game:
             yield from self.board.placements(kind)
             return
         rules = self._hooks["placement_refusal"]
+        only = [hook(kind) for hook in self._hooks["placement_squares"]]
+        only = [squares for squares in only if squares is not None]
         for pos, rotation in self.board.placements(kind):
+            if any(pos not in squares for squares in only):
+                continue  # refused by a rule anyway: no need to word why
             if all(rule(kind, rotation, pos) is None for rule in rules):
                 yield pos, rotation
 
@@ -399,11 +404,12 @@ class Game:
         board = self.board
         pos = self.last_pos
         placed = board.tiles[pos]
-        oriented = placed.oriented
+        shape = placed.shape
         x, y = pos
         allowed = self._allowed
         special = self._special_figures
         result: list[PlaceFigure] = []
+        free: list[tuple[str, int | str]] | None = None  # (type, at) of the empty features
         for figure, count in self.supply[self.current].items():
             if count <= 0:
                 continue
@@ -411,13 +417,22 @@ class Game:
             if owner is not None:
                 result.extend(owner.figure_options(figure, pos) or ())
                 continue
-            for local, feat in enumerate(oriented.features):
-                key = (figure, feat.type)
-                ok = allowed.get(key)
+            if free is None:
+                parent, figures, node = board.parent, board.figures, placed.first_node
+                free = []
+                for ftype, at in zip(shape.ftypes, shape.labels, strict=True):
+                    root = parent[node]
+                    if parent[root] != root:
+                        root = find_root(parent, node)
+                    if not figures[root]:
+                        free.append((ftype, at))
+                    node += 1
+            for ftype, at in free:
+                ok = allowed.get((figure, ftype))
                 if ok is None:
-                    ok = allowed[key] = self._may_stand(figure, feat.type)
-                if ok and not board.figures[board.find(placed.first_node + local)]:
-                    result.append(PlaceFigure(figure, x, y, oriented.at_label(local)))
+                    ok = allowed[(figure, ftype)] = self._may_stand(figure, ftype)
+                if ok:
+                    result.append(PlaceFigure(figure, x, y, at))
         return result
 
     def _may_stand(self, figure: str, ftype: str) -> bool:
@@ -575,7 +590,9 @@ class Game:
                 y=action.y,
             )
         oriented = kind.oriented(action.rotation)
-        for side, letter in enumerate(key):
+        # One table look-up; the edges are read one by one only to word a refusal.
+        fits = action.rotation in self.board.fits(kind, key)
+        for side, letter in enumerate("" if fits else key):
             if letter != "?" and not self.board.edge_fits(oriented.edges[side], letter):
                 raise IllegalActionError(
                     f"tile {kind.name} turned {action.rotation}° does not fit at "

@@ -8,8 +8,8 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from engine.core.actions import PlaceTile
-from engine.core.board import distinct_rotations
 from engine.core.errors import IllegalActionError
+from engine.core.fits import distinct_rotations
 from engine.core.tiles import TileKind
 
 if TYPE_CHECKING:

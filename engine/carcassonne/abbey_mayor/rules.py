@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING
 
 from engine.core.board import Board, Figure, Pos
 from engine.core.events import FeatureScored, FigureReturned
+from engine.core.footprint import Footprint, footprint
 from engine.core.majority import majority
-from engine.core.tiles import CORNERS, EDGE_STEPS, Oriented
+from engine.core.tiles import EDGE_STEPS, Oriented
 
 if TYPE_CHECKING:
     from engine.core.game import Game
@@ -31,25 +32,39 @@ CORNER_NEIGHBOURS: dict[str, tuple[tuple[int, int, str], ...]] = {
 
 def field_corner(oriented: Oriented, corner: str) -> int:
     """The local field at a tile corner if both half-edges there are that one field, else -1."""
-    a, b = CORNERS[corner]
-    local = oriented.at_position[a]
-    if local < 0 or oriented.at_position[b] != local or oriented.features[local].type != "field":
+    local = footprint(oriented).corners[corner]
+    if local < 0 or oriented.features[local].type != "field":
         return -1
     return local
 
 
+def _field_corners(shape: Footprint) -> dict[str, int]:
+    """Corner -> the local field holding both half-edges there, for the corners that have one
+    (worked out once per orientation)."""
+    found = _FIELD_CORNERS.get(shape)
+    if found is None:
+        found = _FIELD_CORNERS[shape] = {
+            corner: local
+            for corner, local in shape.corners.items()
+            if local >= 0 and shape.ftypes[local] == "field"
+        }
+    return found
+
+
+_FIELD_CORNERS: dict[Footprint, dict[str, int]] = {}
+
+
 def barn_corners(board: Board, pos: Pos) -> list[tuple[str, int]]:
     """Corners of the tile at ``pos`` where a barn may stand: (corner, field root)."""
-    placed = board.tiles[pos]
+    tiles = board.tiles
+    placed = tiles[pos]
+    x, y = pos
     result = []
-    for corner, others in CORNER_NEIGHBOURS.items():
-        local = field_corner(placed.oriented, corner)
-        if local < 0:
-            continue
+    for corner, local in _field_corners(placed.shape).items():
         ok = True
-        for dx, dy, their_corner in others:
-            other = board.tiles.get((pos[0] + dx, pos[1] + dy))
-            if other is None or field_corner(other.oriented, their_corner) < 0:
+        for dx, dy, their_corner in CORNER_NEIGHBOURS[corner]:
+            other = tiles.get((x + dx, y + dy))
+            if other is None or their_corner not in _field_corners(other.shape):
                 ok = False
                 break
         if not ok:

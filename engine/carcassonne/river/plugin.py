@@ -81,6 +81,12 @@ class River(Expansion):
     def restricts(self, kind: TileKind) -> bool:
         return kind.name in self.kinds
 
+    def placement_squares(self, kind: TileKind) -> tuple[Pos, ...] | None:
+        if kind.name not in self.kinds:
+            return None
+        self._follow()
+        return () if self.end is None else (self.end,)
+
     def placement_refusal(
         self, kind: TileKind, rotation: int, pos: Pos
     ) -> IllegalActionError | None:

@@ -103,8 +103,9 @@ class TradersBuilders(Expansion):
         if board.ftype[kept] not in rules.STANDS_ON["builder"]:
             return
         player = game.current
-        if rules.holds(board, kept, player, "builder") or rules.holds(
-            board, absorbed, player, "builder"
+        figures = board.figures
+        if (figures[kept] and rules.holds(board, kept, player, "builder")) or (
+            figures[absorbed] and rules.holds(board, absorbed, player, "builder")
         ):
             self.extended = True
 

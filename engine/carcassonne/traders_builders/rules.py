@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.core.board import Board, Figure, Pos
+from engine.core.board import Board, Figure, Pos, find_root
 from engine.core.events import FeatureScored
 from engine.core.majority import majority
 from engine.core.tiles import EDGE_STEPS
@@ -39,18 +39,19 @@ def options(game: Game, figure: str, pos: Pos) -> list[tuple[int, int | str]]:
     ``figure``: a builder on an unfinished road or city, a pig in a field."""
     board = game.board
     placed = board.tiles[pos]
-    oriented = placed.oriented
+    shape = placed.shape
     wanted = STANDS_ON[figure]
+    parent, first = board.parent, placed.first_node
     found = []
-    for local, feat in enumerate(oriented.features):
-        if feat.type not in wanted:
+    for local, ftype in enumerate(shape.ftypes):
+        if ftype not in wanted:
             continue
-        root = board.find(placed.first_node + local)
+        root = find_root(parent, first + local)
         figures = board.figures[root]
         if not figures or (figure == "builder" and board.open[root] == 0):
             continue
         if may_join(figures, game.current, figure):
-            found.append((local, oriented.at_label(local)))
+            found.append((local, shape.labels[local]))
     return found
 
 
@@ -61,23 +62,24 @@ def holds(board: Board, root: int, player: int, figure: str) -> bool:
 def cities_at(board: Board, pos: Pos) -> list[int]:
     """The cities the tile at ``pos`` belongs to or closes (an abbey closes its neighbours')."""
     x, y = pos
-    placed = board.tiles[pos]
-    oriented = placed.oriented
-    nodes = [
-        placed.first_node + local
-        for local, feat in enumerate(oriented.features)
-        if feat.type == "city"
-    ]
+    tiles = board.tiles
+    placed = tiles[pos]
+    edges = placed.oriented.edges
+    first = placed.first_node
+    nodes = [first + local for local in placed.shape.by_type.get("city", ())]
     for edge, (dx, dy) in enumerate(EDGE_STEPS):
-        if oriented.edges[edge] == "C":
+        if edges[edge] == "C":
             continue  # a city meeting a city edge joins this tile's city: listed above
-        other = board.tiles.get((x + dx, y + dy))
+        other = tiles.get((x + dx, y + dy))
         if other is None:
             continue
-        for local in other.oriented.edge_features[(edge + 2) % 4]:
-            if other.oriented.features[local].type == "city":
-                nodes.append(other.first_node + local)
-    return list(dict.fromkeys(board.find(n) for n in nodes))
+        their_first = other.first_node
+        for local in other.shape.edge_types[(edge + 2) % 4].get("city", ()):
+            nodes.append(their_first + local)
+    if not nodes:
+        return []
+    parent = board.parent
+    return list(dict.fromkeys([find_root(parent, n) for n in nodes]))
 
 
 def goods_in(board: Board, root: int) -> dict[str, int]:
