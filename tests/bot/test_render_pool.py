@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import simcord
-from conftest_ui import Table, assert_png, close_bots, make_bot, put_options, step_of
+from conftest_ui import SETTLE, Table, assert_png, close_bots, make_bot, put_options, step_of
 
 from bot.render_pool import RenderPool
 from bot.ui import help_ui, images
@@ -228,7 +228,8 @@ async def test_a_game_through_discord_with_pictures_from_a_worker(
     monkeypatch.setattr(RenderPool, "draw", draw)
     bot = make_bot(tmp_path / "games.sqlite3", render_workers=1)
     try:
-        async with simcord.run(bot) as env:
+        # The worker process starts during the first turn: give it time on a busy machine.
+        async with simcord.run(bot, settle_timeout=SETTLE) as env:
             table = Table(env)
             assert images.POOL is not None and images.POOL.workers == 1
             game_id = await table.new()
