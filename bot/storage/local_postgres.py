@@ -109,12 +109,25 @@ class LocalPostgres:
             capture_output=True,
             user=self._user,
         )
+        tries = 5
+        for _ in range(tries):
+            if self._launch(bin_dir, data, timeout):
+                return self
+        output = (self.folder / "server.log").read_text(errors="replace")
+        self.stop()
+        raise RuntimeError(f"PostgreSQL did not start on {tries} ports:\n{output[-2000:]}")
+
+    def _launch(self, bin_dir: Path, data: Path, timeout: float) -> bool:
+        """Start the server on a free port; False when another process took that port first
+        (the port is free when probed, then bound by the server: parallel test runs can meet
+        there), so that the caller tries another."""
+        assert self.folder is not None
         self.port = free_port()
         options = ["-h", "127.0.0.1", "-p", str(self.port), "-k", str(self.folder)]
         for name, value in self.settings.items():
             options += ["-c", f"{name}={value}"]
         log = open(self.folder / "server.log", "wb")  # noqa: SIM115 (kept for the server's life)
-        self._process = subprocess.Popen(
+        self._process = process = subprocess.Popen(
             [str(bin_dir / "postgres"), "-D", str(data), *options],
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -124,13 +137,23 @@ class LocalPostgres:
         log.close()
         deadline = time.monotonic() + timeout
         while True:
-            ready = subprocess.run(
-                [str(bin_dir / "pg_isready"), "-h", "127.0.0.1", "-p", str(self.port), "-q"],
-                check=False,
-            )
-            if ready.returncode == 0:
-                return self
-            if self._process.poll() is not None or time.monotonic() > deadline:
+            # Ready: our own server says so in its pid file (pg_isready alone could be answered
+            # by another server on that port), and it accepts connections.
+            if _status(data) == "ready" and process.poll() is None:
+                ready = subprocess.run(
+                    [str(bin_dir / "pg_isready"), "-h", "127.0.0.1", "-p", str(self.port), "-q"],
+                    check=False,
+                )
+                if ready.returncode == 0 and process.poll() is None:
+                    return True
+            if process.poll() is not None:
+                output = (self.folder / "server.log").read_text(errors="replace")
+                self._process = None
+                if "could not bind" in output or "Address already in use" in output:
+                    return False
+                self.stop()
+                raise RuntimeError(f"PostgreSQL did not start:\n{output[-2000:]}")
+            if time.monotonic() > deadline:
                 output = (self.folder / "server.log").read_text(errors="replace")
                 self.stop()
                 raise RuntimeError(f"PostgreSQL did not start:\n{output[-2000:]}")
@@ -155,6 +178,15 @@ class LocalPostgres:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def _status(data: Path) -> str:
+    """The server's state in its ``postmaster.pid`` (8th line: starting, ready, stopping...)."""
+    try:
+        lines = (data / "postmaster.pid").read_text().splitlines()
+    except OSError:
+        return ""
+    return lines[7].strip() if len(lines) > 7 else ""
 
 
 @contextlib.contextmanager

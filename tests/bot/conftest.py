@@ -21,6 +21,17 @@ from engine import Action, Pass
 ALICE, BOB, CAROL = 101, 202, 303
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """simcord's environment waits ``conftest_ui.SETTLE`` seconds for the bot to settle, unless
+    a test's own ``simcord`` marker says otherwise."""
+    from conftest_ui import SETTLE
+
+    for item in items:
+        fixtures = getattr(item, "fixturenames", ())
+        if "simcord_env" in fixtures and item.get_closest_marker("simcord") is None:
+            item.add_marker(pytest.mark.simcord(settle_timeout=SETTLE))
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "games.sqlite3"

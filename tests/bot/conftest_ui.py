@@ -26,6 +26,11 @@ UPLOAD_LIMIT = 10 * 1024 * 1024
 TARGET = 2 * 1024 * 1024
 
 
+#: How long simcord waits for the bot to settle after an event before failing the test (its own
+#: default is 5 s): only a hang detector, generous because CI shares a small machine between
+#: parallel test workers, render worker processes and PostgreSQL.
+SETTLE = 60.0
+
 #: The bots made by the test in progress (restarts make new ones), closed at its end.
 OPENED: list[CarcassonneBot] = []
 

@@ -16,14 +16,14 @@ import threading
 from pathlib import Path
 
 import simcord
-from conftest_ui import Table, commit, make_bot, pick
+from conftest_ui import SETTLE, Table, commit, make_bot, pick
 
 from bot.app import configure_logging, stop_on_signals
 
 
 async def serve(database: Path) -> dict[str, object]:
     bot = make_bot(database)
-    env = simcord.Env(bot)
+    env = simcord.Env(bot, settle_timeout=SETTLE)
     await env.start()
     table = Table(env)
     game_id = await table.new()
