@@ -11,7 +11,8 @@ it (game manager on a SQLite file, pictures through ``bot.render_pool``):
 - the event loop's lateness: a watchdog asks to wake every 10 ms and records how late it is
   (p99, max); a late loop is a bot that answers Discord late;
 - the CPU a move costs, the bot's process and its workers together, and so the cores the load
-  needs: a figure that holds on a busy machine, where the latencies do not.
+  needs: a figure that holds on a busy machine, where the latencies do not; and its two
+  shares, the bot's process (``main``) and the render workers (``workers``).
 """
 
 from __future__ import annotations
@@ -46,19 +47,19 @@ def pick(view: TurnView, rng: random.Random) -> Action:
     return view.figures[choice] if choice < len(view.figures) else Pass()
 
 
-def cpu_seconds(pids: frozenset[int]) -> float:
-    """CPU time used so far by this process and the render workers ``pids`` (Linux's /proc;
-    this process only elsewhere): the work a move costs, whatever else the machine runs."""
+def cpu_seconds(pids: frozenset[int]) -> tuple[float, float]:
+    """CPU time used so far by this process, and by the render workers ``pids`` together
+    (Linux's /proc; 0 elsewhere): the work a move costs, whatever else the machine runs."""
     own = os.times()
-    total = own.user + own.system
+    workers = 0.0
     tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
     for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
-    return total
+        workers += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return own.user + own.system, workers
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -119,7 +120,12 @@ async def serve(
                 due += local.expovariate(1 / MOVE_EVERY)
 
         await asyncio.gather(watchdog(), *(player(g) for g in ids))
-        cpu_ms = (cpu_seconds(pool.pids) - cpu_before) * 1000 / max(1, len(turns))
+        cpu_after = cpu_seconds(pool.pids)
+        main_ms, workers_ms = (
+            (after - before) * 1000 / max(1, len(turns))
+            for after, before in zip(cpu_after, cpu_before, strict=True)
+        )
+        cpu_ms = main_ms + workers_ms
         return {
             "active_games": len(ids),
             "workers": workers,
@@ -132,6 +138,8 @@ async def serve(
             # CPU per move (the bot's process and its render workers): the cores this load
             # needs is moves per second x this, whatever else ran on the machine meanwhile.
             "cpu_ms_per_move": round(cpu_ms, 2),
+            "main_cpu_ms_per_move": round(main_ms, 2),
+            "workers_cpu_ms_per_move": round(workers_ms, 2),
             "cores_needed": round(len(turns) / seconds * cpu_ms / 1000, 2),
         }
     finally:
