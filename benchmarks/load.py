@@ -12,7 +12,8 @@ it (game manager on a SQLite file, pictures through ``bot.render_pool``):
   (p99, max); a late loop is a bot that answers Discord late;
 - the CPU a move costs, the bot's process and its workers together, and so the cores the load
   needs: a figure that holds on a busy machine, where the latencies do not; and its two
-  shares, the bot's process (``main``) and the render workers (``workers``).
+  shares, the bot's process (``main``) and the render workers (``workers``);
+- the bot's garbage collections (time per move, longest pause) and the processes' memory.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import random
 import statistics
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 from bot.manager import GameManager
@@ -62,6 +64,26 @@ def cpu_seconds(pids: frozenset[int]) -> tuple[float, float]:
     return own.user + own.system, workers
 
 
+def timed_collection(pauses: list[float], started: dict[str, float], phase: str, _: object) -> None:
+    """A ``gc.callbacks`` hook adding each garbage collection's length (ms) to ``pauses``."""
+    if phase == "start":
+        started["at"] = time.perf_counter()
+    elif "at" in started:
+        pauses.append((time.perf_counter() - started.pop("at")) * 1000)
+
+
+def rss_mb(pid: int) -> float:
+    """The resident memory of process ``pid`` (Linux's /proc; 0 elsewhere)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    for line in status.splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
@@ -90,7 +112,15 @@ async def serve(
                 view = (await manager.apply(row.id, view.user_id, action, turn=view.turn)).view
             if not view.finished:
                 ids.append(row.id)
+        # The picture of each game's last move, as the bot drew it, once in each worker (two
+        # at once, so that each takes one): the workers keep the games as in a bot that has
+        # been running for a while, not one that just started.
+        for game_id in ids:
+            job = Job("turn", (await manager.engine_copy(game_id)).record(), RenderOptions())
+            await asyncio.gather(*(pool.draw(job) for _ in range(workers)))
         gc.collect()
+        pauses: list[float] = []
+        gc.callbacks.append(partial(timed_collection, pauses, {}))
         cpu_before = cpu_seconds(pool.pids)
         turns: list[float] = []
         late: list[float] = []
@@ -126,6 +156,7 @@ async def serve(
             for after, before in zip(cpu_after, cpu_before, strict=True)
         )
         cpu_ms = main_ms + workers_ms
+        gc.callbacks.clear()
         return {
             "active_games": len(ids),
             "workers": workers,
@@ -141,6 +172,11 @@ async def serve(
             "main_cpu_ms_per_move": round(main_ms, 2),
             "workers_cpu_ms_per_move": round(workers_ms, 2),
             "cores_needed": round(len(turns) / seconds * cpu_ms / 1000, 2),
+            # The bot's garbage collections: their time per move and the longest pause.
+            "gc_ms_per_move": round(sum(pauses) / max(1, len(turns)), 2),
+            "gc_pause_max_ms": round(max(pauses, default=0.0), 1),
+            "main_rss_mb": round(rss_mb(os.getpid())),
+            "workers_rss_mb": [round(rss_mb(pid)) for pid in sorted(pool.pids)],
         }
     finally:
         pool.close()
