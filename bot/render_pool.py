@@ -49,7 +49,9 @@ class RenderPool:
         pids = await asyncio.gather(
             *(loop.run_in_executor(self._pool, os.getpid) for _ in range(self.workers))
         )
-        self.pids = frozenset(pids)
+        # One worker may answer for another still starting: the pool knows the processes it runs.
+        running = getattr(self._pool, "_processes", None) or {}
+        self.pids = frozenset(pids) | frozenset(running)
 
     def close(self) -> None:
         if self._pool is not None:
