@@ -30,6 +30,7 @@ import time
 from functools import partial
 from pathlib import Path
 
+from bot import collector
 from bot.manager import GameManager
 from bot.outcomes import TurnView
 from bot.render_pool import RenderPool
@@ -97,6 +98,7 @@ async def serve(
     rng = random.Random(games)
     try:
         await pool.warm()
+        collector.settle()  # as the bot does after its start-up
         ids: list[int] = []
         n = 0
         while len(ids) < games:  # every stage of a game: 0 to 100 actions in

@@ -515,6 +515,9 @@ def main() -> int:
         return 1
     configure_logging(settings.log_level)
     client = CarcassonneBot(settings)
+    from bot import collector
+
+    collector.settle()  # once per process: the start-up's objects frozen, young collections rarer
     try:
         run(client, settings.token)
     except KeyboardInterrupt:  # where signals cannot be caught by the event loop
