@@ -19,7 +19,7 @@ from typing import Any
 
 from engine import Game, action_from_json
 
-#: Games a worker keeps (about 60 KB each): more than the active games of its bot process, so
+#: Games a worker keeps (about 80 KB each): more than the active games of its bot process, so
 #: that a game's next picture finds its state (a game falling out is replayed whole, once).
 KEPT = 4096
 
