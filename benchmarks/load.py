@@ -11,7 +11,9 @@ it (game manager on a SQLite file, pictures through ``bot.render_pool``):
 - the event loop's lateness: a watchdog asks to wake every 10 ms and records how late it is
   (p99, max); a late loop is a bot that answers Discord late;
 - the CPU a move costs, the bot's process and its workers together, and so the cores the load
-  needs: a figure that holds on a busy machine, where the latencies do not.
+  needs: a figure that holds on a busy machine, where the latencies do not; and its two
+  shares, the bot's process (``main``) and the render workers (``workers``);
+- the bot's garbage collections (time per move, longest pause) and the processes' memory.
 """
 
 from __future__ import annotations
@@ -25,8 +27,10 @@ import random
 import statistics
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
+from bot import collector
 from bot.manager import GameManager
 from bot.outcomes import TurnView
 from bot.render_pool import RenderPool
@@ -46,19 +50,39 @@ def pick(view: TurnView, rng: random.Random) -> Action:
     return view.figures[choice] if choice < len(view.figures) else Pass()
 
 
-def cpu_seconds(pids: frozenset[int]) -> float:
-    """CPU time used so far by this process and the render workers ``pids`` (Linux's /proc;
-    this process only elsewhere): the work a move costs, whatever else the machine runs."""
+def cpu_seconds(pids: frozenset[int]) -> tuple[float, float]:
+    """CPU time used so far by this process, and by the render workers ``pids`` together
+    (Linux's /proc; 0 elsewhere): the work a move costs, whatever else the machine runs."""
     own = os.times()
-    total = own.user + own.system
+    workers = 0.0
     tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
     for pid in pids:
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
-    return total
+        workers += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return own.user + own.system, workers
+
+
+def timed_collection(pauses: list[float], started: dict[str, float], phase: str, _: object) -> None:
+    """A ``gc.callbacks`` hook adding each garbage collection's length (ms) to ``pauses``."""
+    if phase == "start":
+        started["at"] = time.perf_counter()
+    elif "at" in started:
+        pauses.append((time.perf_counter() - started.pop("at")) * 1000)
+
+
+def rss_mb(pid: int) -> float:
+    """The resident memory of process ``pid`` (Linux's /proc; 0 elsewhere)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0.0
+    for line in status.splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -74,6 +98,7 @@ async def serve(
     rng = random.Random(games)
     try:
         await pool.warm()
+        collector.settle()  # as the bot does after its start-up
         ids: list[int] = []
         n = 0
         while len(ids) < games:  # every stage of a game: 0 to 100 actions in
@@ -89,7 +114,15 @@ async def serve(
                 view = (await manager.apply(row.id, view.user_id, action, turn=view.turn)).view
             if not view.finished:
                 ids.append(row.id)
+        # The picture of each game's last move, as the bot drew it, once in each worker (two
+        # at once, so that each takes one): the workers keep the games as in a bot that has
+        # been running for a while, not one that just started.
+        for game_id in ids:
+            job = Job("turn", (await manager.engine_copy(game_id)).record(), RenderOptions())
+            await asyncio.gather(*(pool.draw(job) for _ in range(workers)))
         gc.collect()
+        pauses: list[float] = []
+        gc.callbacks.append(partial(timed_collection, pauses, {}))
         cpu_before = cpu_seconds(pool.pids)
         turns: list[float] = []
         late: list[float] = []
@@ -119,7 +152,13 @@ async def serve(
                 due += local.expovariate(1 / MOVE_EVERY)
 
         await asyncio.gather(watchdog(), *(player(g) for g in ids))
-        cpu_ms = (cpu_seconds(pool.pids) - cpu_before) * 1000 / max(1, len(turns))
+        cpu_after = cpu_seconds(pool.pids)
+        main_ms, workers_ms = (
+            (after - before) * 1000 / max(1, len(turns))
+            for after, before in zip(cpu_after, cpu_before, strict=True)
+        )
+        cpu_ms = main_ms + workers_ms
+        gc.callbacks.clear()
         return {
             "active_games": len(ids),
             "workers": workers,
@@ -132,7 +171,14 @@ async def serve(
             # CPU per move (the bot's process and its render workers): the cores this load
             # needs is moves per second x this, whatever else ran on the machine meanwhile.
             "cpu_ms_per_move": round(cpu_ms, 2),
+            "main_cpu_ms_per_move": round(main_ms, 2),
+            "workers_cpu_ms_per_move": round(workers_ms, 2),
             "cores_needed": round(len(turns) / seconds * cpu_ms / 1000, 2),
+            # The bot's garbage collections: their time per move and the longest pause.
+            "gc_ms_per_move": round(sum(pauses) / max(1, len(turns)), 2),
+            "gc_pause_max_ms": round(max(pauses, default=0.0), 1),
+            "main_rss_mb": round(rss_mb(os.getpid())),
+            "workers_rss_mb": [round(rss_mb(pid)) for pid in sorted(pool.pids)],
         }
     finally:
         pool.close()

@@ -30,6 +30,7 @@ from discord import app_commands
 from discord.ext import tasks
 
 from bot.errors import ManagerError
+from bot.live import LIVE_GAMES
 from bot.storage.backends import shown
 
 if TYPE_CHECKING:
@@ -116,6 +117,8 @@ class Settings:
     art_cache: str | None = None
     #: Render worker processes for every picture (0: threads of the bot's process).
     render_workers: int = 0
+    #: Games kept in memory, ready to move without a replay (see bot.live.LIVE_GAMES).
+    live_games: int = LIVE_GAMES
     #: The address of the hosted viewer page (``python -m renderer viewer``): ``/carcassonne
     #: replay`` then shows a link button to the game there; None: no button.
     viewer_url: str | None = None
@@ -160,6 +163,9 @@ class Settings:
         from bot.render_pool import default_workers
 
         render_workers = int(renders) if renders else default_workers()
+        live = env.get("LIVE_GAMES", "").strip() or str(LIVE_GAMES)
+        if not live.isdigit() or not 1 <= int(live) <= 1_000_000:
+            raise SystemExit(f"LIVE_GAMES must be a number from 1 to 1000000, got {live!r}")
         art = env.get("ART_CACHE", "").strip()
         if art.lower() in ("off", "none", "0"):
             art_cache = None
@@ -171,6 +177,7 @@ class Settings:
             viewer_url=viewer_url_of(env),
             art_cache=art_cache,
             render_workers=render_workers,
+            live_games=int(live),
             token=token,
             database=database_of(env),
             shard_count=shard_count,
@@ -262,7 +269,12 @@ class CarcassonneBot(discord.AutoShardedClient):
         self._storage = await open_storage(self.settings.database)
         self._closing = None  # a client started again closes its new database too
         computers = ComputerPlayers(workers=self.settings.computer_workers)
-        self._manager = GameManager(self._storage, clock=discord_clock, computers=computers)
+        self._manager = GameManager(
+            self._storage,
+            clock=discord_clock,
+            computers=computers,
+            cache_size=self.settings.live_games,
+        )
         self.computer_turns = ComputerTurns(self, pace=self.settings.computer_pace)
         log.info("database %s ready", shown(self.settings.database))
         if self.settings.art_cache is not None:
@@ -503,6 +515,9 @@ def main() -> int:
         return 1
     configure_logging(settings.log_level)
     client = CarcassonneBot(settings)
+    from bot import collector
+
+    collector.settle()  # once per process: the start-up's objects frozen, young collections rarer
     try:
         run(client, settings.token)
     except KeyboardInterrupt:  # where signals cannot be caught by the event loop

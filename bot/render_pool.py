@@ -14,11 +14,18 @@ import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 
+from bot import collector
 from renderer.jobs import Job, ready, run
 
 
 def default_workers() -> int:
     return max(1, (os.cpu_count() or 1))
+
+
+def start_worker(art_cache: str | None) -> None:
+    """A worker's start: its tile art loaded, then its collector settled (see bot.collector)."""
+    ready(art_cache)
+    collector.settle()
 
 
 class RenderPool:
@@ -31,7 +38,7 @@ class RenderPool:
             self._pool = ProcessPoolExecutor(
                 max_workers=workers,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=ready,
+                initializer=start_worker,
                 initargs=(art_cache,),
             )
 
@@ -49,7 +56,9 @@ class RenderPool:
         pids = await asyncio.gather(
             *(loop.run_in_executor(self._pool, os.getpid) for _ in range(self.workers))
         )
-        self.pids = frozenset(pids)
+        # One worker may answer for another still starting: the pool knows the processes it runs.
+        running = getattr(self._pool, "_processes", None) or {}
+        self.pids = frozenset(pids) | frozenset(running)
 
     def close(self) -> None:
         if self._pool is not None:

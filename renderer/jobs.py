@@ -1,8 +1,9 @@
 """Pictures as jobs a worker process can run: what to draw, with the game as its record.
 
 A :class:`Job` holds only plain data (the game's record, the options, the lettered squares),
-so it crosses to a render worker process; :func:`run` rebuilds the game from its record (a
-replay takes a few milliseconds, the picture tens) and draws it. ``bot.render_pool`` runs jobs
+so it crosses to a render worker process; :func:`run` rebuilds the game from its record (from
+the state the worker kept when it last drew the game, see :mod:`renderer.recent`: the moves
+since are played, not the whole record) and draws it. ``bot.render_pool`` runs jobs
 in a pool of processes so that pictures use every core and never hold the bot's event loop.
 Every picture the bot sends is a job: drawn by a worker, or by :func:`draw` in a thread of the
 bot from the game itself when it has none, the same bytes either way.
@@ -22,6 +23,7 @@ from renderer.encode import encode_png
 from renderer.endgame import render_game_end
 from renderer.options import RenderOptions
 from renderer.phone import TileCard, turn_picture
+from renderer.recent import RecentGames
 from renderer.render import render_board, render_figure_spots, render_preview
 from renderer.replay import REPLAY_LIMIT, render_replay
 from renderer.stats import stats_picture
@@ -80,6 +82,8 @@ class Job:
 
 #: Kinds drawn from their plain data alone, without a game.
 PLAIN = ("stats",)
+#: The games this process drew lately, so that a game's next picture replays only its new moves.
+RECENT = RecentGames()
 
 
 def run(job: Job) -> tuple[bytes, tuple[str, ...]]:
@@ -87,8 +91,7 @@ def run(job: Job) -> tuple[bytes, tuple[str, ...]]:
     the picture."""
     if job.kind in PLAIN:
         return draw(None, job)
-    game = Game.from_record(dict(job.record))
-    return draw(game, job)
+    return draw(RECENT.game(job.record), job)
 
 
 def draw(game: Game | None, job: Job) -> tuple[bytes, tuple[str, ...]]:

@@ -26,7 +26,7 @@ from bot.errors import (
     NotActive,
     reason,
 )
-from bot.live import LiveCache, LiveGame, replay
+from bot.live import LIVE_GAMES, LiveCache, LiveGame, replay
 from bot.outcomes import TurnView
 from bot.storage import (
     TIMEOUT_POLICIES,
@@ -62,7 +62,7 @@ class ManagerBase:
         storage: Storage,
         *,
         renderer: Renderer | None = None,
-        cache_size: int = 256,
+        cache_size: int = LIVE_GAMES,
         clock: Callable[[], float] = time.time,
         seeds: Callable[[], int] = lambda: secrets.randbits(62),
         reminder_at: float = REMINDER_AT,

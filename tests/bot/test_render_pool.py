@@ -264,3 +264,14 @@ async def test_a_game_through_discord_with_pictures_from_a_worker(
         await close_bots()
     assert images.POOL is None, "the pool closes with the bot"
     assert {"turn", "step", "help"} <= set(drawn), drawn
+
+
+async def test_the_pool_knows_every_worker_once_warm() -> None:
+    """Monitoring (and the load benchmark's CPU count) needs every worker's process id, even
+    when the first worker to start answered for both."""
+    pool = RenderPool(2)
+    try:
+        await pool.warm()
+        assert len(pool.pids) == 2
+    finally:
+        pool.close()

@@ -16,6 +16,7 @@ from conftest_ui import Table, assert_png, close_bots, make_bot, said
 from discord import app_commands
 
 from bot.app import CarcassonneBot, Settings
+from bot.live import LIVE_GAMES
 from bot.ui.translator import Translator
 
 HOUR = 3600.0
@@ -372,6 +373,15 @@ def test_the_scheduler_interval_is_read_from_the_environment() -> None:
     for bad in ("0", "soon", "nan", "86400"):
         with pytest.raises(SystemExit, match="SCHEDULER_SECONDS must be a number of seconds"):
             Settings.from_env({**base, "SCHEDULER_SECONDS": bad})
+
+
+def test_the_live_games_kept_are_read_from_the_environment() -> None:
+    base = {"DISCORD_TOKEN": "token"}
+    assert Settings.from_env(base).live_games == LIVE_GAMES
+    assert Settings.from_env({**base, "LIVE_GAMES": "300"}).live_games == 300
+    for bad in ("0", "many", "-5", "10000000"):
+        with pytest.raises(SystemExit, match="LIVE_GAMES must be a number"):
+            Settings.from_env({**base, "LIVE_GAMES": bad})
 
 
 async def test_a_reminder_sent_again_after_a_crash_is_not_shown_twice(
