@@ -27,12 +27,41 @@ from engine.carcassonne import CarcassonneGame
 from engine.carcassonne.scoring import feature_value
 from engine.carcassonne.traders_builders import goods as goods_of
 from engine.carcassonne.traders_builders.rules import GOODS_POINTS, goods_in
+from engine.core.fits import Match, fit_table
 from engine.core.majority import majority
-from engine.core.tiles import EDGE_STEPS
+from engine.core.tiles import EDGE_STEPS, TileKind
 
 RETURNING = frozenset({"follower", "mayor", "wagon", "large_follower", "builder"})
 #: A figure in the supply counted as this many followers (the large follower weighs 2).
 FOLLOWER_WORTH = {"follower": 1.0, "man": 1.0, "subject": 1.0, "large_follower": 1.5}
+
+
+class _Fitting(dict[str, int]):
+    """Edge key of an empty square -> how many of the unseen tiles fit there (some rotation)."""
+
+    def __init__(self, match: Match, pool: list[tuple[TileKind, int]]) -> None:
+        super().__init__()
+        self.tables = [(fit_table(match, kind), count) for kind, count in pool]
+
+    def __missing__(self, key: str) -> int:
+        fitting = self[key] = sum(count for table, count in self.tables if table[key][0])
+        return fitting
+
+
+#: The counts of recent pools: every candidate move of one decision leaves the same unseen
+#: tiles, so their squares are counted once (a few pools kept; cleared when full).
+_POOLS: dict[tuple[object, tuple[tuple[str, int], ...]], _Fitting] = {}
+
+
+def _fitting(game: Game, pool: dict[str, int]) -> _Fitting:
+    key = (game.board.match, tuple(sorted(pool.items())))
+    found = _POOLS.get(key)
+    if found is None:
+        if len(_POOLS) >= 32:
+            _POOLS.clear()
+        kinds = [(game.kinds[name], count) for name, count in key[1]]
+        found = _POOLS[key] = _Fitting(game.board.match, kinds)
+    return found
 
 
 def end_values(game: Game) -> list[float]:
@@ -180,12 +209,12 @@ class Heuristic:
         if game.tile is not None:
             pool[game.tile] = pool.get(game.tile, 0) + 1
         total = sum(pool.values())
-        kinds = [(game.kinds[name], count) for name, count in pool.items()]
+        fitting_at = _fitting(game, pool)
         draws = max(1.0, total / max(1, game.players - sum(game.out)))
         odds: dict[int, float] = {}
         tiles = board.tiles
         for cell, key in board.frontier.items():
-            fitting = sum(count for kind, count in kinds if board.fits(kind, key))
+            fitting = fitting_at[key]
             share_fitting = fitting / total if total else 0.0
             filled = 1.0 - (1.0 - share_fitting) ** draws
             x, y = cell

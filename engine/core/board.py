@@ -174,6 +174,11 @@ class Board:
 
     # -- placement --------------------------------------------------------------------------
 
+    @property
+    def match(self) -> Callable[[str, str], bool]:
+        """This board's edge-matching rule (which edge letters may face which)."""
+        return self._match
+
     def fits(self, kind: TileKind, key: str) -> tuple[int, ...]:
         """The rotations of ``kind`` that may lie on a square whose neighbours read ``key``."""
         return fit_table(self._match, kind)[key][0]
