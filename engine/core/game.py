@@ -562,6 +562,11 @@ class Game:
     def emit(self, event: Event) -> None:
         self._pending.append(event)
 
+    @property
+    def emitted(self) -> list[Event]:
+        """The events the action being played has caused so far (read only)."""
+        return self._pending
+
     def check_place_tile(self, action: PlaceTile) -> TileKind:
         """Raise an :class:`IllegalActionError` if ``action`` can't be played now."""
         if self.phase is not Phase.TILE:
