@@ -167,8 +167,8 @@ class Game:
         ]
         #: Figures an expansion places itself (a barn on a corner), by figure.
         self._special_figures: dict[str, Expansion] = {}
-        #: (figure, feature type) -> whether the figure may stand there, filled as asked.
-        self._allowed: dict[tuple[str, str], bool] = {}
+        #: figure -> feature type -> whether the figure may stand there, filled as asked.
+        self._allowed: dict[str, dict[str, bool]] = {}
         self._action_owner: dict[type[Action], Expansion] = {}
         self._phase_owner: dict[Phase, Expansion] = {}
         for plugin in self.plugins.values():
@@ -427,10 +427,15 @@ class Game:
                     if not figures[root]:
                         free.append((ftype, at))
                     node += 1
+            if not free:
+                continue
+            stands = allowed.get(figure)
+            if stands is None:
+                stands = allowed[figure] = {}
             for ftype, at in free:
-                ok = allowed.get((figure, ftype))
+                ok = stands.get(ftype)
                 if ok is None:
-                    ok = allowed[(figure, ftype)] = self._may_stand(figure, ftype)
+                    ok = stands[ftype] = self._may_stand(figure, ftype)
                 if ok:
                     result.append(PlaceFigure(figure, x, y, at))
         return result
