@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from itertools import accumulate, islice
 from operator import mul
@@ -92,7 +93,7 @@ class Board:
         self.node_pos: list[Pos] = []
         self.node_local: list[int] = []
         # Root data (None on non-roots).
-        self.ftiles: list[set[Pos] | None] = []
+        self.ftiles: list[AbstractSet[Pos] | None] = []
         self.pennants: list[int] = []
         self.open: list[int] = []
         self.figures: list[list[Figure]] = []
@@ -211,11 +212,13 @@ class Board:
         opens.extend(shape.opens)
         # Plain loops: comprehensions cost a call each on Python 3.11.
         ftiles, figures, cities = self.ftiles, self.figures, self.cities
-        # One empty list stands for every feature's "no figures" and "no cities": root data is
-        # replaced, never changed in place, so sharing it is safe and spares the collector.
+        # The tile's features share one frozen set of their tile, one empty figures list and one
+        # empty cities list: root data is replaced, never changed in place, so sharing is safe
+        # and spares the collector.
         no_figures, no_cities = self._no_figures, self._no_cities
+        alone = frozenset((pos,))  # every feature of the tile covers this tile alone
         for near in shape.cities:
-            ftiles.append({pos})
+            ftiles.append(alone)
             figures.append(no_figures)
             cities.append(list(map(first.__add__, near)) if near else no_cities)
         for index in shape.centres:
