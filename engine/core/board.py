@@ -105,8 +105,8 @@ class Board:
         #: Empty squares next to a centre feature (cloister, abbey): (rank among the square's
         #: eight neighbours, node) of each, whose open count drops when a tile lands there.
         self._watch: dict[Pos, tuple[tuple[int, int], ...]] = {}
-        #: Hook called as ``on_merge(root_kept, root_absorbed)`` before data is combined.
-        self.on_merge: Callable[[int, int], None] | None = None
+        #: Hooks called in order as ``hook(root_kept, root_absorbed)`` before data is combined.
+        self.merge_hooks: tuple[Callable[[int, int], None], ...] = ()
 
     # -- union-find -------------------------------------------------------------------------
 
@@ -124,8 +124,8 @@ class Board:
         if len(tiles_a) < len(tiles_b):
             ra, rb = rb, ra
             tiles_a, tiles_b = tiles_b, tiles_a
-        if self.on_merge is not None:
-            self.on_merge(ra, rb)
+        for hook in self.merge_hooks:
+            hook(ra, rb)
         # Root data is replaced, never changed in place, so that a clone may share it.
         parent[rb] = ra
         ftiles[ra] = tiles_a | tiles_b
@@ -151,7 +151,7 @@ class Board:
 
         The per-root sets and lists (tiles of a feature, figures, cities) are shared: the board
         replaces them instead of changing them in place (:meth:`_union`, :meth:`add_figure`).
-        Whoever holds the clone sets its ``on_merge`` again.
+        Whoever holds the clone sets its ``merge_hooks`` again.
         """
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
@@ -170,7 +170,7 @@ class Board:
         new.cities = self.cities.copy()
         new.done = self.done.copy()
         new._watch = self._watch.copy()
-        new.on_merge = None
+        new.merge_hooks = ()
         return new
 
     def root_of(self, pos: Pos, local: int) -> int:
@@ -358,6 +358,12 @@ class Board:
     def holes(self) -> list[Pos]:
         """Empty squares with a tile on all four sides."""
         return self._holes.copy()
+
+    @property
+    def hole_list(self) -> list[Pos]:
+        """:meth:`holes` without a copy: read only, and the same list until the holes change
+        (so that a caller may keep what it derives from it while it is the same list)."""
+        return self._holes
 
     def is_complete(self, root: int) -> bool:
         return self.open[root] == 0

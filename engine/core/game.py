@@ -135,9 +135,7 @@ class Game:
         self._touched: list[int] = []
         self._figure_choices: list[PlaceFigure] = []
         self._ending = False
-        merges = self._hooks["on_merge"]
-        if merges:
-            self.board.on_merge = merges[0] if len(merges) == 1 else self._on_merge
+        self.board.merge_hooks = tuple(self._hooks["on_merge"])
         self._pending: list[Event] = []
         self.stack = self._build_stack()
         for arrange in self._hooks["arrange_stack"]:
@@ -251,9 +249,7 @@ class Game:
         if self.plugins:
             new.plugins = {name: p.fork(new) for name, p in self.plugins.items()}
             new._hook_lists()
-            merges = new._hooks["on_merge"]
-            if merges:
-                new.board.on_merge = merges[0] if len(merges) == 1 else new._on_merge
+            new.board.merge_hooks = tuple(new._hooks["on_merge"])
         self._rebind(new)
         return new
 
@@ -269,7 +265,7 @@ class Game:
         return ended.scores
 
     def _rebind(self, new: Game) -> None:
-        """Rule point: point a fork's board hooks at the fork (a family's own ``on_merge``)."""
+        """Rule point: point a fork's board hooks at the fork (a family's own merge hook)."""
 
     # -- queries ----------------------------------------------------------------------------
 
@@ -830,10 +826,6 @@ class Game:
             if hook():
                 return
         self._end_turn()
-
-    def _on_merge(self, kept: int, absorbed: int) -> None:
-        for hook in self._hooks["on_merge"]:
-            hook(kept, absorbed)
 
     def _end_turn(self) -> None:
         if self._ending:
