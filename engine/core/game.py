@@ -165,8 +165,8 @@ class Game:
         ]
         #: Figures an expansion places itself (a barn on a corner), by figure.
         self._special_figures: dict[str, Expansion] = {}
-        #: figure -> feature type -> whether the figure may stand there, filled as asked.
-        self._allowed: dict[str, dict[str, bool]] = {}
+        #: figure -> the feature types (of :attr:`roles`) it may stand on, filled as asked.
+        self._allowed: dict[str, frozenset[str]] = {}
         self._action_owner: dict[type[Action], Expansion] = {}
         self._phase_owner: dict[Phase, Expansion] = {}
         for plugin in self.plugins.values():
@@ -405,7 +405,8 @@ class Game:
         allowed = self._allowed
         special = self._special_figures
         result: list[PlaceFigure] = []
-        free: list[tuple[str, int | str]] | None = None  # (type, at) of the empty features
+        free: list[int] | None = None  # the empty features (local indices)
+        ftypes = shape.ftypes
         for figure, count in self.supply[self.current].items():
             if count <= 0:
                 continue
@@ -416,28 +417,27 @@ class Game:
             if free is None:
                 parent, figures, node = board.parent, board.figures, placed.first_node
                 free = []
-                for ftype, at in zip(shape.ftypes, shape.labels, strict=True):
-                    root = parent[node]
+                for local in range(shape.count):
+                    root = parent[node + local]
                     if parent[root] != root:
-                        root = find_root(parent, node)
+                        root = find_root(parent, node + local)
                     if not figures[root]:
-                        free.append((ftype, at))
-                    node += 1
+                        free.append(local)
             if not free:
                 continue
             stands = allowed.get(figure)
             if stands is None:
-                stands = allowed[figure] = {}
-            for ftype, at in free:
-                ok = stands.get(ftype)
-                if ok is None:
-                    ok = stands[ftype] = self._may_stand(figure, ftype)
-                if ok:
-                    result.append(PlaceFigure(figure, x, y, at))
+                stands = allowed[figure] = frozenset(
+                    ftype for ftype in self.roles if self._may_stand(figure, ftype)
+                )
+            for local in free:
+                if ftypes[local] in stands:
+                    result.append(PlaceFigure(figure, x, y, shape.labels[local]))
         return result
 
     def _may_stand(self, figure: str, ftype: str) -> bool:
-        """Whether ``figure`` may stand on an empty ``ftype`` (asked once per pair and game)."""
+        """Whether ``figure`` may stand on an empty ``ftype`` (asked once per pair and game, for
+        every role type when the figure is first offered)."""
         if ftype not in self.roles:
             return False
         for hook in self._hooks["may_stand"]:
