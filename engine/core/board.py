@@ -115,7 +115,12 @@ class Board:
 
     def _union(self, a: int, b: int) -> None:
         parent = self.parent
-        ra, rb = find_root(parent, a), find_root(parent, b)
+        ra = parent[a]
+        if parent[ra] != ra:
+            ra = find_root(parent, a)
+        rb = parent[b]
+        if parent[rb] != rb:
+            rb = find_root(parent, b)
         if ra == rb:
             return
         ftiles = self.ftiles
@@ -237,10 +242,17 @@ class Board:
                 continue
             theirs = other.shape
             other_first = other.first_node
+            # Roots found inline when a node is a root or one step below it (most are).
             for local in shape.closable[edge]:
-                opens[find_root(parent, first + local)] -= 1
+                root = parent[first + local]
+                if parent[root] != root:
+                    root = find_root(parent, first + local)
+                opens[root] -= 1
             for local in theirs.closable[back]:
-                opens[find_root(parent, other_first + local)] -= 1
+                root = parent[other_first + local]
+                if parent[root] != root:
+                    root = find_root(parent, other_first + local)
+                opens[root] -= 1
                 # Closed without merging (an abbey, a castle building): still touched.
                 touched.append(other_first + local)
             for a, b in joins(shape.sides[edge], theirs.backs[back]):
