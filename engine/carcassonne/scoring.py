@@ -86,15 +86,12 @@ def score_completed(game: Game, touched: list[int]) -> None:
     """Score every road, city and cloister the last placement completed."""
     board = game.board
     parent, ftype, open_, done = board.parent, board.ftype, board.open, board.done
-    seen: set[int] = set()
+    # A feature scored is marked done: a second node of it is passed over without a ``seen``.
     for node in touched:
         root = parent[node]
         if parent[root] != root:
             root = find_root(parent, node)
-        if root in seen:
-            continue
-        seen.add(root)
-        if open_[root] == 0 and ftype[root] in SCORED_DURING_PLAY and not done[root]:
+        if open_[root] == 0 and not done[root] and ftype[root] in SCORED_DURING_PLAY:
             score_feature(game, root, final=False)
 
 

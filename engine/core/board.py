@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from itertools import accumulate, islice
 from operator import mul
@@ -92,17 +93,20 @@ class Board:
         self.node_pos: list[Pos] = []
         self.node_local: list[int] = []
         # Root data (None on non-roots).
-        self.ftiles: list[set[Pos] | None] = []
+        self.ftiles: list[AbstractSet[Pos] | None] = []
         self.pennants: list[int] = []
         self.open: list[int] = []
         self.figures: list[list[Figure]] = []
         self.cities: list[list[int]] = []
         self.done: list[bool] = []
+        #: The empty lists every new feature starts with (see :meth:`place`).
+        self._no_figures: list[Figure] = []
+        self._no_cities: list[int] = []
         #: Empty squares next to a centre feature (cloister, abbey): (rank among the square's
         #: eight neighbours, node) of each, whose open count drops when a tile lands there.
         self._watch: dict[Pos, tuple[tuple[int, int], ...]] = {}
-        #: Hook called as ``on_merge(root_kept, root_absorbed)`` before data is combined.
-        self.on_merge: Callable[[int, int], None] | None = None
+        #: Hooks called in order as ``hook(root_kept, root_absorbed)`` before data is combined.
+        self.merge_hooks: tuple[Callable[[int, int], None], ...] = ()
 
     # -- union-find -------------------------------------------------------------------------
 
@@ -111,7 +115,12 @@ class Board:
 
     def _union(self, a: int, b: int) -> None:
         parent = self.parent
-        ra, rb = find_root(parent, a), find_root(parent, b)
+        ra = parent[a]
+        if parent[ra] != ra:
+            ra = find_root(parent, a)
+        rb = parent[b]
+        if parent[rb] != rb:
+            rb = find_root(parent, b)
         if ra == rb:
             return
         ftiles = self.ftiles
@@ -120,8 +129,8 @@ class Board:
         if len(tiles_a) < len(tiles_b):
             ra, rb = rb, ra
             tiles_a, tiles_b = tiles_b, tiles_a
-        if self.on_merge is not None:
-            self.on_merge(ra, rb)
+        for hook in self.merge_hooks:
+            hook(ra, rb)
         # Root data is replaced, never changed in place, so that a clone may share it.
         parent[rb] = ra
         ftiles[ra] = tiles_a | tiles_b
@@ -147,7 +156,7 @@ class Board:
 
         The per-root sets and lists (tiles of a feature, figures, cities) are shared: the board
         replaces them instead of changing them in place (:meth:`_union`, :meth:`add_figure`).
-        Whoever holds the clone sets its ``on_merge`` again.
+        Whoever holds the clone sets its ``merge_hooks`` again.
         """
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
@@ -166,7 +175,7 @@ class Board:
         new.cities = self.cities.copy()
         new.done = self.done.copy()
         new._watch = self._watch.copy()
-        new.on_merge = None
+        new.merge_hooks = ()
         return new
 
     def root_of(self, pos: Pos, local: int) -> int:
@@ -213,10 +222,15 @@ class Board:
         opens.extend(shape.opens)
         # Plain loops: comprehensions cost a call each on Python 3.11.
         ftiles, figures, cities = self.ftiles, self.figures, self.cities
+        # The tile's features share one frozen set of their tile, one empty figures list and one
+        # empty cities list: root data is replaced, never changed in place, so sharing is safe
+        # and spares the collector.
+        no_figures, no_cities = self._no_figures, self._no_cities
+        alone = frozenset((pos,))  # every feature of the tile covers this tile alone
         for near in shape.cities:
-            ftiles.append({pos})
-            figures.append([])
-            cities.append(list(map(first.__add__, near)) if near else [])
+            ftiles.append(alone)
+            figures.append(no_figures)
+            cities.append(list(map(first.__add__, near)) if near else no_cities)
         for index in shape.centres:
             around = 0
             for dx, dy in NEIGHBOURS_8:
@@ -233,10 +247,17 @@ class Board:
                 continue
             theirs = other.shape
             other_first = other.first_node
+            # Roots found inline when a node is a root or one step below it (most are).
             for local in shape.closable[edge]:
-                opens[find_root(parent, first + local)] -= 1
+                root = parent[first + local]
+                if parent[root] != root:
+                    root = find_root(parent, first + local)
+                opens[root] -= 1
             for local in theirs.closable[back]:
-                opens[find_root(parent, other_first + local)] -= 1
+                root = parent[other_first + local]
+                if parent[root] != root:
+                    root = find_root(parent, other_first + local)
+                opens[root] -= 1
                 # Closed without merging (an abbey, a castle building): still touched.
                 touched.append(other_first + local)
             for a, b in joins(shape.sides[edge], theirs.backs[back]):
@@ -354,6 +375,12 @@ class Board:
     def holes(self) -> list[Pos]:
         """Empty squares with a tile on all four sides."""
         return self._holes.copy()
+
+    @property
+    def hole_list(self) -> list[Pos]:
+        """:meth:`holes` without a copy: read only, and the same list until the holes change
+        (so that a caller may keep what it derives from it while it is the same list)."""
+        return self._holes
 
     def is_complete(self, root: int) -> bool:
         return self.open[root] == 0

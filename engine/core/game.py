@@ -135,9 +135,7 @@ class Game:
         self._touched: list[int] = []
         self._figure_choices: list[PlaceFigure] = []
         self._ending = False
-        merges = self._hooks["on_merge"]
-        if merges:
-            self.board.on_merge = merges[0] if len(merges) == 1 else self._on_merge
+        self.board.merge_hooks = tuple(self._hooks["on_merge"])
         self._pending: list[Event] = []
         self.stack = self._build_stack()
         for arrange in self._hooks["arrange_stack"]:
@@ -167,8 +165,8 @@ class Game:
         ]
         #: Figures an expansion places itself (a barn on a corner), by figure.
         self._special_figures: dict[str, Expansion] = {}
-        #: (figure, feature type) -> whether the figure may stand there, filled as asked.
-        self._allowed: dict[tuple[str, str], bool] = {}
+        #: figure -> the feature types (of :attr:`roles`) it may stand on, filled as asked.
+        self._allowed: dict[str, frozenset[str]] = {}
         self._action_owner: dict[type[Action], Expansion] = {}
         self._phase_owner: dict[Phase, Expansion] = {}
         for plugin in self.plugins.values():
@@ -251,9 +249,7 @@ class Game:
         if self.plugins:
             new.plugins = {name: p.fork(new) for name, p in self.plugins.items()}
             new._hook_lists()
-            merges = new._hooks["on_merge"]
-            if merges:
-                new.board.on_merge = merges[0] if len(merges) == 1 else new._on_merge
+            new.board.merge_hooks = tuple(new._hooks["on_merge"])
         self._rebind(new)
         return new
 
@@ -269,7 +265,7 @@ class Game:
         return ended.scores
 
     def _rebind(self, new: Game) -> None:
-        """Rule point: point a fork's board hooks at the fork (a family's own ``on_merge``)."""
+        """Rule point: point a fork's board hooks at the fork (a family's own merge hook)."""
 
     # -- queries ----------------------------------------------------------------------------
 
@@ -409,7 +405,8 @@ class Game:
         allowed = self._allowed
         special = self._special_figures
         result: list[PlaceFigure] = []
-        free: list[tuple[str, int | str]] | None = None  # (type, at) of the empty features
+        free: list[int] | None = None  # the empty features (local indices)
+        ftypes = shape.ftypes
         for figure, count in self.supply[self.current].items():
             if count <= 0:
                 continue
@@ -420,23 +417,27 @@ class Game:
             if free is None:
                 parent, figures, node = board.parent, board.figures, placed.first_node
                 free = []
-                for ftype, at in zip(shape.ftypes, shape.labels, strict=True):
-                    root = parent[node]
+                for local in range(shape.count):
+                    root = parent[node + local]
                     if parent[root] != root:
-                        root = find_root(parent, node)
+                        root = find_root(parent, node + local)
                     if not figures[root]:
-                        free.append((ftype, at))
-                    node += 1
-            for ftype, at in free:
-                ok = allowed.get((figure, ftype))
-                if ok is None:
-                    ok = allowed[(figure, ftype)] = self._may_stand(figure, ftype)
-                if ok:
-                    result.append(PlaceFigure(figure, x, y, at))
+                        free.append(local)
+            if not free:
+                continue
+            stands = allowed.get(figure)
+            if stands is None:
+                stands = allowed[figure] = frozenset(
+                    ftype for ftype in self.roles if self._may_stand(figure, ftype)
+                )
+            for local in free:
+                if ftypes[local] in stands:
+                    result.append(PlaceFigure(figure, x, y, shape.labels[local]))
         return result
 
     def _may_stand(self, figure: str, ftype: str) -> bool:
-        """Whether ``figure`` may stand on an empty ``ftype`` (asked once per pair and game)."""
+        """Whether ``figure`` may stand on an empty ``ftype`` (asked once per pair and game, for
+        every role type when the figure is first offered)."""
         if ftype not in self.roles:
             return False
         for hook in self._hooks["may_stand"]:
@@ -561,6 +562,11 @@ class Game:
 
     def emit(self, event: Event) -> None:
         self._pending.append(event)
+
+    @property
+    def emitted(self) -> list[Event]:
+        """The events the action being played has caused so far (read only)."""
+        return self._pending
 
     def check_place_tile(self, action: PlaceTile) -> TileKind:
         """Raise an :class:`IllegalActionError` if ``action`` can't be played now."""
@@ -820,10 +826,6 @@ class Game:
             if hook():
                 return
         self._end_turn()
-
-    def _on_merge(self, kept: int, absorbed: int) -> None:
-        for hook in self._hooks["on_merge"]:
-            hook(kept, absorbed)
 
     def _end_turn(self) -> None:
         if self._ending:

@@ -63,7 +63,7 @@ class HuntersGame(Game):
         self._sys_parent: list[int] = []
         self._sys_huts: set[int] = set()
         super().__init__(setup)
-        self.board.on_merge = self._on_merge
+        self.board.merge_hooks = (self._on_merge,)
         self.bonus_stack = self._build_bonus_stack()
 
     # -- setup ------------------------------------------------------------------------------
@@ -114,7 +114,8 @@ class HuntersGame(Game):
             self._sys_union(kept, absorbed)
 
     def _rebind(self, new: Game) -> None:
-        new.board.on_merge = new._on_merge
+        assert isinstance(new, HuntersGame)
+        new.board.merge_hooks = (new._on_merge,)
 
     def river_system(self, node: int) -> int:
         """The river system (a representative node) of a river or lake node."""

@@ -40,6 +40,8 @@ class AbbeyMayor(Expansion):
         self.wagon_choices: list[MoveWagon] = []
         self.barn_joins: list[int] = []
         self.ending: list[int] | None = None  # players still to offer the end-game abbey
+        #: (the board's hole list, an abbey move into each hole), kept while the holes stay.
+        self._abbey_moves: tuple[list[Pos], tuple[PlaceAbbey, ...]] | None = None
 
     # -- figures ----------------------------------------------------------------------------
 
@@ -113,7 +115,11 @@ class AbbeyMayor(Expansion):
         if action_type is PlaceAbbey:
             if game.phase not in (Phase.TILE, Phase.ABBEY_END) or not self.abbeys[game.actor]:
                 return []
-            return [PlaceAbbey(x, y) for x, y in game.board.holes()]
+            holes = game.board.hole_list
+            known = self._abbey_moves
+            if known is None or known[0] is not holes:
+                known = self._abbey_moves = (holes, tuple(PlaceAbbey(x, y) for x, y in holes))
+            return list(known[1])
         if action_type is MoveWagon:
             return list(self.wagon_choices) if game.phase is Phase.WAGON else []
         return []

@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from engine.core.board import Board
 from engine.core.expansion import Expansion
+from engine.core.footprint import Footprint
 
 NAME = "inns_cathedrals"
 LARGE_FOLLOWER = "large_follower"
@@ -27,12 +28,24 @@ def has_mark(board: Board, root: int, mark: str) -> bool:
     """Whether a segment of feature ``root`` on any of its tiles carries ``mark``."""
     tiles = board.ftiles[root]
     assert tiles is not None
+    table = _MARKED[mark]
+    on = board.tiles
     for pos in tiles:
-        placed = board.tiles[pos]
-        for local, feat in enumerate(placed.oriented.features):
-            if feat.extra.get(mark) and board.find(placed.first_node + local) == root:
+        placed = on[pos]
+        marked = table.get(placed.shape)
+        if marked is None:
+            features = placed.oriented.features
+            marked = table[placed.shape] = tuple(
+                local for local, feat in enumerate(features) if feat.extra.get(mark)
+            )
+        for local in marked:
+            if board.find(placed.first_node + local) == root:
                 return True
     return False
+
+
+#: Per mark: footprint -> its local features carrying the mark (most tiles: none).
+_MARKED: dict[str, dict[Footprint, tuple[int, ...]]] = {mark: {} for mark in MARKS.values()}
 
 
 def marked_value(board: Board, root: int, complete: bool) -> int | None:

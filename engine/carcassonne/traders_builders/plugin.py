@@ -113,8 +113,8 @@ class TradersBuilders(Expansion):
         """The player in turn takes the goods of every city their tile completed."""
         game = self.game
         pos = game.last_pos
-        if pos is None:
-            return
+        if pos is None or not rules.city_scored(game.emitted):
+            return  # every city completed now was just scored: no city, no goods
         board = game.board
         for root in rules.cities_at(board, pos):
             if board.open[root]:

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.core.board import Board, Figure, Pos, find_root
-from engine.core.events import FeatureScored
+from engine.core.events import Event, FeatureScored
+from engine.core.footprint import Footprint
 from engine.core.majority import majority
 from engine.core.tiles import EDGE_STEPS
 
@@ -40,23 +41,46 @@ def options(game: Game, figure: str, pos: Pos) -> list[tuple[int, int | str]]:
     board = game.board
     placed = board.tiles[pos]
     shape = placed.shape
-    wanted = STANDS_ON[figure]
-    parent, first = board.parent, placed.first_node
+    parent, first, on = board.parent, placed.first_node, board.figures
+    builder = figure == "builder"
     found = []
-    for local, ftype in enumerate(shape.ftypes):
-        if ftype not in wanted:
-            continue
-        root = find_root(parent, first + local)
-        figures = board.figures[root]
-        if not figures or (figure == "builder" and board.open[root] == 0):
+    for local in _candidates(shape, figure):
+        root = parent[first + local]
+        if parent[root] != root:
+            root = find_root(parent, first + local)
+        figures = on[root]
+        if not figures or (builder and board.open[root] == 0):
             continue
         if may_join(figures, game.current, figure):
             found.append((local, shape.labels[local]))
     return found
 
 
+#: Per figure: footprint -> its local features of the types that figure stands on, in order.
+_CANDIDATES: dict[str, dict[Footprint, tuple[int, ...]]] = {f: {} for f in STANDS_ON}
+
+
+def _candidates(shape: Footprint, figure: str) -> tuple[int, ...]:
+    table = _CANDIDATES[figure]
+    found = table.get(shape)
+    if found is None:
+        wanted = STANDS_ON[figure]
+        found = table[shape] = tuple(
+            local for local, ftype in enumerate(shape.ftypes) if ftype in wanted
+        )
+    return found
+
+
 def holds(board: Board, root: int, player: int, figure: str) -> bool:
     return any(f.kind == figure and f.player == player for f in board.figures[root])
+
+
+def city_scored(events: list[Event]) -> bool:
+    """Whether ``events`` score a city during play (every city a tile completes is scored)."""
+    for event in events:
+        if type(event) is FeatureScored and event.feature == "city" and not event.final:
+            return True
+    return False
 
 
 def cities_at(board: Board, pos: Pos) -> list[int]:
