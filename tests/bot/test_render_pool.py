@@ -237,6 +237,8 @@ async def test_a_game_through_discord_with_pictures_from_a_worker(
         return await original(self, job)
 
     monkeypatch.setattr(RenderPool, "draw", draw)
+    # The help's picture is kept once drawn: a test before this one in the process drew it.
+    monkeypatch.setattr(help_ui, "_PICTURES", {})
     bot = make_bot(tmp_path / "games.sqlite3", render_workers=1)
     try:
         # The worker process starts during the first turn: give it time on a busy machine.
