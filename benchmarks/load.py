@@ -138,7 +138,8 @@ async def serve(
             local = random.Random(game_id)
             due = time.perf_counter() + local.uniform(0, MOVE_EVERY)
             while True:
-                await asyncio.sleep(max(0.0, due - time.perf_counter()))
+                # A move due after the window ends the player at the window's end, not then.
+                await asyncio.sleep(max(0.0, min(due, stop) - time.perf_counter()))
                 if due >= stop:
                     return
                 arrived = due
