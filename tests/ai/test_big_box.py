@@ -7,13 +7,14 @@ from __future__ import annotations
 import os
 import random
 
+from ai_helpers import play_level_against_random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ai import make_player
 from ai.evaluate import Heuristic
 from ai.observation import determinize, observe, unseen
-from ai.players import HardPlayer, options
+from ai.players import options
 from engine import Game, Phase, PlaceFigure, Setup
 from engine.carcassonne.river import River
 from engine.cli import random_action
@@ -35,15 +36,7 @@ def test_random_against_every_level_with_the_big_box_never_plays_an_illegal_move
 ) -> None:
     names = tuple(f"P{i}" for i in range(players))
     game = Game(Setup(players=names, seed=seed, expansions=expansions))
-    rng = random.Random(seed)
-    computer = make_player(level, seed=seed)
-    if isinstance(computer, HardPlayer):
-        computer.shortlist, computer.deals = 2, 1  # a reduced budget: legality, not strength
-    while not game.finished:
-        seat = game.actor
-        action = computer.choose(game, seat) if seat == 0 else random_action(game, rng)
-        game.play(action)  # raises on an illegal move
-    assert Game.from_record(game.record()).snapshot() == game.snapshot()
+    play_level_against_random(game, level, seed)
 
 
 def river_game(seed: int = 5) -> Game:

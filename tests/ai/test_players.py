@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import pytest
+from ai_helpers import play_level_against_random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -119,15 +120,7 @@ def test_every_level_plays_only_legal_moves_to_the_end(which: int, level: str, s
     game = Game(
         Setup(players=names, seed=seed, game=game_name, expansions=expansions, options=options)
     )
-    rng = random.Random(seed)
-    computer = make_player(level, seed=seed)
-    if isinstance(computer, HardPlayer):
-        computer.shortlist, computer.deals = 2, 1  # a reduced budget: legality, not strength
-    while not game.finished:
-        seat = game.actor
-        action = computer.choose(game, seat) if seat == 0 else random_action(game, rng)
-        game.play(action)  # raises on an illegal move
-    assert Game.from_record(game.record()).snapshot() == game.snapshot()
+    play_level_against_random(game, level, seed)
 
 
 def test_the_wilson_interval() -> None:
