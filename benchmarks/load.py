@@ -114,12 +114,13 @@ async def serve(
                 view = (await manager.apply(row.id, view.user_id, action, turn=view.turn)).view
             if not view.finished:
                 ids.append(row.id)
-        # The picture of each game's last move, as the bot drew it, once in each worker (two
-        # at once, so that each takes one): the workers keep the games as in a bot that has
-        # been running for a while, not one that just started.
+        # The picture of each game's last move, as the bot drew it (by the game's home worker):
+        # the workers keep the games as in a bot that has been running for a while, not one
+        # that just started.
         for game_id in ids:
-            job = Job("turn", (await manager.engine_copy(game_id)).record(), RenderOptions())
-            await asyncio.gather(*(pool.draw(job) for _ in range(workers)))
+            await pool.draw(
+                Job("turn", (await manager.engine_copy(game_id)).record(), RenderOptions())
+            )
         gc.collect()
         pauses: list[float] = []
         gc.callbacks.append(partial(timed_collection, pauses, {}))

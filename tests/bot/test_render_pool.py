@@ -3,7 +3,10 @@ family and every kind of picture, from the game's record alone."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import random
+import signal
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,7 +14,7 @@ import pytest
 import simcord
 from conftest_ui import SETTLE, Table, assert_png, close_bots, make_bot, put_options, step_of
 
-from bot.render_pool import RenderPool
+from bot.render_pool import SLACK, RenderPool, home_of
 from bot.ui import help_ui, images
 from bot.ui.castle.turn import target_labels
 from bot.ui.state import offered_rotations, tried, wagon_labels
@@ -275,5 +278,65 @@ async def test_the_pool_knows_every_worker_once_warm() -> None:
     try:
         await pool.warm()
         assert len(pool.pids) == 2
+    finally:
+        pool.close()
+
+
+def kept_games() -> int:
+    """How many games this worker keeps (run in a worker)."""
+    return len(drawing.RECENT)
+
+
+async def kept_by_worker(pool: RenderPool) -> list[int]:
+    loop = asyncio.get_running_loop()
+    return [await loop.run_in_executor(w, kept_games) for w in pool._workers if w is not None]
+
+
+async def test_a_games_pictures_go_to_the_worker_that_keeps_it() -> None:
+    """One game's pictures, one after the other, are drawn by one worker (it plays only the
+    new moves); another game may go to the other worker."""
+    pool = RenderPool(2)
+    try:
+        await pool.warm()
+        game = a_game("carcassonne", moves=10)
+        for _ in range(4):
+            await pool.draw(Job("board", game.record(), RenderOptions()))
+            game.play(random_action(game, random.Random(game.turn)))
+        assert sorted(await kept_by_worker(pool)) == [0, 1]
+        home = home_of(game.record(), 2)
+        assert home is not None and (await kept_by_worker(pool))[home] == 1
+    finally:
+        pool.close()
+
+
+async def test_a_burst_of_one_games_pictures_uses_every_worker() -> None:
+    """Pictures waiting at a game's home beyond the slack go to the least busy worker."""
+    pool = RenderPool(2)
+    try:
+        await pool.warm()
+        game = a_game("hunters", moves=10)
+        job = Job("board", game.record(), RenderOptions())
+        drawn = await asyncio.gather(*(pool.draw(job) for _ in range(3 * SLACK + 4)))
+        assert len(set(drawn)) == 1
+        assert await kept_by_worker(pool) == [1, 1]
+    finally:
+        pool.close()
+
+
+async def test_a_killed_worker_is_replaced_and_the_picture_drawn() -> None:
+    pool = RenderPool(2)
+    try:
+        await pool.warm()
+        game = a_game("castle", moves=10)
+        job = Job("board", game.record(), RenderOptions())
+        expected = drawing.draw(game, job)
+        home = home_of(job.record, 2)
+        assert home is not None
+        dead = pool._pids[home]
+        os.kill(dead, signal.SIGKILL)
+        await asyncio.sleep(0.5)  # the executor notices its process gone
+        assert await pool.draw(job) == expected
+        assert dead not in pool.pids and len(pool.pids) == 2
+        assert await pool.draw(job) == expected
     finally:
         pool.close()
