@@ -4,91 +4,29 @@ It owns the per-game locks, the live-game cache and the storage; it checks who m
 whether a submission is stale, runs the engine, and saves each move in one transaction before
 answering. Nothing here knows about Discord or about which database is behind :class:`Storage`.
 
-Stale and duplicate submissions: every prompt carries the ``turn`` (and ``phase``) of the
-decision it answers; :meth:`GameManager.apply` refuses any other stamp with :class:`StaleAction`.
-Moves on one game are serialised by an asyncio lock, and the storage write checks the action
-count it expects, so of two concurrent submissions exactly one wins, even across processes.
-
-Undo policy: an undo takes back the whole last turn (tile, figure, wagon moves), and with it the
-computer players' turns after it (they would only play them again). A player may take back their
-own last turn at once as long as no other person has acted since. Any other turn
-(someone else's, or once the next player has acted) is taken back only when every player still
-playing agrees (:class:`UndoResult` reports the votes); one refusal drops the request. A
-finished game cannot be undone. Undoing replays the record without the turn: the stack is fixed
-by the seed, so the same tile comes back.
-
-Leaving: a player who resigns, or whose time runs out under the ``forfeit`` policy, leaves the
-game through the engine's ``Forfeit``: their turns are skipped from then on and their figures stay
-on the board but count and score nothing (points already scored stay on the score track, but a
-player who left cannot win). Departures are final: undo never brings a player back (an undone
-range that held a departure gets it again at its end). When fewer than two players remain, the
-game ends and the remaining player wins.
-
-Timeouts (:meth:`GameManager.force_turn`, called by :mod:`bot.scheduler`) apply the game's
-``timeout_policy``: ``autoplay`` (the medium computer plays the turn), ``skip`` (the turn is lost,
-the tile goes under the stack) or ``forfeit``. Every action the bot plays is stored with its
-``forced`` reason (``autoplay``, ``skip``, ``forfeit``, ``resigned``), and the exported record
-carries it as an extra ``"forced"`` field on that action.
+The turns themselves (moves, timeouts, computers' turns, saving) are :mod:`bot.manager.turns`;
+resign, abandon and undo, with their policies, are :mod:`bot.manager.leaving`; the services
+(lobbies, records, timing, leagues, statistics, clocks, followers) each have their module, and
+:class:`GameManager` offers their operations too, so callers need one object.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bot import lobby
-from bot.errors import (
-    BadSettings,
-    Conflict,
-    CorruptGame,
-    IllegalAction,
-    NotActive,
-    NotAPlayer,
-    NotYourTurn,
-    StaleAction,
-    StaleStep,
-    UndoGameOver,
-    UndoNothing,
-    UndoStale,
-    reason,
-)
-from bot.live import LiveGame, autoplay_action, replay
-from bot.manager.base import ManagerBase, require_active
 from bot.manager.clock import ChessClock, ClockOps, PauseVote
 from bot.manager.leagues import ComputerNamer, LeagueOps, default_computer_name
+from bot.manager.leaving import LeavingManager, last_turn
 from bot.manager.lobbies import LobbyOps
 from bot.manager.records import RecordsOps
 from bot.manager.stats import StatsOps, StatsReport
 from bot.manager.timing import TimingOps
+from bot.manager.turns import AUTOPLAY_LEVEL, Step, _computer_seed
 from bot.manager.watch import WatchOps
-from bot.outcomes import AbandonVote, MoveResult, Played, TurnView, UndoResult
-from bot.storage import (
-    TIMEOUT_POLICIES,
-    ActionRow,
-    GameRow,
-    Notice,
-    Progress,
-    SeatRow,
-    SeatStatus,
-    Status,
-    WriteConflict,
-)
-from engine import (
-    Action,
-    Forfeit,
-    GameError,
-    MoveWagon,
-    Pass,
-    Phase,
-    PlaceAbbey,
-    PlaceFigure,
-    PlaceTile,
-    Skip,
-    UseWallTile,
-    action_from_json,
-)
+from bot.outcomes import TurnView
+from bot.storage import GameRow, Status
 
 if TYPE_CHECKING:
     from bot.leagues import Profile, Rating, Ratings
@@ -108,18 +46,24 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: The level that plays a timed-out turn under the ``autoplay`` policy.
-AUTOPLAY_LEVEL = "medium"
+__all__ = [
+    "AUTOPLAY_LEVEL",
+    "ChessClock",
+    "ComputerNamer",
+    "GameManager",
+    "PauseVote",
+    "StatsReport",
+    "Step",
+    "_computer_seed",
+    "default_computer_name",
+    "last_turn",
+]
 
 
-def _computer_seed(game_id: int, seat: int) -> int:
-    """A computer player's own seed: the game and the seat, never the game's hidden seed."""
-    return game_id * 8 + seat
-
-
-class GameManager(ManagerBase):
+class GameManager(LeavingManager):
     """The game manager: the shared state of :class:`ManagerBase` (storage, live games, locks,
-    clock), the turns themselves (moves, timeouts, undo, resign, abandon: below), and the
+    clock), the turns themselves (moves, timeouts: :mod:`bot.manager.turns`; undo, resign,
+    abandon: :mod:`bot.manager.leaving`), and the
     services it holds, each with one job: :attr:`lobbies`, :attr:`records` (records, listings,
     settings), :attr:`timing` (turn clocks, absences, digests), :attr:`leagues`, :attr:`stats`
     (players' statistics) and :attr:`watch` (followers, dashboards). Their public
@@ -134,441 +78,6 @@ class GameManager(ManagerBase):
         self.stats = StatsOps(self)
         self.clocks = ClockOps(self)
         self.watch = WatchOps(self)
-
-    # -- playing ----------------------------------------------------------------------------
-
-    async def apply(
-        self,
-        game_id: int,
-        user_id: int,
-        action: Action | Mapping[str, Any],
-        *,
-        turn: int,
-        phase: str | None = None,
-        render: bool = False,
-    ) -> MoveResult:
-        """Play ``action`` (an engine action or its record JSON) for ``user_id``.
-
-        ``turn`` (and ``phase`` if given) must match the decision at hand, else
-        :class:`StaleAction`. Raises :class:`NotYourTurn`, :class:`IllegalAction`... (all
-        :class:`ManagerError`) leaving the game unchanged. Saved before it returns.
-        """
-        parsed = _parse(action)
-        async with self.lock(game_id):
-            live = await self._live(game_id)
-            require_active(live.row)
-            decision = live.game.decision
-            # Players count turns from 1, as every message shows them.
-            if turn != decision.turn:
-                raise StaleAction(expected=turn + 1, turn=decision.turn + 1)
-            if phase is not None and phase != decision.phase.value:
-                raise StaleStep(turn=decision.turn + 1)
-            seat = live.row.seats[decision.player]
-            if seat.user_id != user_id:
-                if live.row.seat_of(user_id) is None:
-                    raise NotAPlayer(game_id=game_id)
-                raise NotYourTurn(player=seat.name)
-            now = self._clock()
-            await self.clocks.require_time(live, now)
-            done = [self._play(live, parsed, user_id, None, now, [])]
-            return await self._finish_move(live, done, now, render=render)
-
-    async def force_turn(
-        self,
-        game_id: int,
-        *,
-        turn: int,
-        policy: str | None = None,
-        render: bool = False,
-        announce_by: float | None = None,
-    ) -> MoveResult:
-        """The bot ends the turn of a player whose time ran out, by ``policy``.
-
-        ``policy`` defaults to the game's ``timeout_policy`` (see the module's policies). With
-        ``skip``, a turn whose tile is already placed is completed without a figure instead.
-        Refused with :class:`StaleAction` if the game is no longer at ``turn``. With
-        ``announce_by``, the move is saved with its announcement owed (a ``timeout`` notice
-        claimed until then; :meth:`forced_move` rebuilds it for another process).
-        """
-        chosen = policy or None
-        if chosen is not None and chosen not in TIMEOUT_POLICIES:
-            raise BadSettings(
-                reason=f"the timeout policy must be one of {', '.join(TIMEOUT_POLICIES)}"
-            )
-        async with self.lock(game_id):
-            live = await self._live(game_id)
-            require_active(live.row)
-            game = live.game
-            if game.decision.turn != turn:
-                raise StaleAction(expected=turn + 1, turn=game.decision.turn + 1)
-            why = chosen or live.row.timeout_policy
-            now = self._clock()
-            done: list[Step] = []
-            seats = None
-            if why == "forfeit":
-                seat = game.decision.player
-                done.append(self._play(live, Forfeit(seat), None, why, now, done))
-                seats = _with_status(live.row.seats, seat, "forfeited")
-            elif why == "skip" and game.decision.phase is Phase.TILE:
-                done.append(self._play(live, Skip(), None, why, now, done))
-            elif why == "autoplay":  # the medium computer plays the turn for the player
-                seat = game.decision.player
-                chosen_actions = await self.computers.turn(
-                    game.record(), seat, AUTOPLAY_LEVEL, _computer_seed(live.row.id, seat)
-                )
-                for data in chosen_actions or ():
-                    if game.finished or game.decision.turn != turn:
-                        break
-                    action = action_from_json(data)
-                    done.append(self._play(live, action, None, why, now, done))
-            while not game.finished and game.decision.turn == turn:
-                done.append(self._play(live, autoplay_action(game), None, why, now, done))
-            notice = None if announce_by is None else Notice("timeout", turn, announce_by)
-            return await self._finish_move(
-                live,
-                done,
-                now,
-                render=render,
-                seats=seats,
-                leaving="forfeit",
-                notice=notice,
-                spent=True,
-            )
-
-    async def forced_move(
-        self, game_id: int, turn: int
-    ) -> tuple[str, int, MoveResult, bool] | None:
-        """The timeout that ended ``turn`` as :meth:`force_turn` returned it, rebuilt from the
-        stored log: the policy, the seat that was late, the move with its events, and whether
-        it is still the game's last move (no one played since). None if no timeout ended
-        that turn."""
-        async with self.lock(game_id):
-            live = await self._live(game_id)
-            forced = [r for r in live.log if r.turn == turn and r.forced in TIMEOUT_POLICIES]
-            if not forced:
-                return None
-            first = forced[0].idx
-            rows = [r for r in live.log[first:] if r.created_at == forced[0].created_at]
-            last = rows[-1].idx == len(live.log) - 1
-            try:
-                game = replay(live.row, live.log[:first])
-                played = tuple(
-                    Played(r.seat, r.action, tuple(game.play(action_from_json(r.action))), r.forced)
-                    for r in rows
-                )
-            except (ValueError, GameError) as error:
-                raise CorruptGame(game_id=game_id, reason=reason(error)) from error
-            move = MoveResult(played, TurnView.of(live.row, live.game))
-            return played[0].forced or "", rows[0].seat, move, last
-
-    async def computer_turn(self, game_id: int, *, turn: int, render: bool = False) -> MoveResult:
-        """A computer seat plays its decisions now (its turn, or a wagon it owns).
-
-        Refused with :class:`StaleAction` if the game is no longer at ``turn``, and with
-        :class:`NotYourTurn` if the seat deciding now is a person. The decision runs in the
-        computer workers; if they cannot decide, the turn is played like a timeout's autoplay.
-        """
-        async with self.lock(game_id):
-            live = await self._live(game_id)
-            require_active(live.row)
-            game = live.game
-            decision = game.decision
-            if decision.turn != turn:
-                raise StaleAction(expected=turn + 1, turn=decision.turn + 1)
-            seat = live.row.seats[decision.player]
-            if seat.computer is None:
-                raise NotYourTurn(player=seat.name)
-            now = self._clock()
-            chosen = await self.computers.turn(
-                game.record(), decision.player, seat.computer, _computer_seed(game_id, seat.seat)
-            )
-            done: list[Step] = []
-            for data in chosen or ():
-                if game.finished or game.decision.player != decision.player:
-                    break
-                done.append(self._play(live, action_from_json(data), seat.user_id, None, now, done))
-            while not done or (
-                not game.finished
-                and game.decision.turn == turn
-                and game.decision.player == decision.player
-            ):
-                done.append(self._play(live, autoplay_action(game), seat.user_id, None, now, done))
-            return await self._finish_move(live, done, now, render=render)
-
-    def _play(
-        self,
-        live: LiveGame,
-        action: Action,
-        user_id: int | None,
-        forced: str | None,
-        now: float,
-        before: Sequence[Step],
-    ) -> Step:
-        """Apply one action to the live game (saved later by the caller)."""
-        decision = live.game.decision
-        try:
-            events = live.game.play(action)
-        except GameError as error:
-            if before:  # earlier actions of this move are applied but unsaved: reload
-                self.cache.drop(live.row.id)
-            raise IllegalAction(reason=reason(error), cause=error) from None
-        except BaseException:
-            # An engine bug may have left the state half-changed: reload it from storage.
-            self.cache.drop(live.row.id)
-            raise
-        data = action.to_json()
-        # A departure is the leaving seat's act, whoever's decision it interrupted.
-        seat = action.player if isinstance(action, Forfeit) else decision.player
-        row = ActionRow(
-            len(live.log) + len(before), decision.turn, seat, user_id, data, forced, now
-        )
-        return Played(seat, data, tuple(events), forced), row
-
-    def _forfeit_absent(self, live: LiveGame, done: list[Step], now: float) -> None:
-        """Make every seat that left (resigned, forfeited) out of the game in the engine too.
-
-        Needed after an undo took back a departure: the seat's status says it left, so it
-        leaves again at the end of the kept record.
-        """
-        for seat in live.row.seats:
-            if seat.status != "playing" and not live.game.out[seat.seat]:
-                why = "resigned" if seat.status == "resigned" else "forfeit"
-                done.append(self._play(live, Forfeit(seat.seat), None, why, now, done))
-
-    async def _finish_move(
-        self,
-        live: LiveGame,
-        done: list[Step],
-        now: float,
-        *,
-        render: bool = False,
-        seats: tuple[SeatRow, ...] | None = None,
-        leaving: str = "resigned",
-        notice: Notice | None = None,
-        spent: bool = False,
-    ) -> MoveResult:
-        """Save the applied actions in one transaction, then describe the new position.
-
-        ``leaving`` is the end reason if this move leaves fewer than two players. With a chess
-        clock, a turn that ends writes its player's bank back (emptied if ``spent``: a timeout).
-        """
-        if seats is not None:
-            live.row = dataclasses.replace(live.row, seats=seats)
-        before = len(done)
-        self._forfeit_absent(live, done, now)
-        if len(done) > before and seats is None:
-            seats = live.row.seats  # written again so the log and the seats agree
-        game, row = live.game, live.row
-        ended = _alone(row.seats, game.scores, leaving)
-        status: Status = "active"
-        result = ended
-        if ended is not None:
-            status = "finished"
-        elif game.finished:
-            status = "finished"
-            result = {"reason": "end", "scores": game.scores, "winners": list(game.winners)}
-        progress = Progress(
-            turn=game.turn,
-            action_count=len(live.log) + len(done),
-            current_seat=None if status == "finished" else game.decision.player,
-            status=status,
-            updated_at=now,
-            result=result,
-            ended_at=now if status == "finished" else None,
-        )
-        deadlines = None
-        if game.turn != row.turn or status != "active":
-            if row.clock_bank is not None:
-                seats = await self.clocks.turn_ended(row, seats or row.seats, now, spent=spent)
-                row = live.row = dataclasses.replace(row, seats=seats)
-            deadlines = await self._timers(row, game, now) if status == "active" else []
-        try:
-            await self.storage.append_actions(
-                row.id,
-                len(live.log),
-                [step[1] for step in done],
-                progress,
-                deadlines=deadlines,
-                seats=seats,
-                notice=notice,
-            )
-        except WriteConflict:
-            self.cache.drop(row.id)
-            raise Conflict(game_id=row.id) from None
-        except BaseException:
-            self.cache.drop(row.id)  # memory is ahead of the database: reload on next use
-            raise
-        live.log.extend(step[1] for step in done)
-        if deadlines is not None:
-            self._timers_changed()
-        live.row = dataclasses.replace(
-            row,
-            turn=progress.turn,
-            action_count=progress.action_count,
-            current_seat=progress.current_seat,
-            status=status,
-            updated_at=now,
-            result=result,
-            ended_at=progress.ended_at,
-        )
-        if status == "finished":  # a league game's result counts (see bot.manager.leagues)
-            await self.leagues._league_game_ended(live)
-            await self.stats._game_ended(live)
-        await self._changed(live.row, turn_started=status == "active" and game.turn != row.turn)
-        image = await self._render(live.game) if render else None
-        return MoveResult(tuple(step[0] for step in done), TurnView.of(live.row, game), image)
-
-    # -- resign, abandon, undo --------------------------------------------------------------
-
-    async def resign(self, game_id: int, user_id: int, *, render: bool = False) -> MoveResult:
-        """``user_id`` leaves the game (see the module's policy)."""
-        async with self.lock(game_id):
-            live = await self._live(game_id)
-            require_active(live.row)
-            seat = next(
-                (s for s in live.row.seats if s.user_id == user_id and s.status == "playing"), None
-            )
-            if seat is None:
-                raise NotAPlayer(game_id=game_id)
-            now = self._clock()
-            seats = _with_status(live.row.seats, seat.seat, "resigned")
-            done = [self._play(live, Forfeit(seat.seat), user_id, "resigned", now, [])]
-            return await self._finish_move(live, done, now, render=render, seats=seats)
-
-    async def abandon(self, game_id: int, user_id: int, *, admin: bool = False) -> GameRow:
-        """The creator (or an admin, as the Discord layer decides) stops a lobby or a game."""
-        async with self.lock(game_id):
-            row = await self.game(game_id)
-            if not admin:
-                lobby.require_owner(row, user_id)
-            if row.status not in ("lobby", "active"):
-                raise NotActive(game_id=game_id, status=row.status)
-            now = self._clock()
-            scores = self.cache.get(game_id)
-            result: dict[str, Any] = {"reason": "abandoned", "by": user_id}
-            if scores is not None:
-                result["scores"] = scores.game.scores
-            row = dataclasses.replace(
-                row, status="abandoned", current_seat=None, result=result,
-                updated_at=now, ended_at=now,
-            )  # fmt: skip
-            await self.storage.save_game(row)
-            live = self.cache.get(game_id)
-            if live is not None:
-                live.row = row
-            await self._changed(row)
-            return row
-
-    async def vote_abandon(self, game_id: int, user_id: int) -> AbandonVote:
-        """A vote to abandon a started game: its creator asks (their vote opens the request),
-        then every player still playing agrees. The last vote abandons it."""
-        async with self.lock(game_id):
-            row = await self.game(game_id)
-            require_active(row)
-            needed = _voters(row.seats)
-            if user_id not in needed:
-                raise NotAPlayer(game_id=game_id)
-            votes = await self.storage.add_abandon_vote(game_id, user_id, self._clock())
-            if row.owner_id not in votes:
-                # Only the creator opens a request; a vote without one is not kept.
-                await self.storage.clear_abandon_votes(game_id)
-                lobby.require_owner(row, user_id)
-            done = needed <= votes
-        if done:
-            row = await self.abandon(game_id, row.owner_id, admin=True)
-        return AbandonVote(done, frozenset(votes), needed, row)
-
-    async def refuse_abandon(self, game_id: int, user_id: int) -> GameRow:
-        """A player still in the game refuses to abandon it: the request is dropped."""
-        async with self.lock(game_id):
-            row = await self.game(game_id)
-            require_active(row)
-            if row.seat_of(user_id) is None:
-                raise NotAPlayer(game_id=game_id)
-            await self.storage.clear_abandon_votes(game_id)
-            return row
-
-    async def undo(self, game_id: int, user_id: int, *, request: int | None = None) -> UndoResult:
-        """Take back the last turn, or vote for it (see the module's policy).
-
-        ``request`` is the first action of the turn a vote was asked for (from an Agree button):
-        a vote for a turn that is no longer the last one is refused as stale.
-        """
-        async with self.lock(game_id):
-            live = await self._live(game_id)
-            start, end, needed = self._undo_target(live, user_id, request)
-            by = live.log[start].user_id
-            if not all(
-                (r.user_id == user_id or _by_computer(r)) and r.forced is None
-                for r in live.log[start:end]
-            ):
-                votes = frozenset(
-                    await self.storage.add_undo_vote(game_id, start, user_id, self._clock())
-                )
-                if not needed <= votes:
-                    view = TurnView.of(live.row, live.game)
-                    return UndoResult(False, start, votes, needed, view, by=by)
-            else:
-                votes = frozenset({user_id})
-            await self._take_back(live, start)
-            return UndoResult(True, start, votes, needed, TurnView.of(live.row, live.game), by=by)
-
-    async def refuse_undo(self, game_id: int, user_id: int, request: int) -> UndoResult:
-        """A player still in the game refuses the undo asked for: the votes are dropped."""
-        async with self.lock(game_id):
-            live = await self._live(game_id)
-            start, _, needed = self._undo_target(live, user_id, request)
-            await self.storage.clear_undo_votes(game_id)
-            by = live.log[start].user_id
-            view = TurnView.of(live.row, live.game)
-            return UndoResult(False, start, frozenset(), needed, view, by=by)
-
-    def _undo_target(
-        self, live: LiveGame, user_id: int, request: int | None
-    ) -> tuple[int, int, frozenset[int]]:
-        """The last turn's actions ``[start, end)`` and who must agree to take them back."""
-        if live.row.status == "finished":
-            raise UndoGameOver()
-        require_active(live.row)
-        seat = live.row.seat_of(user_id)
-        if seat is None:
-            raise NotAPlayer(game_id=live.row.id)
-        start, end = last_turn(live.log)
-        # Computers' turns go back with the person's turn before them (else they replay it).
-        if end == 0:
-            raise UndoNothing()
-        while _by_computer(live.log[start]):
-            start, before = last_turn(live.log[:start])
-            if before == 0:
-                raise UndoNothing()
-        if request is not None and request != start:
-            raise UndoStale()
-        needed = _voters(live.row.seats)
-        if request is not None and user_id not in needed:
-            raise NotAPlayer(game_id=live.row.id)
-        return start, end, needed
-
-    async def _take_back(self, live: LiveGame, keep: int) -> None:
-        row = live.row
-        try:
-            game = replay(row, live.log[:keep])
-        except ValueError as error:
-            raise CorruptGame(game_id=row.id, reason=reason(error)) from error
-        now = self._clock()
-        progress = Progress(game.turn, keep, game.decision.player, "active", now)
-        await self.storage.truncate_actions(
-            row.id, len(live.log), keep, progress, deadlines=await self._timers(row, game, now)
-        )
-        live.game, live.log = game, live.log[:keep]
-        self._timers_changed()
-        live.row = dataclasses.replace(
-            row, turn=game.turn, action_count=keep, current_seat=game.decision.player,
-            updated_at=now,
-        )  # fmt: skip
-        if any(s.status != "playing" and not game.out[s.seat] for s in row.seats):
-            await self._finish_move(live, [], now)
-        else:
-            await self._changed(live.row)
 
     # -- lobbies (LobbyOps) -----------------------------------------------------
 
@@ -929,61 +438,3 @@ class GameManager(ManagerBase):
         return await self.stats.player_stats(
             guild_id, user_id, versus=versus, league_id=league_id, season=season
         )
-
-
-Step = tuple[Played, ActionRow]
-NOT_A_MOVE = "skipping a turn or leaving is not a move; to leave the game, use the resign command"
-#: Forced reasons of the actions that make a player leave: final, never undone.
-DEPARTURES = ("resigned", "forfeit")
-
-
-def last_turn(log: Sequence[ActionRow]) -> tuple[int, int]:
-    """The actions ``[start, end)`` of the last turn played (departures after it left out);
-    ``(0, 0)`` when nothing was played."""
-    end = len(log)
-    while end > 0 and log[end - 1].forced in DEPARTURES:
-        end -= 1
-    if end == 0:
-        return 0, 0
-    start = end - 1
-    turn = log[start].turn
-    while start > 0 and log[start - 1].turn == turn and log[start - 1].forced not in DEPARTURES:
-        start -= 1
-    return start, end
-
-
-def _by_computer(action: ActionRow) -> bool:
-    """Whether a computer seat played ``action`` (their user ids are negative)."""
-    return action.user_id is not None and action.user_id < 0
-
-
-def _with_status(seats: tuple[SeatRow, ...], seat: int, status: SeatStatus) -> tuple[SeatRow, ...]:
-    return tuple(dataclasses.replace(s, status=status) if s.seat == seat else s for s in seats)
-
-
-def _voters(seats: Sequence[SeatRow]) -> frozenset[int]:
-    """Who must agree to an undo or an abandon: the people still playing (computers agree)."""
-    return frozenset(s.user_id for s in seats if s.status == "playing" and s.computer is None)
-
-
-def _alone(seats: Sequence[SeatRow], scores: Sequence[int], why: str) -> dict[str, Any] | None:
-    """The result of a game that players left until fewer than two remain; else None."""
-    playing = [s.seat for s in seats if s.status == "playing"]
-    if len(playing) >= 2 or len(playing) == len(seats):
-        return None
-    return {"reason": why, "scores": list(scores), "winners": playing}
-
-
-def _parse(action: object) -> Action:
-    """An engine action as given, or one read from its record JSON (refusals explained)."""
-    if isinstance(action, PlaceTile | PlaceFigure | PlaceAbbey | MoveWagon | UseWallTile | Pass):
-        return action
-    if isinstance(action, Skip | Forfeit):
-        raise IllegalAction(reason=NOT_A_MOVE)
-    try:
-        parsed = action_from_json(dict(action) if isinstance(action, Mapping) else action)
-    except GameError as error:
-        raise IllegalAction(reason=reason(error), cause=error) from None
-    if isinstance(parsed, Skip | Forfeit):
-        raise IllegalAction(reason=NOT_A_MOVE)
-    return parsed
