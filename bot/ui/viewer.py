@@ -27,16 +27,22 @@ log = logging.getLogger(__name__)
 
 #: Discord's limit for the address of a link button.
 MAX_LINK = 512
-#: The game's code takes at most this many characters (names are shortened to fit).
+#: The characters a game's code always has (names are shortened to fit): a shorter
+#: ``VIEWER_URL`` than the longest allowed leaves the code the rest of the 512.
 CODE_LIMIT = 400
 #: The longest ``VIEWER_URL``: the rest of a link is ``#`` and the code.
 MAX_BASE = MAX_LINK - CODE_LIMIT - 1
 
 
+def code_limit(base: str) -> int:
+    """The characters left for the game's code after ``base`` and ``#``."""
+    return max(CODE_LIMIT, MAX_LINK - len(base.split("#")[0]) - 1)
+
+
 async def viewer_link(base: str, game: Game, styles: Sequence[int] = ()) -> str | None:
     """The hosted viewer's address for ``game`` (None, logged, when it cannot be coded)."""
     try:
-        url = await asyncio.to_thread(link, base, game.record(), styles, CODE_LIMIT)
+        url = await asyncio.to_thread(link, base, game.record(), styles, code_limit(base))
     except ValueError as error:  # a family the viewer does not show, a game too long
         log.warning("no viewer link for this game: %s", error)
         return None

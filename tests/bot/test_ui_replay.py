@@ -16,6 +16,7 @@ from PIL import Image
 
 from bot.app import Settings
 from bot.ui import commands, images, viewer
+from engine import Game, Setup
 from engine.cli import random_action
 from renderer.replay import REPLAY_LIMIT
 from renderer.viewer import codec
@@ -204,3 +205,24 @@ def test_the_viewer_address_leaves_room_for_any_game_code() -> None:
         with pytest.raises(SystemExit, match="VIEWER_URL"):
             Settings.from_env({**env, "VIEWER_URL": wrong})
     assert viewer.MAX_BASE + 1 + viewer.CODE_LIMIT == viewer.MAX_LINK == 512
+
+
+async def test_a_short_viewer_address_leaves_a_long_game_more_room() -> None:
+    """A 6-player game with all four Carcassonne expansions codes in more than 400
+    characters: with a short address, its link still fits Discord's 512."""
+    expansions = ("abbey_mayor", "inns_cathedrals", "traders_builders", "river")
+    game = Game(
+        Setup(players=("Ann", "Bea", "Cy", "Dan", "Eve", "Flo"), seed=8, expansions=expansions)
+    )
+    rng = random.Random(8)
+    while not game.finished:
+        game.play(random_action(game, rng))
+    full = codec.encode(game_turns(game.record()))
+    assert len(full) > viewer.CODE_LIMIT
+    base = "https://e.org/v"
+    url = await viewer.viewer_link(base, game)
+    assert url == f"{base}#{full}" and len(url) <= viewer.MAX_LINK
+    longest = "https://example.org/" + "v" * (viewer.MAX_BASE - 20)
+    assert len(longest) == viewer.MAX_BASE
+    url = await viewer.viewer_link(longest, game)  # names shortened to fit, or no button
+    assert url is None or (len(url) <= viewer.MAX_LINK and url != f"{longest}#{full}")
