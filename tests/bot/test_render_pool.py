@@ -288,8 +288,7 @@ def kept_games() -> int:
 
 
 async def kept_by_worker(pool: RenderPool) -> list[int]:
-    loop = asyncio.get_running_loop()
-    return [await loop.run_in_executor(w, kept_games) for w in pool._workers if w is not None]
+    return [await w.call(kept_games) for w in pool._workers if w is not None]
 
 
 async def test_a_games_pictures_go_to_the_worker_that_keeps_it() -> None:
@@ -332,11 +331,29 @@ async def test_a_killed_worker_is_replaced_and_the_picture_drawn() -> None:
         expected = drawing.draw(game, job)
         home = home_of(job.record, 2)
         assert home is not None
-        dead = pool._pids[home]
+        worker = pool._workers[home]
+        assert worker is not None and worker.process.pid is not None
+        dead = worker.process.pid
         os.kill(dead, signal.SIGKILL)
-        await asyncio.sleep(0.5)  # the executor notices its process gone
         assert await pool.draw(job) == expected
         assert dead not in pool.pids and len(pool.pids) == 2
         assert await pool.draw(job) == expected
+    finally:
+        pool.close()
+
+
+async def test_a_job_that_fails_raises_its_error_where_it_was_asked() -> None:
+    """A record that does not play fails in the worker as in a thread, and the worker goes on."""
+    game = a_game("carcassonne", moves=6)
+    broken = {**game.record(), "actions": [{"type": "place_tile", "x": 50, "y": 50, "rotation": 0}]}
+    pool, threads = RenderPool(1), RenderPool(0)
+    try:
+        with pytest.raises(ValueError) as in_thread:
+            await threads.draw(Job("board", broken, RenderOptions()))
+        with pytest.raises(ValueError) as in_worker:
+            await pool.draw(Job("board", broken, RenderOptions()))
+        assert str(in_worker.value) == str(in_thread.value)
+        job = Job("board", game.record(), RenderOptions())
+        assert await pool.draw(job) == drawing.draw(game, job)
     finally:
         pool.close()
