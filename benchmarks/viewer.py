@@ -8,7 +8,10 @@ games (:func:`bigbox_record`): half of them 6 players with all four expansions, 
 random combination of Inns & Cathedrals, The River, Traders & Builders (and Abbey & Mayor) for 2
 to 6 players; they are measured apart ("big box: ..."), as their links are longer. Prints JSON:
 per family and over all games, the code's length (largest and median) against the 400
-characters a link may use, and the time to code a game.
+characters a link may use, and the time to code a game. With ``--address`` (the host's
+``VIEWER_URL``), also how many of the games get a link button with that address: their code fits
+in what the address leaves of Discord's 512 characters, names shortened if needed (as the bot
+does).
 """
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ import statistics
 import time
 from typing import Any
 
+from bot.ui.viewer import code_limit
 from engine import Game, Setup
 from engine.cli import play_random
 from engine.core.setup import OPTIONS
-from renderer.viewer.codec import encode
+from renderer.viewer.codec import CodeError, encode
 from renderer.viewer.turns import game_turns
 
 #: What a link may use of Discord's 512 characters, the host's address aside.
@@ -114,12 +118,24 @@ def family_of(record: dict[str, Any]) -> str:
     return f"{name}, {len(record['players'])} players" if name != "castle" else name
 
 
+def fits(record: dict[str, Any], room: int) -> bool:
+    """Whether the game gets a link button: its code within ``room`` characters, names
+    shortened if needed."""
+    try:
+        return len(encode(game_turns(record), limit=room)) <= room
+    except CodeError:
+        return False
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--bigbox", type=int, default=100)
+    parser.add_argument("--address", default="https://example.org/carcassonne/viewer.html")
     args = parser.parse_args()
+    room = code_limit(args.address)
     lengths: dict[str, list[int]] = {}
+    buttons: dict[str, list[bool]] = {}
     times: list[float] = []
     for seed in range(args.games):
         record = random_record(seed)
@@ -134,6 +150,8 @@ def main() -> None:
         )
         lengths.setdefault(family, []).append(len(code))
         lengths.setdefault("all games", []).append(len(code))
+        buttons.setdefault(family, []).append(fits(record, room))
+        buttons.setdefault("all games", []).append(fits(record, room))
     for seed in range(args.bigbox):
         record = bigbox_record(seed)
         started = time.perf_counter()
@@ -144,12 +162,17 @@ def main() -> None:
         )
         lengths.setdefault(family, []).append(len(code))
         lengths.setdefault("big box: all games", []).append(len(code))
+        buttons.setdefault(family, []).append(fits(record, room))
+        buttons.setdefault("big box: all games", []).append(fits(record, room))
     results: dict[str, Any] = {
         name: {
             "games": len(found),
             "longest": max(found),
             "median": statistics.median(found),
             "longest / limit": round(max(found) / LINK_LIMIT, 2),
+            f"buttons with a {len(args.address)}-character address": (
+                f"{sum(buttons[name])} of {len(found)}"
+            ),
         }
         for name, found in sorted(lengths.items())
     }
