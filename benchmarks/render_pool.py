@@ -8,7 +8,9 @@ throughput is measured over ``--jobs`` pictures, a first pass (tile pictures rea
 cache's folder) and a steady second pass, ``--rounds`` times with 1 and 2 workers in turn (the
 median of the steady rounds is printed, with every round's figure). For reference, the same is
 measured for a pure Python loop in 1 and 2 processes: the speed-up this machine gives two
-processes that share nothing.
+processes that share nothing. The CPU a picture costs, in this process (the bot's, sending jobs
+and reading pictures) and in the workers, is printed too: unlike the rates, it holds on a busy
+machine.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from benchmarks.load import cpu_seconds
 from bot.render_pool import RenderPool
 from engine import Game, Pass, Setup
 from renderer import artcache
@@ -53,18 +56,23 @@ def jobs(count: int) -> list[Job]:
     return made
 
 
-async def measure(workers: int, work: list[Job], art: str) -> tuple[float, float]:
+async def measure(workers: int, work: list[Job], art: str) -> tuple[float, float, float, float]:
     """Pictures per second of a new pool over ``work``: its first pass (tile pictures read
-    from the art cache's folder into each worker's memory) and a second, steady pass."""
+    from the art cache's folder into each worker's memory) and a second, steady pass; and the
+    steady pass's CPU per picture in milliseconds, of this process (sending the jobs, reading
+    the pictures) and of the workers."""
     pool = RenderPool(workers, art)
     try:
         await pool.warm()
         rates = []
         for _ in range(2):
+            own, drawing = cpu_seconds(pool.pids)
             started = time.perf_counter()
             await asyncio.gather(*(pool.draw(job) for job in work))
             rates.append(len(work) / (time.perf_counter() - started))
-        return rates[0], rates[1]
+        own_after, drawing_after = cpu_seconds(pool.pids)
+        per = 1000 / len(work)
+        return rates[0], rates[1], (own_after - own) * per, (drawing_after - drawing) * per
     finally:
         pool.close()
 
@@ -95,15 +103,17 @@ def main() -> None:
     work = jobs(args.jobs)
     firsts: list[tuple[float, float]] = []
     steady: list[tuple[float, float]] = []
+    costs: list[tuple[float, float]] = []
     with tempfile.TemporaryDirectory() as art:
         artcache.warm(Path(art))  # as the bot's workers start: the tile art cache loaded
         for job in work:  # every tile picture drawn once on this machine, as in a running bot
             run(job)
         for _ in range(args.rounds):
-            one_first, one = asyncio.run(measure(1, work, art))
-            two_first, two = asyncio.run(measure(2, work, art))
+            one_first, one, *cost_one = asyncio.run(measure(1, work, art))
+            two_first, two, *cost_two = asyncio.run(measure(2, work, art))
             firsts.append((one_first, two_first))
             steady.append((one, two))
+            costs.extend([(cost_one[0], cost_one[1]), (cost_two[0], cost_two[1])])
     spins = [(reference(1), reference(2)) for _ in range(args.rounds)]
     one = statistics.median(a for a, _ in steady)
     two = statistics.median(b for _, b in steady)
@@ -119,6 +129,8 @@ def main() -> None:
                 "first_pass_renders_per_s": [[round(a, 1), round(b, 1)] for a, b in firsts],
                 "first_pass_speed_up": [round(b / a, 2) for a, b in firsts],
                 "machine_speed_up_pure_python": [round(b / a, 2) for a, b in spins],
+                "cpu_ms_per_picture_bot": round(statistics.median(c for c, _ in costs), 2),
+                "cpu_ms_per_picture_workers": round(statistics.median(w for _, w in costs), 2),
             }
         )
     )
