@@ -24,6 +24,7 @@ from engine.core.fits import distinct_rotations as distinct_rotations  # re-expo
 from engine.core.fits import fit_table
 from engine.core.footprint import Footprint, footprint, joins
 from engine.core.tiles import EDGE_STEPS, Oriented, TileKind
+from engine.core.values import quick_init
 
 Pos = tuple[int, int]
 #: A kind's placements on the frontier: (in all, [per key of ``by_key``, in order]).
@@ -32,6 +33,22 @@ Tally = tuple[int, list[int]]
 NEIGHBOURS_8 = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
 #: Per edge: (edge, dx, dy, the edge facing back from the neighbour there).
 _SIDES = tuple((edge, dx, dy, (edge + 2) % 4) for edge, (dx, dy) in enumerate(EDGE_STEPS))
+
+
+class _FreshKeys(dict[str, str]):
+    """letter -> the key of a square with that one letter at a given place, ``?`` elsewhere."""
+
+    def __init__(self, place: int) -> None:
+        super().__init__()
+        self.place = place
+
+    def __missing__(self, letter: str) -> str:
+        key = self[letter] = "?" * self.place + letter + "?" * (3 - self.place)
+        return key
+
+
+#: Per edge facing back: :class:`_FreshKeys` (a square that joins the frontier).
+_FRESH = tuple(_FreshKeys(place) for place in range(4))
 
 
 def find_root(parent: list[int], node: int) -> int:
@@ -66,6 +83,9 @@ class PlacedTile:
     turn: int
     #: What the board precomputed about ``oriented``.
     shape: Footprint = field(repr=False, compare=False)
+
+
+quick_init(PlacedTile)
 
 
 def edges_match(mine: str, theirs: str) -> bool:
@@ -105,8 +125,9 @@ class Board:
         #: Empty squares next to a centre feature (cloister, abbey): (rank among the square's
         #: eight neighbours, node) of each, whose open count drops when a tile lands there.
         self._watch: dict[Pos, tuple[tuple[int, int], ...]] = {}
-        #: Hooks called in order as ``hook(root_kept, root_absorbed)`` before data is combined.
-        self.merge_hooks: tuple[Callable[[int, int], None], ...] = ()
+        #: See :attr:`merge_hooks`; ``_bare_hooks`` are those called when no figure is involved.
+        self._merge_hooks: tuple[Callable[[int, int], None], ...] = ()
+        self._bare_hooks: tuple[Callable[[int, int], None], ...] = ()
 
     # -- union-find -------------------------------------------------------------------------
 
@@ -129,23 +150,47 @@ class Board:
         if len(tiles_a) < len(tiles_b):
             ra, rb = rb, ra
             tiles_a, tiles_b = tiles_b, tiles_a
-        for hook in self.merge_hooks:
+        figures = self.figures
+        figures_b = figures[rb]
+        # Most merges join features nobody stands on: only the hooks that care are called.
+        for hook in self._merge_hooks if figures_b or figures[ra] else self._bare_hooks:
             hook(ra, rb)
         # Root data is replaced, never changed in place, so that a clone may share it.
         parent[rb] = ra
         ftiles[ra] = tiles_a | tiles_b
         ftiles[rb] = None
-        pennants, opens, figures, cities = self.pennants, self.open, self.figures, self.cities
+        pennants, opens, cities = self.pennants, self.open, self.cities
         pennants[ra] += pennants[rb]
         opens[ra] += opens[rb]
-        if figures[rb]:
-            figures[ra] = figures[ra] + figures[rb]
+        if figures_b:
+            figures[ra] = figures[ra] + figures_b
             figures[rb] = []
-        if cities[rb]:
-            cities[ra] = cities[ra] + cities[rb]
+        cities_b = cities[rb]
+        if cities_b:
+            cities[ra] = cities[ra] + cities_b
             cities[rb] = []
-        if self.done[rb]:
-            self.done[ra] = True
+        done = self.done
+        if done[rb]:
+            done[ra] = True
+
+    @property
+    def merge_hooks(self) -> tuple[Callable[[int, int], None], ...]:
+        """Hooks called in order as ``hook(root_kept, root_absorbed)`` before data is combined."""
+        return self._merge_hooks
+
+    @merge_hooks.setter
+    def merge_hooks(self, hooks: tuple[Callable[[int, int], None], ...]) -> None:
+        self.set_merge_hooks(hooks)
+
+    def set_merge_hooks(
+        self,
+        hooks: tuple[Callable[[int, int], None], ...],
+        figures_only: AbstractSet[Callable[[int, int], None]] = frozenset(),
+    ) -> None:
+        """Set :attr:`merge_hooks`; those of ``figures_only`` do nothing unless one of the two
+        features holds a figure, so the board skips them when neither does."""
+        self._merge_hooks = tuple(hooks)
+        self._bare_hooks = tuple(hook for hook in hooks if hook not in figures_only)
 
     def add_figure(self, root: int, figure: Figure) -> None:
         """Put ``figure`` on feature ``root`` (its list is replaced: clones share lists)."""
@@ -212,33 +257,37 @@ class Board:
         count = shape.count
         tiles = self.tiles
         tiles[pos] = PlacedTile(pos, oriented, first, turn, shape)
-        parent.extend(range(first, first + count))
+        touched = list(range(first, first + count))
+        parent.extend(touched)
         self.ftype.extend(shape.ftypes)
         self.node_pos.extend([pos] * count)
-        self.node_local.extend(range(count))
+        self.node_local.extend(shape.locals)
         self.pennants.extend(shape.pennants)
-        self.done.extend([False] * count)
+        self.done.extend(shape.undone)
         opens = self.open
         opens.extend(shape.opens)
-        # Plain loops: comprehensions cost a call each on Python 3.11.
-        ftiles, figures, cities = self.ftiles, self.figures, self.cities
         # The tile's features share one frozen set of their tile, one empty figures list and one
         # empty cities list: root data is replaced, never changed in place, so sharing is safe
         # and spares the collector.
-        no_figures, no_cities = self._no_figures, self._no_cities
-        alone = frozenset((pos,))  # every feature of the tile covers this tile alone
-        for near in shape.cities:
-            ftiles.append(alone)
-            figures.append(no_figures)
-            cities.append(list(map(first.__add__, near)) if near else no_cities)
-        for index in shape.centres:
-            around = 0
+        self.ftiles.extend([frozenset((pos,))] * count)
+        self.figures.extend([self._no_figures] * count)
+        if shape.linked:
+            no_cities = self._no_cities
+            self.cities.extend(
+                [list(map(first.__add__, near)) if near else no_cities for near in shape.cities]
+            )
+        else:
+            self.cities.extend([self._no_cities] * count)
+        if shape.centres:
+            around = 8
             for dx, dy in NEIGHBOURS_8:
                 if (x + dx, y + dy) in tiles:
-                    around += 1
-            opens[first + index] = 8 - around
-        touched = list(range(first, first + count))
+                    around -= 1
+            for index in shape.centres:
+                opens[first + index] = around
         empty: list[tuple[int, Pos, int]] = []  # (edge, square, edge facing back) of the frontier
+        union = self._union
+        closable, sides = shape.closable, shape.sides
         for edge, dx, dy, back in _SIDES:
             cell = (x + dx, y + dy)
             other = tiles.get(cell)
@@ -248,27 +297,29 @@ class Board:
             theirs = other.shape
             other_first = other.first_node
             # Roots found inline when a node is a root or one step below it (most are).
-            for local in shape.closable[edge]:
+            for local in closable[edge]:
                 root = parent[first + local]
                 if parent[root] != root:
                     root = find_root(parent, first + local)
                 opens[root] -= 1
             for local in theirs.closable[back]:
-                root = parent[other_first + local]
+                node = other_first + local
+                root = parent[node]
                 if parent[root] != root:
-                    root = find_root(parent, other_first + local)
+                    root = find_root(parent, node)
                 opens[root] -= 1
                 # Closed without merging (an abbey, a castle building): still touched.
-                touched.append(other_first + local)
-            for a, b in joins(shape.sides[edge], theirs.backs[back]):
-                self._union(first + a, other_first + b)
+                touched.append(node)
+            for a, b in joins(sides[edge], theirs.backs[back]):
+                union(first + a, other_first + b)
                 touched.append(other_first + b)
         watch = self._watch
-        watching = watch.pop(pos, None)
-        if watching is not None:
-            for _, node in sorted(watching):
-                opens[node] -= 1
-                touched.append(node)
+        if watch:
+            watching = watch.pop(pos, None)
+            if watching is not None:
+                for _, node in sorted(watching):
+                    opens[node] -= 1
+                    touched.append(node)
         if oriented.centre >= 0:
             node = first + oriented.centre
             for index, (dx, dy) in enumerate(NEIGHBOURS_8):
@@ -288,7 +339,10 @@ class Board:
         frontier, by_key = self.frontier, self.by_key
         old = frontier.pop(pos, None)
         if old is not None:
-            self._unindex(old, pos)
+            cells = by_key[old]
+            cells.discard(pos)
+            if not cells:
+                del by_key[old]
             if "?" not in old:
                 self._holes = [hole for hole in self._holes if hole != pos]
         bounded = self._bounded
@@ -298,21 +352,22 @@ class Board:
                 continue
             key = frontier.get(cell)
             if key is None:
-                key = "????"
+                key = _FRESH[back][edges[edge]]
             else:
                 before = by_key[key]
-                before.discard(cell)
-                if not before:
+                if len(before) == 1:
                     del by_key[key]
-            key = key[:back] + edges[edge] + key[back + 1 :]
+                else:
+                    before.discard(cell)
+                key = key[:back] + edges[edge] + key[back + 1 :]
+                if "?" not in key:
+                    self._holes = sorted([*self._holes, cell])
             frontier[cell] = key
-            if "?" not in key:
-                self._holes = sorted([*self._holes, cell])
-            cells = by_key.get(key)
-            if cells is None:
+            after = by_key.get(key)
+            if after is None:
                 by_key[key] = {cell}
             else:
-                cells.add(cell)
+                after.add(cell)
 
     def _unindex(self, key: str, cell: Pos) -> None:
         cells = self.by_key[key]

@@ -90,6 +90,9 @@ class Expansion:
     actions: ClassVar[tuple[type[Action], ...]] = ()
     #: Phases it opens; :meth:`decline` and :meth:`hint` answer in them.
     phases: ClassVar[tuple[Phase, ...]] = ()
+    #: True when :meth:`on_merge` does nothing unless one of the two features holds a figure:
+    #: the board then skips it for the many merges of features nobody stands on.
+    merges_with_figures_only: ClassVar[bool] = False
 
     def __init__(self, game: Game) -> None:
         self.game = game

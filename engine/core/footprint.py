@@ -29,9 +29,12 @@ class Footprint:
         "edge_types",
         "ftypes",
         "labels",
+        "linked",
+        "locals",
         "opens",
         "pennants",
         "sides",
+        "undone",
     )
 
     def __init__(self, oriented: Oriented) -> None:
@@ -44,6 +47,11 @@ class Footprint:
         self.centres = tuple(i for i, f in enumerate(features) if f.centre)
         #: Local indices of each feature's linked features (a field's cities).
         self.cities = tuple(f.cities for f in features)
+        #: Whether some feature has linked features.
+        self.linked = any(self.cities)
+        #: The local indices, and a ``False`` for each (a new node's ``done``).
+        self.locals = tuple(range(self.count))
+        self.undone = (False,) * self.count
         #: Each feature's open edges when the tile lies alone (a centre's are counted on the
         #: board, from the tiles around it).
         self.opens = tuple(

@@ -135,7 +135,7 @@ class Game:
         self._touched: list[int] = []
         self._figure_choices: list[PlaceFigure] = []
         self._ending = False
-        self.board.merge_hooks = tuple(self._hooks["on_merge"])
+        self._set_merge_hooks()
         self._pending: list[Event] = []
         self.stack = self._build_stack()
         for arrange in self._hooks["arrange_stack"]:
@@ -173,6 +173,10 @@ class Game:
             self._special_figures.update(dict.fromkeys(plugin.special_figures, plugin))
             self._action_owner.update(dict.fromkeys(plugin.actions, plugin))
             self._phase_owner.update(dict.fromkeys(plugin.phases, plugin))
+
+    def _set_merge_hooks(self) -> None:
+        quiet = {p.on_merge for p in self.plugins.values() if p.merges_with_figures_only}
+        self.board.set_merge_hooks(tuple(self._hooks["on_merge"]), quiet)
 
     # -- setup ------------------------------------------------------------------------------
 
@@ -249,7 +253,7 @@ class Game:
         if self.plugins:
             new.plugins = {name: p.fork(new) for name, p in self.plugins.items()}
             new._hook_lists()
-            new.board.merge_hooks = tuple(new._hooks["on_merge"])
+            new._set_merge_hooks()
         self._rebind(new)
         return new
 

@@ -11,6 +11,7 @@ from engine.core.actions import PlaceTile
 from engine.core.errors import IllegalActionError
 from engine.core.fits import distinct_rotations
 from engine.core.tiles import TileKind
+from engine.core.values import quick_init
 
 if TYPE_CHECKING:
     from engine.core.game import Game
@@ -33,6 +34,9 @@ class Decision:
     turn: int
     tile: str | None = None
     hand: tuple[str, ...] = ()
+
+
+quick_init(Decision)
 
 
 class LegalPlacements:

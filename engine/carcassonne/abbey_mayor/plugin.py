@@ -29,6 +29,7 @@ class AbbeyMayor(Expansion):
     tile_set: ClassVar[str | None] = rules.NAME
     figures: ClassVar[dict[str, int]] = rules.EXTRA_FIGURES
     weights: ClassVar[dict[str, int]] = {"barn": 0, "wagon": 1}
+    merges_with_figures_only: ClassVar[bool] = True
     special_figures: ClassVar[frozenset[str]] = frozenset({"barn"})
     actions: ClassVar[tuple[type[Action], ...]] = (PlaceAbbey, MoveWagon)
     phases: ClassVar[tuple[Phase, ...]] = (Phase.WAGON, Phase.ABBEY_END)
