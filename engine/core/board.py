@@ -20,15 +20,15 @@ from dataclasses import dataclass, field
 from itertools import accumulate, islice
 from operator import mul
 
+from engine.core.fits import FitTable, fit_table
 from engine.core.fits import distinct_rotations as distinct_rotations  # re-exported
-from engine.core.fits import fit_table
 from engine.core.footprint import Footprint, footprint, joins
 from engine.core.tiles import EDGE_STEPS, Oriented, TileKind
 from engine.core.values import quick_init
 
 Pos = tuple[int, int]
-#: A kind's placements on the frontier: (in all, [per key of ``by_key``, in order]).
-Tally = tuple[int, list[int]]
+#: A kind's placements on the frontier: (in all, [per key of ``by_key``, in order], its fits).
+Tally = tuple[int, list[int], FitTable]
 
 NEIGHBOURS_8 = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
 #: Per edge: (edge, dx, dy, the edge facing back from the neighbour there).
@@ -271,13 +271,13 @@ class Board:
         # and spares the collector.
         self.ftiles.extend([frozenset((pos,))] * count)
         self.figures.extend([self._no_figures] * count)
+        cities = self.cities
         if shape.linked:
             no_cities = self._no_cities
-            self.cities.extend(
-                [list(map(first.__add__, near)) if near else no_cities for near in shape.cities]
-            )
+            for near in shape.cities:
+                cities.append(list(map(first.__add__, near)) if near else no_cities)
         else:
-            self.cities.extend([self._no_cities] * count)
+            cities.extend([self._no_cities] * count)
         if shape.centres:
             around = 8
             for dx, dy in NEIGHBOURS_8:
@@ -391,15 +391,28 @@ class Board:
                     for rotation in distinct:
                         yield cell, rotation
 
+    def placements_on(self, kind: TileKind, squares: AbstractSet[Pos]) -> Iterator[tuple[Pos, int]]:
+        """The items of :meth:`placements` on ``squares``, in the same order, looking at no
+        other square."""
+        frontier = self.frontier
+        found = [cell for cell in squares if cell in frontier]
+        if len(found) > 1:
+            rank = {key: index for index, key in enumerate(self.by_key)}
+            found.sort(key=lambda cell: (rank[frontier[cell]], cell))
+        table = fit_table(self._match, kind)
+        for cell in found:
+            for rotation in table[frontier[cell]][1]:
+                yield cell, rotation
+
     def _tally(self, kind: TileKind) -> Tally:
-        """How many placements ``kind`` has, in all and per key of :attr:`by_key` (in order);
-        worked out once per frontier, with no Python loop over the keys."""
+        """How many placements ``kind`` has, in all and per key of :attr:`by_key` (in order),
+        and its fit table; worked out once per frontier, with no Python loop over the keys."""
         cached = self._counts.get(kind.name)
         if cached is None:
             by_key = self.by_key
-            counts = fit_table(self._match, kind).counts
-            sizes = list(map(mul, map(counts.__getitem__, by_key), map(len, by_key.values())))
-            cached = self._counts[kind.name] = (sum(sizes), sizes)
+            table = fit_table(self._match, kind)
+            sizes = list(map(mul, map(table.counts.__getitem__, by_key), map(len, by_key.values())))
+            cached = self._counts[kind.name] = (sum(sizes), sizes, table)
         return cached
 
     def count_placements(self, kind: TileKind) -> int:
@@ -407,7 +420,7 @@ class Board:
 
     def placement_at(self, kind: TileKind, index: int) -> tuple[Pos, int]:
         """The ``index``-th item of :meth:`placements`, found without listing the others."""
-        total, sizes = self._tally(kind)
+        total, sizes, table = self._tally(kind)
         if index >= total:
             raise IndexError("placement index out of range")
         if index < 0:  # counted from the first key with placements, as Python indexes it
@@ -419,7 +432,7 @@ class Board:
             group = bisect_right(ends, index)
             index -= ends[group] - sizes[group]
         key = next(islice(self.by_key, group, None))
-        distinct = fit_table(self._match, kind)[key][1]
+        distinct = table[key][1]
         return sorted(self.by_key[key])[index // len(distinct)], distinct[index % len(distinct)]
 
     def has_placement(self, kind: TileKind) -> bool:

@@ -86,6 +86,9 @@ class Expansion:
     #: Figures it places itself, otherwise than on a feature's type alone (a barn on a corner;
     #: a figure that needs the feature's state): the game asks :meth:`figure_options` for them.
     special_figures: ClassVar[frozenset[str]] = frozenset()
+    #: Those of :attr:`special_figures` that only ever join a feature already holding a figure
+    #: (a builder, a pig): the game asks for them only when the tile just placed is part of one.
+    joining_figures: ClassVar[frozenset[str]] = frozenset()
     #: Action types it answers (the game refuses them when the expansion is not in play).
     actions: ClassVar[tuple[type[Action], ...]] = ()
     #: Phases it opens; :meth:`decline` and :meth:`hint` answer in them.

@@ -163,14 +163,19 @@ class Game:
             for p in self.plugins.values()
             if type(p).placement_refusal is not Expansion.placement_refusal
         ]
+        #: Tile kind name -> :meth:`restricts` (asked once per kind and game).
+        self._restricting: dict[str, bool] = {}
         #: Figures an expansion places itself (a barn on a corner), by figure.
         self._special_figures: dict[str, Expansion] = {}
         #: figure -> the feature types (of :attr:`roles`) it may stand on, filled as asked.
         self._allowed: dict[str, frozenset[str]] = {}
         self._action_owner: dict[type[Action], Expansion] = {}
         self._phase_owner: dict[Phase, Expansion] = {}
+        #: Special figures that only join a feature already holding a figure.
+        self._joining_figures: frozenset[str] = frozenset()
         for plugin in self.plugins.values():
             self._special_figures.update(dict.fromkeys(plugin.special_figures, plugin))
+            self._joining_figures |= plugin.joining_figures
             self._action_owner.update(dict.fromkeys(plugin.actions, plugin))
             self._phase_owner.update(dict.fromkeys(plugin.phases, plugin))
 
@@ -360,7 +365,12 @@ class Game:
 
     def restricts(self, kind: TileKind) -> bool:
         """Whether an expansion's placement rule may refuse a fitting placement of ``kind``."""
-        return any(concerns(kind) for concerns in self._restrictors)
+        known = self._restricting.get(kind.name)
+        if known is None:
+            known = self._restricting[kind.name] = any(
+                concerns(kind) for concerns in self._restrictors
+            )
+        return known
 
     def has_placement(self, kind: TileKind) -> bool:
         """Whether ``kind`` can go anywhere now (it fits, and no expansion's rule forbids it)."""
@@ -376,9 +386,13 @@ class Game:
         rules = self._hooks["placement_refusal"]
         only = [hook(kind) for hook in self._hooks["placement_squares"]]
         only = [squares for squares in only if squares is not None]
-        for pos, rotation in self.board.placements(kind):
-            if any(pos not in squares for squares in only):
-                continue  # refused by a rule anyway: no need to word why
+        if only:
+            # Only the squares every rule allows (the river's open end) are looked at.
+            squares = set(only[0]).intersection(*only[1:])
+            candidates = self.board.placements_on(kind, squares)
+        else:
+            candidates = self.board.placements(kind)
+        for pos, rotation in candidates:
             if all(rule(kind, rotation, pos) is None for rule in rules):
                 yield pos, rotation
 
@@ -405,28 +419,31 @@ class Game:
         pos = self.last_pos
         placed = board.tiles[pos]
         shape = placed.shape
+        parent, figures, first = board.parent, board.figures, placed.first_node
+        free: list[int] = []  # the empty features (local indices)
+        occupied = False  # whether a feature of the tile holds a figure
+        for node in range(first, first + shape.count):
+            root = parent[node]
+            if parent[root] != root:
+                root = find_root(parent, node)
+            if figures[root]:
+                occupied = True
+            else:
+                free.append(node - first)
         x, y = pos
         allowed = self._allowed
         special = self._special_figures
+        joining = self._joining_figures
         result: list[PlaceFigure] = []
-        free: list[int] | None = None  # the empty features (local indices)
-        ftypes = shape.ftypes
+        ftypes, labels = shape.ftypes, shape.labels
         for figure, count in self.supply[self.current].items():
             if count <= 0:
                 continue
             owner = special.get(figure)
             if owner is not None:
-                result.extend(owner.figure_options(figure, pos) or ())
+                if occupied or figure not in joining:
+                    result.extend(owner.figure_options(figure, pos) or ())
                 continue
-            if free is None:
-                parent, figures, node = board.parent, board.figures, placed.first_node
-                free = []
-                for local in range(shape.count):
-                    root = parent[node + local]
-                    if parent[root] != root:
-                        root = find_root(parent, node + local)
-                    if not figures[root]:
-                        free.append(local)
             if not free:
                 continue
             stands = allowed.get(figure)
@@ -436,7 +453,7 @@ class Game:
                 )
             for local in free:
                 if ftypes[local] in stands:
-                    result.append(PlaceFigure(figure, x, y, shape.labels[local]))
+                    result.append(PlaceFigure(figure, x, y, labels[local]))
         return result
 
     def _may_stand(self, figure: str, ftype: str) -> bool:
@@ -712,7 +729,11 @@ class Game:
             )
         feat = placed.oriented.features[local]
         at = placed.oriented.at_label(local)
-        if PlaceFigure(action.figure, action.x, action.y, at) not in self._figure_choices:
+        # The choices are all on this tile: the figure and the feature tell them apart.
+        for choice in self._figure_choices:
+            if choice.at == at and choice.figure == action.figure:
+                break
+        else:
             raise IllegalActionError(
                 self._figure_refusal(action.figure, feat.type),
                 "figure_refused",
@@ -941,6 +962,8 @@ _SHARED = frozenset(
         "figure_weights",
         "_hooks",
         "_special_figures",
+        "_joining_figures",
+        "_restricting",
         "_allowed",
         "_action_owner",
         "_phase_owner",

@@ -47,10 +47,10 @@ class AbbeyMayor(Expansion):
     # -- figures ----------------------------------------------------------------------------
 
     def figure_options(self, figure: str, pos: Pos) -> list[PlaceFigure]:
-        return [
-            PlaceFigure("barn", pos[0], pos[1], corner)
-            for corner, _ in rules.barn_corners(self.game.board, pos)
-        ]
+        corners = rules.barn_corners(self.game.board, pos)
+        if not corners:
+            return []
+        return [PlaceFigure("barn", pos[0], pos[1], corner) for corner, _ in corners]
 
     def may_stand(self, figure: str, ftype: str) -> bool | None:
         if figure == "mayor":
@@ -117,6 +117,8 @@ class AbbeyMayor(Expansion):
             if game.phase not in (Phase.TILE, Phase.ABBEY_END) or not self.abbeys[game.actor]:
                 return []
             holes = game.board.hole_list
+            if not holes:
+                return []
             known = self._abbey_moves
             if known is None or known[0] is not holes:
                 known = self._abbey_moves = (holes, tuple(PlaceAbbey(x, y) for x, y in holes))

@@ -41,6 +41,7 @@ class TradersBuilders(Expansion):
     weights: ClassVar[dict[str, int]] = {"builder": 0, "pig": 0}
     merges_with_figures_only: ClassVar[bool] = True
     special_figures: ClassVar[frozenset[str]] = frozenset(rules.EXTRA_FIGURES)
+    joining_figures: ClassVar[frozenset[str]] = special_figures
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
