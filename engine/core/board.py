@@ -22,7 +22,7 @@ from operator import mul
 
 from engine.core.fits import FitTable, fit_table
 from engine.core.fits import distinct_rotations as distinct_rotations  # re-exported
-from engine.core.footprint import Footprint, footprint, joins
+from engine.core.footprint import JOINS, Footprint, footprint, joins
 from engine.core.tiles import EDGE_STEPS, Oriented, TileKind
 from engine.core.values import quick_init
 
@@ -103,6 +103,8 @@ class Board:
         self._match = match
         #: Whether :meth:`in_bounds` may refuse a square (The Castle's board overrides it).
         self._bounded = type(self).in_bounds is not Board.in_bounds
+        #: Tile kind name -> its fit table under this board's rule (shared with clones).
+        self._tables: dict[str, FitTable] = {}
         #: Placements per kind for the current frontier (cleared when it changes).
         self._counts: dict[str, Tally] = {}
         #: The holes (squares closed on four sides), sorted; replaced, never changed in place.
@@ -233,9 +235,15 @@ class Board:
         """This board's edge-matching rule (which edge letters may face which)."""
         return self._match
 
+    def _table(self, kind: TileKind) -> FitTable:
+        table = self._tables.get(kind.name)
+        if table is None:
+            table = self._tables[kind.name] = fit_table(self._match, kind)
+        return table
+
     def fits(self, kind: TileKind, key: str) -> tuple[int, ...]:
         """The rotations of ``kind`` that may lie on a square whose neighbours read ``key``."""
-        return fit_table(self._match, kind)[key][0]
+        return self._table(kind)[key][0]
 
     def edge_fits(self, mine: str, theirs: str) -> bool:
         """Whether an edge letter may face a neighbour's edge letter (this board's rule)."""
@@ -275,7 +283,12 @@ class Board:
         if shape.linked:
             no_cities = self._no_cities
             for near in shape.cities:
-                cities.append(list(map(first.__add__, near)) if near else no_cities)
+                if not near:
+                    cities.append(no_cities)
+                elif len(near) == 1:
+                    cities.append([first + near[0]])
+                else:
+                    cities.append([first + local for local in near])
         else:
             cities.extend([self._no_cities] * count)
         if shape.centres:
@@ -285,14 +298,47 @@ class Board:
                     around -= 1
             for index in shape.centres:
                 opens[first + index] = around
-        empty: list[tuple[int, Pos, int]] = []  # (edge, square, edge facing back) of the frontier
+        # The square leaves the frontier before its empty neighbours join it or read one more
+        # letter (the order of the keys is the order of the placements).
+        self._counts.clear()
+        frontier, by_key = self.frontier, self.by_key
+        old = frontier.pop(pos, None)
+        if old is not None:
+            cells = by_key[old]
+            if len(cells) == 1:
+                del by_key[old]
+            else:
+                cells.discard(pos)
+            if "?" not in old:
+                self._holes = [hole for hole in self._holes if hole != pos]
+        bounded = self._bounded
+        edges = oriented.edges
         union = self._union
         closable, sides = shape.closable, shape.sides
         for edge, dx, dy, back in _SIDES:
             cell = (x + dx, y + dy)
             other = tiles.get(cell)
             if other is None:
-                empty.append((edge, cell, back))
+                if bounded and not self.in_bounds(cell):
+                    continue
+                key = frontier.get(cell)
+                if key is None:
+                    key = _FRESH[back][edges[edge]]
+                else:
+                    cells = by_key[key]
+                    if len(cells) == 1:
+                        del by_key[key]
+                    else:
+                        cells.discard(cell)
+                    key = key[:back] + edges[edge] + key[back + 1 :]
+                    if "?" not in key:
+                        self._holes = sorted([*self._holes, cell])
+                frontier[cell] = key
+                joined = by_key.get(key)
+                if joined is None:
+                    by_key[key] = {cell}
+                else:
+                    joined.add(cell)
                 continue
             theirs = other.shape
             other_first = other.first_node
@@ -310,7 +356,10 @@ class Board:
                 opens[root] -= 1
                 # Closed without merging (an abbey, a castle building): still touched.
                 touched.append(node)
-            for a, b in joins(sides[edge], theirs.backs[back]):
+            pairs = JOINS.get((sides[edge], theirs.backs[back]))
+            if pairs is None:
+                pairs = joins(sides[edge], theirs.backs[back])
+            for a, b in pairs:
                 union(first + a, other_first + b)
                 touched.append(other_first + b)
         watch = self._watch
@@ -327,53 +376,7 @@ class Board:
                 if cell not in tiles:
                     # Seen from that square, this tile is the (7 - index)-th neighbour.
                     watch[cell] = (*watch.get(cell, ()), (7 - index, node))
-        self._update_frontier(oriented, pos, empty)
         return touched
-
-    def _update_frontier(
-        self, oriented: Oriented, pos: Pos, empty: list[tuple[int, Pos, int]]
-    ) -> None:
-        """The square ``pos`` leaves the frontier; its ``empty`` neighbours (edge, square, edge
-        facing back) join it or read one more letter."""
-        self._counts.clear()
-        frontier, by_key = self.frontier, self.by_key
-        old = frontier.pop(pos, None)
-        if old is not None:
-            cells = by_key[old]
-            cells.discard(pos)
-            if not cells:
-                del by_key[old]
-            if "?" not in old:
-                self._holes = [hole for hole in self._holes if hole != pos]
-        bounded = self._bounded
-        edges = oriented.edges
-        for edge, cell, back in empty:
-            if bounded and not self.in_bounds(cell):
-                continue
-            key = frontier.get(cell)
-            if key is None:
-                key = _FRESH[back][edges[edge]]
-            else:
-                before = by_key[key]
-                if len(before) == 1:
-                    del by_key[key]
-                else:
-                    before.discard(cell)
-                key = key[:back] + edges[edge] + key[back + 1 :]
-                if "?" not in key:
-                    self._holes = sorted([*self._holes, cell])
-            frontier[cell] = key
-            after = by_key.get(key)
-            if after is None:
-                by_key[key] = {cell}
-            else:
-                after.add(cell)
-
-    def _unindex(self, key: str, cell: Pos) -> None:
-        cells = self.by_key[key]
-        cells.discard(cell)
-        if not cells:
-            del self.by_key[key]
 
     def in_bounds(self, cell: Pos) -> bool:
         """Whether a square may ever hold a tile (unbounded here; The Castle overrides)."""
@@ -383,7 +386,7 @@ class Board:
 
     def placements(self, kind: TileKind) -> Iterator[tuple[Pos, int]]:
         """Every (square, rotation) where ``kind`` may lie, distinct orientations only."""
-        table = fit_table(self._match, kind)
+        table = self._table(kind)
         for key, cells in self.by_key.items():
             distinct = table[key][1]
             if distinct:
@@ -399,7 +402,7 @@ class Board:
         if len(found) > 1:
             rank = {key: index for index, key in enumerate(self.by_key)}
             found.sort(key=lambda cell: (rank[frontier[cell]], cell))
-        table = fit_table(self._match, kind)
+        table = self._table(kind)
         for cell in found:
             for rotation in table[frontier[cell]][1]:
                 yield cell, rotation
@@ -410,7 +413,7 @@ class Board:
         cached = self._counts.get(kind.name)
         if cached is None:
             by_key = self.by_key
-            table = fit_table(self._match, kind)
+            table = self._table(kind)
             sizes = list(map(mul, map(table.counts.__getitem__, by_key), map(len, by_key.values())))
             cached = self._counts[kind.name] = (sum(sizes), sizes, table)
         return cached

@@ -149,14 +149,12 @@ class Game:
 
     def _hook_lists(self) -> None:
         """For each hook, the bound methods of the plug-ins that override it."""
-        self._hooks: dict[str, list[Callable[..., Any]]] = {}
-        for hook in HOOKS:
-            default = getattr(Expansion, hook)
-            self._hooks[hook] = [
-                getattr(p, hook)
-                for p in self.plugins.values()
-                if getattr(type(p), hook) is not default
-            ]
+        plugins = list(self.plugins.values())
+        plan = _hook_plan(tuple(type(p) for p in plugins))
+        self._hooks: dict[str, list[Callable[..., Any]]] = {
+            hook: [getattr(plugins[index], hook) for index in overriding]
+            for hook, overriding in plan.items()
+        }
         #: Per plug-in with a placement rule: which tile kinds that rule concerns.
         self._restrictors: list[Callable[[TileKind], bool]] = [
             p.restricts
@@ -214,7 +212,7 @@ class Game:
                 start = kind.name
                 count -= 1
             pool.extend([kind.name] * count)
-        random.Random(self.setup.seed).shuffle(pool)
+        shuffle(pool, self.setup.seed)
         pool.reverse()
         pool.append(start)
         return pool
@@ -950,6 +948,37 @@ class Game:
         self.scores[player] += points
         breakdown = self.breakdown[player]
         breakdown[category] = breakdown.get(category, 0) + points
+
+
+#: Per tuple of plug-in classes: for each hook, the positions of the plug-ins that override it.
+_HOOK_PLANS: dict[tuple[type[Expansion], ...], dict[str, tuple[int, ...]]] = {}
+
+
+def _hook_plan(types: tuple[type[Expansion], ...]) -> dict[str, tuple[int, ...]]:
+    plan = _HOOK_PLANS.get(types)
+    if plan is None:
+        plan = _HOOK_PLANS[types] = {
+            hook: tuple(
+                index
+                for index, kind in enumerate(types)
+                if getattr(kind, hook) is not getattr(Expansion, hook)
+            )
+            for hook in HOOKS
+        }
+    return plan
+
+
+def shuffle(pool: list[str], seed: int) -> None:
+    """``random.Random(seed).shuffle(pool)``, step for step: CPython's Fisher-Yates, each index
+    drawn with ``getrandbits`` and rejection (as ``Random._randbelow`` does), without its two
+    method calls per tile. The stack's order is part of every record."""
+    getrandbits = random.Random(seed).getrandbits
+    for i in reversed(range(1, len(pool))):
+        bits = (i + 1).bit_length()
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        pool[i], pool[j] = pool[j], pool[i]
 
 
 #: Game attributes a fork shares with its original: set at the start, never changed after.
