@@ -22,12 +22,12 @@ from operator import mul
 
 from engine.core.fits import FitTable, fit_table
 from engine.core.fits import distinct_rotations as distinct_rotations  # re-exported
-from engine.core.footprint import JOINS, Footprint, footprint, joins
+from engine.core.footprint import Footprint, footprint, joins
 from engine.core.tiles import EDGE_STEPS, Oriented, TileKind
 from engine.core.values import quick_init
 
 Pos = tuple[int, int]
-#: A kind's placements on the frontier: (in all, [per key of ``by_key``, in order], its fits).
+#: A kind's placements on the frontier: (in all, [up to each key of ``by_key``], its fits).
 Tally = tuple[int, list[int], FitTable]
 
 NEIGHBOURS_8 = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
@@ -49,6 +49,35 @@ class _FreshKeys(dict[str, str]):
 
 #: Per edge facing back: :class:`_FreshKeys` (a square that joins the frontier).
 _FRESH = tuple(_FreshKeys(place) for place in range(4))
+
+
+class _Letters(dict[str, str]):
+    """letter -> ``key`` with that letter at a given place (a square reading one more edge)."""
+
+    def __init__(self, key: str, place: int) -> None:
+        super().__init__()
+        self.key = key
+        self.place = place
+
+    def __missing__(self, letter: str) -> str:
+        key = self[letter] = self.key[: self.place] + letter + self.key[self.place + 1 :]
+        return key
+
+
+class _KeyLetters(dict[str, _Letters]):
+    """key -> its :class:`_Letters` for a given place."""
+
+    def __init__(self, place: int) -> None:
+        super().__init__()
+        self.place = place
+
+    def __missing__(self, key: str) -> _Letters:
+        letters = self[key] = _Letters(key, self.place)
+        return letters
+
+
+#: Per edge facing back: the key a square reads once a tile shows it one more letter there.
+_WITH = tuple(_KeyLetters(place) for place in range(4))
 
 
 def find_root(parent: list[int], node: int) -> int:
@@ -182,17 +211,17 @@ class Board:
 
     @merge_hooks.setter
     def merge_hooks(self, hooks: tuple[Callable[[int, int], None], ...]) -> None:
-        self.set_merge_hooks(hooks)
+        self._merge_hooks = self._bare_hooks = tuple(hooks)
 
     def set_merge_hooks(
         self,
         hooks: tuple[Callable[[int, int], None], ...],
-        figures_only: AbstractSet[Callable[[int, int], None]] = frozenset(),
+        bare: tuple[Callable[[int, int], None], ...],
     ) -> None:
-        """Set :attr:`merge_hooks`; those of ``figures_only`` do nothing unless one of the two
-        features holds a figure, so the board skips them when neither does."""
-        self._merge_hooks = tuple(hooks)
-        self._bare_hooks = tuple(hook for hook in hooks if hook not in figures_only)
+        """Set :attr:`merge_hooks`, and ``bare``: those of them to call when neither feature
+        holds a figure (the others do nothing then)."""
+        self._merge_hooks = hooks
+        self._bare_hooks = bare
 
     def add_figure(self, root: int, figure: Figure) -> None:
         """Put ``figure`` on feature ``root`` (its list is replaced: clones share lists)."""
@@ -222,7 +251,7 @@ class Board:
         new.cities = self.cities.copy()
         new.done = self.done.copy()
         new._watch = self._watch.copy()
-        new.merge_hooks = ()
+        new._merge_hooks = new._bare_hooks = ()
         return new
 
     def root_of(self, pos: Pos, local: int) -> int:
@@ -330,7 +359,7 @@ class Board:
                         del by_key[key]
                     else:
                         cells.discard(cell)
-                    key = key[:back] + edges[edge] + key[back + 1 :]
+                    key = _WITH[back][key][edges[edge]]
                     if "?" not in key:
                         self._holes = sorted([*self._holes, cell])
                 frontier[cell] = key
@@ -356,9 +385,10 @@ class Board:
                 opens[root] -= 1
                 # Closed without merging (an abbey, a castle building): still touched.
                 touched.append(node)
-            pairs = JOINS.get((sides[edge], theirs.backs[back]))
+            meets = shape.meets[edge]
+            pairs = meets.get(theirs.backs[back])
             if pairs is None:
-                pairs = joins(sides[edge], theirs.backs[back])
+                pairs = meets[theirs.backs[back]] = joins(sides[edge], theirs.backs[back])
             for a, b in pairs:
                 union(first + a, other_first + b)
                 touched.append(other_first + b)
@@ -408,14 +438,16 @@ class Board:
                 yield cell, rotation
 
     def _tally(self, kind: TileKind) -> Tally:
-        """How many placements ``kind`` has, in all and per key of :attr:`by_key` (in order),
-        and its fit table; worked out once per frontier, with no Python loop over the keys."""
+        """How many placements ``kind`` has up to each key of :attr:`by_key` (in order; the
+        last is the total), and its fit table; worked out once per frontier, with no Python
+        loop over the keys."""
         cached = self._counts.get(kind.name)
         if cached is None:
             by_key = self.by_key
             table = self._table(kind)
-            sizes = list(map(mul, map(table.counts.__getitem__, by_key), map(len, by_key.values())))
-            cached = self._counts[kind.name] = (sum(sizes), sizes, table)
+            counts = map(table.counts.__getitem__, by_key)
+            ends = list(accumulate(map(mul, counts, map(len, by_key.values()))))
+            cached = self._counts[kind.name] = (ends[-1] if ends else 0, ends, table)
         return cached
 
     def count_placements(self, kind: TileKind) -> int:
@@ -423,17 +455,17 @@ class Board:
 
     def placement_at(self, kind: TileKind, index: int) -> tuple[Pos, int]:
         """The ``index``-th item of :meth:`placements`, found without listing the others."""
-        total, sizes, table = self._tally(kind)
+        total, ends, table = self._tally(kind)
         if index >= total:
             raise IndexError("placement index out of range")
         if index < 0:  # counted from the first key with placements, as Python indexes it
-            group = next((i for i, size in enumerate(sizes) if size), None)
-            if group is None:
+            group = bisect_right(ends, 0)
+            if group == len(ends):
                 raise IndexError("placement index out of range")
         else:
-            ends = list(accumulate(sizes))
             group = bisect_right(ends, index)
-            index -= ends[group] - sizes[group]
+            if group:
+                index -= ends[group - 1]
         key = next(islice(self.by_key, group, None))
         distinct = table[key][1]
         return sorted(self.by_key[key])[index // len(distinct)], distinct[index % len(distinct)]

@@ -37,7 +37,6 @@ renderer's.
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.core.setup import EXPANSIONS
@@ -61,6 +60,7 @@ def _copy_nested(value: list[Any] | dict[Any, Any] | set[Any]) -> Any:
     return value.copy()
 
 
+_NESTED = (list, dict, set)
 #: Every registered expansion by its record name.
 PLUGINS: dict[str, type[Expansion]] = {}
 
@@ -103,10 +103,10 @@ class Expansion:
     def fork(self, game: Game) -> Expansion:
         """A copy of this state for ``game``, a fork of its game: lists, dicts and sets are
         copied one level down (override when the state is deeper)."""
-        new = copy.copy(self)
+        new = object.__new__(type(self))
+        state = new.__dict__
         for name, value in vars(self).items():
-            if isinstance(value, list | dict | set):
-                setattr(new, name, _copy_nested(value))
+            state[name] = _copy_nested(value) if isinstance(value, _NESTED) else value
         new.game = game
         return new
 

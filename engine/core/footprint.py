@@ -31,6 +31,7 @@ class Footprint:
         "labels",
         "linked",
         "locals",
+        "meets",
         "opens",
         "pennants",
         "sides",
@@ -89,6 +90,8 @@ class Footprint:
         ]
         self.sides = tuple(_side_id(row) for row in typed)
         self.backs = tuple(_side_id(row[::-1]) for row in typed)
+        #: Per edge: a neighbour's back id there -> :func:`joins` of them (filled as met).
+        self.meets: tuple[dict[int, tuple[tuple[int, int], ...]], ...] = tuple({} for _ in range(4))
 
 
 #: What lies along an edge, ((local, type) at each of its three positions), by id.

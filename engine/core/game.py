@@ -155,6 +155,8 @@ class Game:
             hook: [getattr(plugins[index], hook) for index in overriding]
             for hook, overriding in plan.items()
         }
+        #: The plug-ins with a merge hook, in the order of ``_hooks["on_merge"]``.
+        self._merging = [plugins[index] for index in plan["on_merge"]]
         #: Per plug-in with a placement rule: which tile kinds that rule concerns.
         self._restrictors: list[Callable[[TileKind], bool]] = [
             p.restricts
@@ -178,8 +180,13 @@ class Game:
             self._phase_owner.update(dict.fromkeys(plugin.phases, plugin))
 
     def _set_merge_hooks(self) -> None:
-        quiet = {p.on_merge for p in self.plugins.values() if p.merges_with_figures_only}
-        self.board.set_merge_hooks(tuple(self._hooks["on_merge"]), quiet)
+        hooks = self._hooks["on_merge"]
+        bare = [
+            hook
+            for hook, p in zip(hooks, self._merging, strict=True)
+            if not p.merges_with_figures_only
+        ]
+        self.board.set_merge_hooks(tuple(hooks), tuple(bare))
 
     # -- setup ------------------------------------------------------------------------------
 
@@ -250,7 +257,10 @@ class Game:
         new = object.__new__(type(self))
         state = new.__dict__
         for name, value in self.__dict__.items():
-            state[name] = value if name in _SHARED else _copy2(value)
+            if name in _SHARED or type(value) not in _MUTABLE:
+                state[name] = value
+            else:
+                state[name] = _copy2(value)
         new.board = self.board.clone()
         new._pending = []
         if self.plugins:
