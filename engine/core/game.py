@@ -624,10 +624,19 @@ class Game:
                 x=action.x,
                 y=action.y,
             )
-        oriented = kind.oriented(action.rotation)
         # One table look-up; the edges are read one by one only to word a refusal.
-        fits = action.rotation in self.board.fits(kind, key)
-        for side, letter in enumerate("" if fits else key):
+        if action.rotation not in self.board.fits(kind, key):
+            self._refuse_fit(kind, action, key)
+        for rule in self._hooks["placement_refusal"]:
+            refusal = rule(kind, action.rotation, pos)
+            if refusal is not None:
+                raise refusal
+        return kind
+
+    def _refuse_fit(self, kind: TileKind, action: PlaceTile, key: str) -> None:
+        """Raise the refusal of a tile whose edges do not match its neighbours'."""
+        oriented = kind.oriented(action.rotation)
+        for side, letter in enumerate(key):
             if letter != "?" and not self.board.edge_fits(oriented.edges[side], letter):
                 raise IllegalActionError(
                     f"tile {kind.name} turned {action.rotation}° does not fit at "
@@ -641,11 +650,6 @@ class Game:
                     y=action.y,
                     side=EDGE_NAMES[side],
                 )
-        for rule in self._hooks["placement_refusal"]:
-            refusal = rule(kind, action.rotation, pos)
-            if refusal is not None:
-                raise refusal
-        return kind
 
     def _chosen_kind(self, name: str | None) -> TileKind:
         if self.hand_mode:
@@ -1000,6 +1004,8 @@ _SHARED = frozenset(
         "own_figures",
         "figure_weights",
         "_hooks",
+        "_merging",
+        "_restrictors",
         "_special_figures",
         "_joining_figures",
         "_restricting",
