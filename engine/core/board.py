@@ -129,6 +129,8 @@ class Board:
         self.tiles: dict[Pos, PlacedTile] = {}
         self.frontier: dict[Pos, str] = {}
         self.by_key: dict[str, set[Pos]] = {}
+        #: key -> how many squares of :attr:`by_key` read it (same keys, same order).
+        self._sizes: dict[str, int] = {}
         self._match = match
         #: Whether :meth:`in_bounds` may refuse a square (The Castle's board overrides it).
         self._bounded = type(self).in_bounds is not Board.in_bounds
@@ -239,6 +241,7 @@ class Board:
         new.tiles = self.tiles.copy()
         new.frontier = self.frontier.copy()
         new.by_key = {key: cells.copy() for key, cells in self.by_key.items()}
+        new._sizes = self._sizes.copy()
         new._counts = self._counts.copy()
         new.parent = self.parent.copy()
         new.ftype = self.ftype.copy()
@@ -330,14 +333,16 @@ class Board:
         # The square leaves the frontier before its empty neighbours join it or read one more
         # letter (the order of the keys is the order of the placements).
         self._counts.clear()
-        frontier, by_key = self.frontier, self.by_key
+        frontier, by_key, sizes = self.frontier, self.by_key, self._sizes
         old = frontier.pop(pos, None)
         if old is not None:
             cells = by_key[old]
             if len(cells) == 1:
                 del by_key[old]
+                del sizes[old]
             else:
                 cells.discard(pos)
+                sizes[old] -= 1
             if "?" not in old:
                 self._holes = [hole for hole in self._holes if hole != pos]
         bounded = self._bounded
@@ -357,8 +362,10 @@ class Board:
                     cells = by_key[key]
                     if len(cells) == 1:
                         del by_key[key]
+                        del sizes[key]
                     else:
                         cells.discard(cell)
+                        sizes[key] -= 1
                     key = _WITH[back][key][edges[edge]]
                     if "?" not in key:
                         self._holes = sorted([*self._holes, cell])
@@ -366,8 +373,10 @@ class Board:
                 joined = by_key.get(key)
                 if joined is None:
                     by_key[key] = {cell}
+                    sizes[key] = 1
                 else:
                     joined.add(cell)
+                    sizes[key] += 1
                 continue
             theirs = other.shape
             other_first = other.first_node
@@ -443,10 +452,10 @@ class Board:
         loop over the keys."""
         cached = self._counts.get(kind.name)
         if cached is None:
-            by_key = self.by_key
+            sizes = self._sizes
             table = self._table(kind)
-            counts = map(table.counts.__getitem__, by_key)
-            ends = list(accumulate(map(mul, counts, map(len, by_key.values()))))
+            counts = map(table.counts.__getitem__, sizes)
+            ends = list(accumulate(map(mul, counts, sizes.values())))
             cached = self._counts[kind.name] = (ends[-1] if ends else 0, ends, table)
         return cached
 
