@@ -91,8 +91,9 @@ def score_completed(game: Game, touched: list[int]) -> None:
         root = parent[node]
         if parent[root] != root:
             root = find_root(parent, node)
-        if open_[root] == 0 and not done[root] and ftype[root] in SCORED_DURING_PLAY:
-            score_feature(game, root, final=False)
+        if open_[root] or done[root] or ftype[root] not in SCORED_DURING_PLAY:
+            continue
+        score_feature(game, root, final=False)
 
 
 def score_final(game: Game) -> list[int]:

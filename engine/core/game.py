@@ -382,7 +382,7 @@ class Game:
 
     def has_placement(self, kind: TileKind) -> bool:
         """Whether ``kind`` can go anywhere now (it fits, and no expansion's rule forbids it)."""
-        if not self.restricts(kind):
+        if not self._restrictors or not self.restricts(kind):
             return self.board.has_placement(kind)
         return any(True for _ in self.placements(kind))
 

@@ -48,7 +48,7 @@ class LegalPlacements:
         #: With an expansion's placement rule (a river), the board's counts no longer apply:
         #: the placements are listed once.
         self._listed: list[PlaceTile] | None = None
-        for kind in self._kinds:
+        for kind in self._kinds if game.restricts_placement else ():
             if game.restricts(kind):
                 self._listed = list(self._iterate())
                 break
