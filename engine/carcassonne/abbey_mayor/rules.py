@@ -6,6 +6,7 @@ The plug-in (:mod:`engine.carcassonne.abbey_mayor.plugin`) calls these at the ga
 
 from __future__ import annotations
 
+from itertools import compress, count
 from typing import TYPE_CHECKING
 
 from engine.core.board import Board, Figure, Pos
@@ -121,9 +122,9 @@ def has_farmers(board: Board, root: int) -> bool:
 def score_barns_final(game: Game) -> None:
     """End: each barn scores 4 per completed city touching its field."""
     board = game.board
-    figures, ftype = board.figures, board.ftype
-    for root, parent in enumerate(board.parent):
-        if parent != root or not figures[root] or ftype[root] != "field":
+    figures, ftype, parent = board.figures, board.ftype, board.parent
+    for root in compress(count(), figures):  # the nodes holding figures, in order
+        if parent[root] != root or ftype[root] != "field":
             continue
         if not has_barn(board, root):
             continue
