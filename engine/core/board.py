@@ -35,22 +35,6 @@ NEIGHBOURS_8 = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or
 _SIDES = tuple((edge, dx, dy, (edge + 2) % 4) for edge, (dx, dy) in enumerate(EDGE_STEPS))
 
 
-class _FreshKeys(dict[str, str]):
-    """letter -> the key of a square with that one letter at a given place, ``?`` elsewhere."""
-
-    def __init__(self, place: int) -> None:
-        super().__init__()
-        self.place = place
-
-    def __missing__(self, letter: str) -> str:
-        key = self[letter] = "?" * self.place + letter + "?" * (3 - self.place)
-        return key
-
-
-#: Per edge facing back: :class:`_FreshKeys` (a square that joins the frontier).
-_FRESH = tuple(_FreshKeys(place) for place in range(4))
-
-
 class _Letters(dict[str, str]):
     """letter -> ``key`` with that letter at a given place (a square reading one more edge)."""
 
@@ -78,6 +62,8 @@ class _KeyLetters(dict[str, _Letters]):
 
 #: Per edge facing back: the key a square reads once a tile shows it one more letter there.
 _WITH = tuple(_KeyLetters(place) for place in range(4))
+#: Per edge facing back: the same for a square that joins the frontier.
+_FRESH = tuple(_WITH[place]["????"] for place in range(4))
 
 
 def find_root(parent: list[int], node: int) -> int:
