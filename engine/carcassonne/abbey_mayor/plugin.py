@@ -114,10 +114,10 @@ class AbbeyMayor(Expansion):
     def legal(self, action_type: type[Action]) -> list[Action]:
         game = self.game
         if action_type is PlaceAbbey:
-            if game.phase not in (Phase.TILE, Phase.ABBEY_END) or not self.abbeys[game.actor]:
-                return []
             holes = game.board.hole_list
-            if not holes:
+            if not holes:  # most turns: no hole, no abbey move
+                return []
+            if game.phase not in (Phase.TILE, Phase.ABBEY_END) or not self.abbeys[game.actor]:
                 return []
             known = self._abbey_moves
             if known is None or known[0] is not holes:
