@@ -12,7 +12,8 @@ What an expansion does    Hook
 its tiles                 :attr:`tile_set` (shuffled into the stack)
 new figures               :attr:`figures` (each player's supply), :meth:`may_stand`,
                           :attr:`special_figures` with :meth:`figure_options` and
-                          :meth:`place_figure`, :meth:`figure_refusal`
+                          :meth:`place_figure` (:attr:`joining_figures`: only asked when
+                          the tile joins an occupied feature), :meth:`figure_refusal`
 weight in majorities      :attr:`weights` (fixed) or :meth:`figure_weight` (e.g. the mayor)
 a figure that stays out   :meth:`figure_scored` (a wagon moves on instead of going home)
 pieces beside the supply  :meth:`pieces` (the abbey tile), :meth:`snapshot`
@@ -23,7 +24,9 @@ placement rules           :meth:`placement_refusal` (the river must continue), n
                           to the squares by :meth:`placement_squares` (its open end)
 its own actions, phases   :attr:`actions`, :attr:`phases`, :meth:`legal`, :meth:`play`,
                           :meth:`decline`, :meth:`hint`
-during the turn           :meth:`on_merge`, :meth:`after_scoring`, :meth:`pending_decision`
+during the turn           :meth:`on_merge` (skipped for empty features when
+                          :attr:`merges_with_figures_only`), :meth:`after_scoring`,
+                          :meth:`pending_decision`
 an extra tile             :meth:`extra_tile` (the builder: the same player plays again)
 a feature's value         :meth:`feature_value` (inns, cathedrals), named in its score
                           event by :meth:`feature_marks`
