@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import compress, count
+from operator import eq
 from typing import TYPE_CHECKING
 
 from engine.core.board import find_root
@@ -91,16 +93,18 @@ def score_completed(game: Game, touched: list[int]) -> None:
         root = parent[node]
         if parent[root] != root:
             root = find_root(parent, node)
-        if open_[root] == 0 and not done[root] and ftype[root] in SCORED_DURING_PLAY:
-            score_feature(game, root, final=False)
+        if open_[root] or done[root] or ftype[root] not in SCORED_DURING_PLAY:
+            continue
+        score_feature(game, root, final=False)
 
 
 def score_final(game: Game) -> list[int]:
     """End of game: incomplete roads, cities and cloisters, then farmers; returns the roots."""
     board = game.board
-    roots = [n for n, parent in enumerate(board.parent) if parent == n]
+    roots = list(compress(count(), map(eq, board.parent, count())))
+    figures, ftype, done = board.figures, board.ftype, board.done
     for root in roots:
-        if board.ftype[root] in SCORED_DURING_PLAY and not board.done[root] and board.figures[root]:
+        if figures[root] and ftype[root] in SCORED_DURING_PLAY and not done[root]:
             score_feature(game, root, final=True)
     score_farmers(game, roots)
     return roots

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.errors import MalformedError
+from engine.core.values import quick_init
 
 At = int | str
 AT_NAMES = frozenset({"C", "I1", "I2", "NW", "NE", "SE", "SW"})
@@ -117,6 +118,9 @@ class UseWallTile:
             data.update(x=self.x, y=self.y, at=self.at)
         return data
 
+
+for _value in (PlaceTile, PlaceAbbey, PlaceFigure, MoveWagon, Pass, Skip, Forfeit, UseWallTile):
+    quick_init(_value)
 
 Action = PlaceTile | PlaceAbbey | PlaceFigure | MoveWagon | UseWallTile | Pass | Skip | Forfeit
 

@@ -20,18 +20,50 @@ from dataclasses import dataclass, field
 from itertools import accumulate, islice
 from operator import mul
 
+from engine.core.fits import FitTable, fit_table
 from engine.core.fits import distinct_rotations as distinct_rotations  # re-exported
-from engine.core.fits import fit_table
 from engine.core.footprint import Footprint, footprint, joins
 from engine.core.tiles import EDGE_STEPS, Oriented, TileKind
+from engine.core.values import quick_init
 
 Pos = tuple[int, int]
-#: A kind's placements on the frontier: (in all, [per key of ``by_key``, in order]).
-Tally = tuple[int, list[int]]
+#: A kind's placements on the frontier: (in all, [up to each key of ``by_key``], its fits).
+Tally = tuple[int, list[int], FitTable]
 
 NEIGHBOURS_8 = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy)
 #: Per edge: (edge, dx, dy, the edge facing back from the neighbour there).
 _SIDES = tuple((edge, dx, dy, (edge + 2) % 4) for edge, (dx, dy) in enumerate(EDGE_STEPS))
+
+
+class _Letters(dict[str, str]):
+    """letter -> ``key`` with that letter at a given place (a square reading one more edge)."""
+
+    def __init__(self, key: str, place: int) -> None:
+        super().__init__()
+        self.key = key
+        self.place = place
+
+    def __missing__(self, letter: str) -> str:
+        key = self[letter] = self.key[: self.place] + letter + self.key[self.place + 1 :]
+        return key
+
+
+class _KeyLetters(dict[str, _Letters]):
+    """key -> its :class:`_Letters` for a given place."""
+
+    def __init__(self, place: int) -> None:
+        super().__init__()
+        self.place = place
+
+    def __missing__(self, key: str) -> _Letters:
+        letters = self[key] = _Letters(key, self.place)
+        return letters
+
+
+#: Per edge facing back: the key a square reads once a tile shows it one more letter there.
+_WITH = tuple(_KeyLetters(place) for place in range(4))
+#: Per edge facing back: the same for a square that joins the frontier.
+_FRESH = tuple(_WITH[place]["????"] for place in range(4))
 
 
 def find_root(parent: list[int], node: int) -> int:
@@ -68,6 +100,9 @@ class PlacedTile:
     shape: Footprint = field(repr=False, compare=False)
 
 
+quick_init(PlacedTile)
+
+
 def edges_match(mine: str, theirs: str) -> bool:
     """Base matching: same letter; ``*`` (abbey) matches anything."""
     return mine == theirs or mine == "*" or theirs == "*"
@@ -80,9 +115,13 @@ class Board:
         self.tiles: dict[Pos, PlacedTile] = {}
         self.frontier: dict[Pos, str] = {}
         self.by_key: dict[str, set[Pos]] = {}
+        #: key -> how many squares of :attr:`by_key` read it (same keys, same order).
+        self._sizes: dict[str, int] = {}
         self._match = match
         #: Whether :meth:`in_bounds` may refuse a square (The Castle's board overrides it).
         self._bounded = type(self).in_bounds is not Board.in_bounds
+        #: Tile kind name -> its fit table under this board's rule (shared with clones).
+        self._tables: dict[str, FitTable] = {}
         #: Placements per kind for the current frontier (cleared when it changes).
         self._counts: dict[str, Tally] = {}
         #: The holes (squares closed on four sides), sorted; replaced, never changed in place.
@@ -105,8 +144,9 @@ class Board:
         #: Empty squares next to a centre feature (cloister, abbey): (rank among the square's
         #: eight neighbours, node) of each, whose open count drops when a tile lands there.
         self._watch: dict[Pos, tuple[tuple[int, int], ...]] = {}
-        #: Hooks called in order as ``hook(root_kept, root_absorbed)`` before data is combined.
-        self.merge_hooks: tuple[Callable[[int, int], None], ...] = ()
+        #: See :attr:`merge_hooks`; ``_bare_hooks`` are those called when no figure is involved.
+        self._merge_hooks: tuple[Callable[[int, int], None], ...] = ()
+        self._bare_hooks: tuple[Callable[[int, int], None], ...] = ()
 
     # -- union-find -------------------------------------------------------------------------
 
@@ -129,23 +169,47 @@ class Board:
         if len(tiles_a) < len(tiles_b):
             ra, rb = rb, ra
             tiles_a, tiles_b = tiles_b, tiles_a
-        for hook in self.merge_hooks:
+        figures = self.figures
+        figures_b = figures[rb]
+        # Most merges join features nobody stands on: only the hooks that care are called.
+        for hook in self._merge_hooks if figures_b or figures[ra] else self._bare_hooks:
             hook(ra, rb)
         # Root data is replaced, never changed in place, so that a clone may share it.
         parent[rb] = ra
         ftiles[ra] = tiles_a | tiles_b
         ftiles[rb] = None
-        pennants, opens, figures, cities = self.pennants, self.open, self.figures, self.cities
+        pennants, opens, cities = self.pennants, self.open, self.cities
         pennants[ra] += pennants[rb]
         opens[ra] += opens[rb]
-        if figures[rb]:
-            figures[ra] = figures[ra] + figures[rb]
+        if figures_b:
+            figures[ra] = figures[ra] + figures_b
             figures[rb] = []
-        if cities[rb]:
-            cities[ra] = cities[ra] + cities[rb]
+        cities_b = cities[rb]
+        if cities_b:
+            cities[ra] = cities[ra] + cities_b
             cities[rb] = []
-        if self.done[rb]:
-            self.done[ra] = True
+        done = self.done
+        if done[rb]:
+            done[ra] = True
+
+    @property
+    def merge_hooks(self) -> tuple[Callable[[int, int], None], ...]:
+        """Hooks called in order as ``hook(root_kept, root_absorbed)`` before data is combined."""
+        return self._merge_hooks
+
+    @merge_hooks.setter
+    def merge_hooks(self, hooks: tuple[Callable[[int, int], None], ...]) -> None:
+        self._merge_hooks = self._bare_hooks = tuple(hooks)
+
+    def set_merge_hooks(
+        self,
+        hooks: tuple[Callable[[int, int], None], ...],
+        bare: tuple[Callable[[int, int], None], ...],
+    ) -> None:
+        """Set :attr:`merge_hooks`, and ``bare``: those of them to call when neither feature
+        holds a figure (the others do nothing then)."""
+        self._merge_hooks = hooks
+        self._bare_hooks = bare
 
     def add_figure(self, root: int, figure: Figure) -> None:
         """Put ``figure`` on feature ``root`` (its list is replaced: clones share lists)."""
@@ -163,6 +227,7 @@ class Board:
         new.tiles = self.tiles.copy()
         new.frontier = self.frontier.copy()
         new.by_key = {key: cells.copy() for key, cells in self.by_key.items()}
+        new._sizes = self._sizes.copy()
         new._counts = self._counts.copy()
         new.parent = self.parent.copy()
         new.ftype = self.ftype.copy()
@@ -175,7 +240,7 @@ class Board:
         new.cities = self.cities.copy()
         new.done = self.done.copy()
         new._watch = self._watch.copy()
-        new.merge_hooks = ()
+        new._merge_hooks = new._bare_hooks = ()
         return new
 
     def root_of(self, pos: Pos, local: int) -> int:
@@ -188,9 +253,15 @@ class Board:
         """This board's edge-matching rule (which edge letters may face which)."""
         return self._match
 
+    def _table(self, kind: TileKind) -> FitTable:
+        table = self._tables.get(kind.name)
+        if table is None:
+            table = self._tables[kind.name] = fit_table(self._match, kind)
+        return table
+
     def fits(self, kind: TileKind, key: str) -> tuple[int, ...]:
         """The rotations of ``kind`` that may lie on a square whose neighbours read ``key``."""
-        return fit_table(self._match, kind)[key][0]
+        return self._table(kind)[key][0]
 
     def edge_fits(self, mine: str, theirs: str) -> bool:
         """Whether an edge letter may face a neighbour's edge letter (this board's rule)."""
@@ -212,63 +283,117 @@ class Board:
         count = shape.count
         tiles = self.tiles
         tiles[pos] = PlacedTile(pos, oriented, first, turn, shape)
-        parent.extend(range(first, first + count))
+        touched = list(range(first, first + count))
+        parent.extend(touched)
         self.ftype.extend(shape.ftypes)
         self.node_pos.extend([pos] * count)
-        self.node_local.extend(range(count))
+        self.node_local.extend(shape.locals)
         self.pennants.extend(shape.pennants)
-        self.done.extend([False] * count)
+        self.done.extend(shape.undone)
         opens = self.open
         opens.extend(shape.opens)
-        # Plain loops: comprehensions cost a call each on Python 3.11.
-        ftiles, figures, cities = self.ftiles, self.figures, self.cities
         # The tile's features share one frozen set of their tile, one empty figures list and one
         # empty cities list: root data is replaced, never changed in place, so sharing is safe
         # and spares the collector.
-        no_figures, no_cities = self._no_figures, self._no_cities
-        alone = frozenset((pos,))  # every feature of the tile covers this tile alone
-        for near in shape.cities:
-            ftiles.append(alone)
-            figures.append(no_figures)
-            cities.append(list(map(first.__add__, near)) if near else no_cities)
-        for index in shape.centres:
-            around = 0
+        self.ftiles.extend([frozenset((pos,))] * count)
+        self.figures.extend([self._no_figures] * count)
+        cities = self.cities
+        if shape.linked:
+            no_cities = self._no_cities
+            for near in shape.cities:
+                if not near:
+                    cities.append(no_cities)
+                elif len(near) == 1:
+                    cities.append([first + near[0]])
+                else:
+                    cities.append([first + local for local in near])
+        else:
+            cities.extend([self._no_cities] * count)
+        if shape.centres:
+            around = 8
             for dx, dy in NEIGHBOURS_8:
                 if (x + dx, y + dy) in tiles:
-                    around += 1
-            opens[first + index] = 8 - around
-        touched = list(range(first, first + count))
-        empty: list[tuple[int, Pos, int]] = []  # (edge, square, edge facing back) of the frontier
+                    around -= 1
+            for index in shape.centres:
+                opens[first + index] = around
+        # The square leaves the frontier before its empty neighbours join it or read one more
+        # letter (the order of the keys is the order of the placements).
+        self._counts.clear()
+        frontier, by_key, sizes = self.frontier, self.by_key, self._sizes
+        old = frontier.pop(pos, None)
+        if old is not None:
+            cells = by_key[old]
+            if len(cells) == 1:
+                del by_key[old]
+                del sizes[old]
+            else:
+                cells.discard(pos)
+                sizes[old] -= 1
+            if "?" not in old:
+                self._holes = [hole for hole in self._holes if hole != pos]
+        bounded = self._bounded
+        edges = oriented.edges
+        union = self._union
+        closable, sides = shape.closable, shape.sides
         for edge, dx, dy, back in _SIDES:
             cell = (x + dx, y + dy)
             other = tiles.get(cell)
             if other is None:
-                empty.append((edge, cell, back))
+                if bounded and not self.in_bounds(cell):
+                    continue
+                key = frontier.get(cell)
+                if key is None:
+                    key = _FRESH[back][edges[edge]]
+                else:
+                    cells = by_key[key]
+                    if len(cells) == 1:
+                        del by_key[key]
+                        del sizes[key]
+                    else:
+                        cells.discard(cell)
+                        sizes[key] -= 1
+                    key = _WITH[back][key][edges[edge]]
+                    if "?" not in key:
+                        self._holes = sorted([*self._holes, cell])
+                frontier[cell] = key
+                joined = by_key.get(key)
+                if joined is None:
+                    by_key[key] = {cell}
+                    sizes[key] = 1
+                else:
+                    joined.add(cell)
+                    sizes[key] += 1
                 continue
             theirs = other.shape
             other_first = other.first_node
             # Roots found inline when a node is a root or one step below it (most are).
-            for local in shape.closable[edge]:
+            for local in closable[edge]:
                 root = parent[first + local]
                 if parent[root] != root:
                     root = find_root(parent, first + local)
                 opens[root] -= 1
             for local in theirs.closable[back]:
-                root = parent[other_first + local]
+                node = other_first + local
+                root = parent[node]
                 if parent[root] != root:
-                    root = find_root(parent, other_first + local)
+                    root = find_root(parent, node)
                 opens[root] -= 1
                 # Closed without merging (an abbey, a castle building): still touched.
-                touched.append(other_first + local)
-            for a, b in joins(shape.sides[edge], theirs.backs[back]):
-                self._union(first + a, other_first + b)
+                touched.append(node)
+            meets = shape.meets[edge]
+            pairs = meets.get(theirs.backs[back])
+            if pairs is None:
+                pairs = meets[theirs.backs[back]] = joins(sides[edge], theirs.backs[back])
+            for a, b in pairs:
+                union(first + a, other_first + b)
                 touched.append(other_first + b)
         watch = self._watch
-        watching = watch.pop(pos, None)
-        if watching is not None:
-            for _, node in sorted(watching):
-                opens[node] -= 1
-                touched.append(node)
+        if watch:
+            watching = watch.pop(pos, None)
+            if watching is not None:
+                for _, node in sorted(watching):
+                    opens[node] -= 1
+                    touched.append(node)
         if oriented.centre >= 0:
             node = first + oriented.centre
             for index, (dx, dy) in enumerate(NEIGHBOURS_8):
@@ -276,49 +401,7 @@ class Board:
                 if cell not in tiles:
                     # Seen from that square, this tile is the (7 - index)-th neighbour.
                     watch[cell] = (*watch.get(cell, ()), (7 - index, node))
-        self._update_frontier(oriented, pos, empty)
         return touched
-
-    def _update_frontier(
-        self, oriented: Oriented, pos: Pos, empty: list[tuple[int, Pos, int]]
-    ) -> None:
-        """The square ``pos`` leaves the frontier; its ``empty`` neighbours (edge, square, edge
-        facing back) join it or read one more letter."""
-        self._counts.clear()
-        frontier, by_key = self.frontier, self.by_key
-        old = frontier.pop(pos, None)
-        if old is not None:
-            self._unindex(old, pos)
-            if "?" not in old:
-                self._holes = [hole for hole in self._holes if hole != pos]
-        bounded = self._bounded
-        edges = oriented.edges
-        for edge, cell, back in empty:
-            if bounded and not self.in_bounds(cell):
-                continue
-            key = frontier.get(cell)
-            if key is None:
-                key = "????"
-            else:
-                before = by_key[key]
-                before.discard(cell)
-                if not before:
-                    del by_key[key]
-            key = key[:back] + edges[edge] + key[back + 1 :]
-            frontier[cell] = key
-            if "?" not in key:
-                self._holes = sorted([*self._holes, cell])
-            cells = by_key.get(key)
-            if cells is None:
-                by_key[key] = {cell}
-            else:
-                cells.add(cell)
-
-    def _unindex(self, key: str, cell: Pos) -> None:
-        cells = self.by_key[key]
-        cells.discard(cell)
-        if not cells:
-            del self.by_key[key]
 
     def in_bounds(self, cell: Pos) -> bool:
         """Whether a square may ever hold a tile (unbounded here; The Castle overrides)."""
@@ -328,7 +411,7 @@ class Board:
 
     def placements(self, kind: TileKind) -> Iterator[tuple[Pos, int]]:
         """Every (square, rotation) where ``kind`` may lie, distinct orientations only."""
-        table = fit_table(self._match, kind)
+        table = self._table(kind)
         for key, cells in self.by_key.items():
             distinct = table[key][1]
             if distinct:
@@ -336,15 +419,30 @@ class Board:
                     for rotation in distinct:
                         yield cell, rotation
 
+    def placements_on(self, kind: TileKind, squares: AbstractSet[Pos]) -> Iterator[tuple[Pos, int]]:
+        """The items of :meth:`placements` on ``squares``, in the same order, looking at no
+        other square."""
+        frontier = self.frontier
+        found = [cell for cell in squares if cell in frontier]
+        if len(found) > 1:
+            rank = {key: index for index, key in enumerate(self.by_key)}
+            found.sort(key=lambda cell: (rank[frontier[cell]], cell))
+        table = self._table(kind)
+        for cell in found:
+            for rotation in table[frontier[cell]][1]:
+                yield cell, rotation
+
     def _tally(self, kind: TileKind) -> Tally:
-        """How many placements ``kind`` has, in all and per key of :attr:`by_key` (in order);
-        worked out once per frontier, with no Python loop over the keys."""
+        """How many placements ``kind`` has up to each key of :attr:`by_key` (in order; the
+        last is the total), and its fit table; worked out once per frontier, with no Python
+        loop over the keys."""
         cached = self._counts.get(kind.name)
         if cached is None:
-            by_key = self.by_key
-            counts = fit_table(self._match, kind).counts
-            sizes = list(map(mul, map(counts.__getitem__, by_key), map(len, by_key.values())))
-            cached = self._counts[kind.name] = (sum(sizes), sizes)
+            sizes = self._sizes
+            table = self._table(kind)
+            counts = map(table.counts.__getitem__, sizes)
+            ends = list(accumulate(map(mul, counts, sizes.values())))
+            cached = self._counts[kind.name] = (ends[-1] if ends else 0, ends, table)
         return cached
 
     def count_placements(self, kind: TileKind) -> int:
@@ -352,19 +450,19 @@ class Board:
 
     def placement_at(self, kind: TileKind, index: int) -> tuple[Pos, int]:
         """The ``index``-th item of :meth:`placements`, found without listing the others."""
-        total, sizes = self._tally(kind)
+        total, ends, table = self._tally(kind)
         if index >= total:
             raise IndexError("placement index out of range")
         if index < 0:  # counted from the first key with placements, as Python indexes it
-            group = next((i for i, size in enumerate(sizes) if size), None)
-            if group is None:
+            group = bisect_right(ends, 0)
+            if group == len(ends):
                 raise IndexError("placement index out of range")
         else:
-            ends = list(accumulate(sizes))
             group = bisect_right(ends, index)
-            index -= ends[group] - sizes[group]
+            if group:
+                index -= ends[group - 1]
         key = next(islice(self.by_key, group, None))
-        distinct = fit_table(self._match, kind)[key][1]
+        distinct = table[key][1]
         return sorted(self.by_key[key])[index // len(distinct)], distinct[index % len(distinct)]
 
     def has_placement(self, kind: TileKind) -> bool:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core.values import quick_init
+
 
 @dataclass(frozen=True, slots=True)
 class TilePlaced:
@@ -147,6 +149,25 @@ class GameEnded:
     scores: tuple[int, ...]
     winners: tuple[int, ...]
 
+
+for _value in (
+    TilePlaced,
+    TileDiscarded,
+    FigurePlaced,
+    FigureReturned,
+    WagonMoved,
+    GoodsTaken,
+    FeatureScored,
+    TurnStarted,
+    BonusTileDrawn,
+    TurnSkipped,
+    PlayerLeft,
+    WallTileTaken,
+    WallTileUsed,
+    PalacePlaced,
+    GameEnded,
+):
+    quick_init(_value)
 
 Event = (
     TilePlaced

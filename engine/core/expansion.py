@@ -12,7 +12,8 @@ What an expansion does    Hook
 its tiles                 :attr:`tile_set` (shuffled into the stack)
 new figures               :attr:`figures` (each player's supply), :meth:`may_stand`,
                           :attr:`special_figures` with :meth:`figure_options` and
-                          :meth:`place_figure`, :meth:`figure_refusal`
+                          :meth:`place_figure` (:attr:`joining_figures`: only asked when
+                          the tile joins an occupied feature), :meth:`figure_refusal`
 weight in majorities      :attr:`weights` (fixed) or :meth:`figure_weight` (e.g. the mayor)
 a figure that stays out   :meth:`figure_scored` (a wagon moves on instead of going home)
 pieces beside the supply  :meth:`pieces` (the abbey tile), :meth:`snapshot`
@@ -23,7 +24,9 @@ placement rules           :meth:`placement_refusal` (the river must continue), n
                           to the squares by :meth:`placement_squares` (its open end)
 its own actions, phases   :attr:`actions`, :attr:`phases`, :meth:`legal`, :meth:`play`,
                           :meth:`decline`, :meth:`hint`
-during the turn           :meth:`on_merge`, :meth:`after_scoring`, :meth:`pending_decision`
+during the turn           :meth:`on_merge` (skipped for empty features when
+                          :attr:`merges_with_figures_only`), :meth:`after_scoring`,
+                          :meth:`pending_decision`
 an extra tile             :meth:`extra_tile` (the builder: the same player plays again)
 a feature's value         :meth:`feature_value` (inns, cathedrals), named in its score
                           event by :meth:`feature_marks`
@@ -37,7 +40,6 @@ renderer's.
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.core.setup import EXPANSIONS
@@ -61,6 +63,7 @@ def _copy_nested(value: list[Any] | dict[Any, Any] | set[Any]) -> Any:
     return value.copy()
 
 
+_NESTED = (list, dict, set)
 #: Every registered expansion by its record name.
 PLUGINS: dict[str, type[Expansion]] = {}
 
@@ -86,10 +89,16 @@ class Expansion:
     #: Figures it places itself, otherwise than on a feature's type alone (a barn on a corner;
     #: a figure that needs the feature's state): the game asks :meth:`figure_options` for them.
     special_figures: ClassVar[frozenset[str]] = frozenset()
+    #: Those of :attr:`special_figures` that only ever join a feature already holding a figure
+    #: (a builder, a pig): the game asks for them only when the tile just placed is part of one.
+    joining_figures: ClassVar[frozenset[str]] = frozenset()
     #: Action types it answers (the game refuses them when the expansion is not in play).
     actions: ClassVar[tuple[type[Action], ...]] = ()
     #: Phases it opens; :meth:`decline` and :meth:`hint` answer in them.
     phases: ClassVar[tuple[Phase, ...]] = ()
+    #: True when :meth:`on_merge` does nothing unless one of the two features holds a figure:
+    #: the board then skips it for the many merges of features nobody stands on.
+    merges_with_figures_only: ClassVar[bool] = False
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -97,10 +106,10 @@ class Expansion:
     def fork(self, game: Game) -> Expansion:
         """A copy of this state for ``game``, a fork of its game: lists, dicts and sets are
         copied one level down (override when the state is deeper)."""
-        new = copy.copy(self)
+        new = object.__new__(type(self))
+        state = new.__dict__
         for name, value in vars(self).items():
-            if isinstance(value, list | dict | set):
-                setattr(new, name, _copy_nested(value))
+            state[name] = _copy_nested(value) if isinstance(value, _NESTED) else value
         new.game = game
         return new
 

@@ -29,9 +29,13 @@ class Footprint:
         "edge_types",
         "ftypes",
         "labels",
+        "linked",
+        "locals",
+        "meets",
         "opens",
         "pennants",
         "sides",
+        "undone",
     )
 
     def __init__(self, oriented: Oriented) -> None:
@@ -44,6 +48,11 @@ class Footprint:
         self.centres = tuple(i for i, f in enumerate(features) if f.centre)
         #: Local indices of each feature's linked features (a field's cities).
         self.cities = tuple(f.cities for f in features)
+        #: Whether some feature has linked features.
+        self.linked = any(self.cities)
+        #: The local indices, and a ``False`` for each (a new node's ``done``).
+        self.locals = tuple(range(self.count))
+        self.undone = (False,) * self.count
         #: Each feature's open edges when the tile lies alone (a centre's are counted on the
         #: board, from the tiles around it).
         self.opens = tuple(
@@ -81,6 +90,8 @@ class Footprint:
         ]
         self.sides = tuple(_side_id(row) for row in typed)
         self.backs = tuple(_side_id(row[::-1]) for row in typed)
+        #: Per edge: a neighbour's back id there -> :func:`joins` of them (filled as met).
+        self.meets: tuple[dict[int, tuple[tuple[int, int], ...]], ...] = tuple({} for _ in range(4))
 
 
 #: What lies along an edge, ((local, type) at each of its three positions), by id.

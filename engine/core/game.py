@@ -135,7 +135,7 @@ class Game:
         self._touched: list[int] = []
         self._figure_choices: list[PlaceFigure] = []
         self._ending = False
-        self.board.merge_hooks = tuple(self._hooks["on_merge"])
+        self._set_merge_hooks()
         self._pending: list[Event] = []
         self.stack = self._build_stack()
         for arrange in self._hooks["arrange_stack"]:
@@ -149,30 +149,44 @@ class Game:
 
     def _hook_lists(self) -> None:
         """For each hook, the bound methods of the plug-ins that override it."""
-        self._hooks: dict[str, list[Callable[..., Any]]] = {}
-        for hook in HOOKS:
-            default = getattr(Expansion, hook)
-            self._hooks[hook] = [
-                getattr(p, hook)
-                for p in self.plugins.values()
-                if getattr(type(p), hook) is not default
-            ]
+        plugins = list(self.plugins.values())
+        plan = _hook_plan(tuple(type(p) for p in plugins))
+        self._hooks: dict[str, list[Callable[..., Any]]] = {
+            hook: [getattr(plugins[index], hook) for index in overriding]
+            for hook, overriding in plan.items()
+        }
+        #: The plug-ins with a merge hook, in the order of ``_hooks["on_merge"]``.
+        self._merging = [plugins[index] for index in plan["on_merge"]]
         #: Per plug-in with a placement rule: which tile kinds that rule concerns.
         self._restrictors: list[Callable[[TileKind], bool]] = [
             p.restricts
             for p in self.plugins.values()
             if type(p).placement_refusal is not Expansion.placement_refusal
         ]
+        #: Tile kind name -> :meth:`restricts` (asked once per kind and game).
+        self._restricting: dict[str, bool] = {}
         #: Figures an expansion places itself (a barn on a corner), by figure.
         self._special_figures: dict[str, Expansion] = {}
         #: figure -> the feature types (of :attr:`roles`) it may stand on, filled as asked.
         self._allowed: dict[str, frozenset[str]] = {}
         self._action_owner: dict[type[Action], Expansion] = {}
         self._phase_owner: dict[Phase, Expansion] = {}
+        #: Special figures that only join a feature already holding a figure.
+        self._joining_figures: frozenset[str] = frozenset()
         for plugin in self.plugins.values():
             self._special_figures.update(dict.fromkeys(plugin.special_figures, plugin))
+            self._joining_figures |= plugin.joining_figures
             self._action_owner.update(dict.fromkeys(plugin.actions, plugin))
             self._phase_owner.update(dict.fromkeys(plugin.phases, plugin))
+
+    def _set_merge_hooks(self) -> None:
+        hooks = self._hooks["on_merge"]
+        bare = [
+            hook
+            for hook, p in zip(hooks, self._merging, strict=True)
+            if not p.merges_with_figures_only
+        ]
+        self.board.set_merge_hooks(tuple(hooks), tuple(bare))
 
     # -- setup ------------------------------------------------------------------------------
 
@@ -205,7 +219,7 @@ class Game:
                 start = kind.name
                 count -= 1
             pool.extend([kind.name] * count)
-        random.Random(self.setup.seed).shuffle(pool)
+        shuffle(pool, self.setup.seed)
         pool.reverse()
         pool.append(start)
         return pool
@@ -243,13 +257,16 @@ class Game:
         new = object.__new__(type(self))
         state = new.__dict__
         for name, value in self.__dict__.items():
-            state[name] = value if name in _SHARED else _copy2(value)
+            if name in _SHARED or type(value) not in _MUTABLE:
+                state[name] = value
+            else:
+                state[name] = _copy2(value)
         new.board = self.board.clone()
         new._pending = []
         if self.plugins:
             new.plugins = {name: p.fork(new) for name, p in self.plugins.items()}
             new._hook_lists()
-            new.board.merge_hooks = tuple(new._hooks["on_merge"])
+            new._set_merge_hooks()
         self._rebind(new)
         return new
 
@@ -356,11 +373,16 @@ class Game:
 
     def restricts(self, kind: TileKind) -> bool:
         """Whether an expansion's placement rule may refuse a fitting placement of ``kind``."""
-        return any(concerns(kind) for concerns in self._restrictors)
+        known = self._restricting.get(kind.name)
+        if known is None:
+            known = self._restricting[kind.name] = any(
+                concerns(kind) for concerns in self._restrictors
+            )
+        return known
 
     def has_placement(self, kind: TileKind) -> bool:
         """Whether ``kind`` can go anywhere now (it fits, and no expansion's rule forbids it)."""
-        if not self.restricts(kind):
+        if not self._restrictors or not self.restricts(kind):
             return self.board.has_placement(kind)
         return any(True for _ in self.placements(kind))
 
@@ -372,9 +394,13 @@ class Game:
         rules = self._hooks["placement_refusal"]
         only = [hook(kind) for hook in self._hooks["placement_squares"]]
         only = [squares for squares in only if squares is not None]
-        for pos, rotation in self.board.placements(kind):
-            if any(pos not in squares for squares in only):
-                continue  # refused by a rule anyway: no need to word why
+        if only:
+            # Only the squares every rule allows (the river's open end) are looked at.
+            squares = set(only[0]).intersection(*only[1:])
+            candidates = self.board.placements_on(kind, squares)
+        else:
+            candidates = self.board.placements(kind)
+        for pos, rotation in candidates:
             if all(rule(kind, rotation, pos) is None for rule in rules):
                 yield pos, rotation
 
@@ -401,28 +427,31 @@ class Game:
         pos = self.last_pos
         placed = board.tiles[pos]
         shape = placed.shape
+        parent, figures, first = board.parent, board.figures, placed.first_node
+        free: list[int] = []  # the empty features (local indices)
+        occupied = False  # whether a feature of the tile holds a figure
+        for node in range(first, first + shape.count):
+            root = parent[node]
+            if parent[root] != root:
+                root = find_root(parent, node)
+            if figures[root]:
+                occupied = True
+            else:
+                free.append(node - first)
         x, y = pos
         allowed = self._allowed
         special = self._special_figures
+        joining = self._joining_figures
         result: list[PlaceFigure] = []
-        free: list[int] | None = None  # the empty features (local indices)
-        ftypes = shape.ftypes
+        ftypes, labels = shape.ftypes, shape.labels
         for figure, count in self.supply[self.current].items():
             if count <= 0:
                 continue
             owner = special.get(figure)
             if owner is not None:
-                result.extend(owner.figure_options(figure, pos) or ())
+                if occupied or figure not in joining:
+                    result.extend(owner.figure_options(figure, pos) or ())
                 continue
-            if free is None:
-                parent, figures, node = board.parent, board.figures, placed.first_node
-                free = []
-                for local in range(shape.count):
-                    root = parent[node + local]
-                    if parent[root] != root:
-                        root = find_root(parent, node + local)
-                    if not figures[root]:
-                        free.append(local)
             if not free:
                 continue
             stands = allowed.get(figure)
@@ -432,7 +461,7 @@ class Game:
                 )
             for local in free:
                 if ftypes[local] in stands:
-                    result.append(PlaceFigure(figure, x, y, shape.labels[local]))
+                    result.append(PlaceFigure(figure, x, y, labels[local]))
         return result
 
     def _may_stand(self, figure: str, ftype: str) -> bool:
@@ -595,10 +624,19 @@ class Game:
                 x=action.x,
                 y=action.y,
             )
-        oriented = kind.oriented(action.rotation)
         # One table look-up; the edges are read one by one only to word a refusal.
-        fits = action.rotation in self.board.fits(kind, key)
-        for side, letter in enumerate("" if fits else key):
+        if action.rotation not in self.board.fits(kind, key):
+            self._refuse_fit(kind, action, key)
+        for rule in self._hooks["placement_refusal"]:
+            refusal = rule(kind, action.rotation, pos)
+            if refusal is not None:
+                raise refusal
+        return kind
+
+    def _refuse_fit(self, kind: TileKind, action: PlaceTile, key: str) -> None:
+        """Raise the refusal of a tile whose edges do not match its neighbours'."""
+        oriented = kind.oriented(action.rotation)
+        for side, letter in enumerate(key):
             if letter != "?" and not self.board.edge_fits(oriented.edges[side], letter):
                 raise IllegalActionError(
                     f"tile {kind.name} turned {action.rotation}° does not fit at "
@@ -612,11 +650,6 @@ class Game:
                     y=action.y,
                     side=EDGE_NAMES[side],
                 )
-        for rule in self._hooks["placement_refusal"]:
-            refusal = rule(kind, action.rotation, pos)
-            if refusal is not None:
-                raise refusal
-        return kind
 
     def _chosen_kind(self, name: str | None) -> TileKind:
         if self.hand_mode:
@@ -708,7 +741,11 @@ class Game:
             )
         feat = placed.oriented.features[local]
         at = placed.oriented.at_label(local)
-        if PlaceFigure(action.figure, action.x, action.y, at) not in self._figure_choices:
+        # The choices are all on this tile: the figure and the feature tell them apart.
+        for choice in self._figure_choices:
+            if choice.at == at and choice.figure == action.figure:
+                break
+        else:
             raise IllegalActionError(
                 self._figure_refusal(action.figure, feat.type),
                 "figure_refused",
@@ -927,6 +964,37 @@ class Game:
         breakdown[category] = breakdown.get(category, 0) + points
 
 
+#: Per tuple of plug-in classes: for each hook, the positions of the plug-ins that override it.
+_HOOK_PLANS: dict[tuple[type[Expansion], ...], dict[str, tuple[int, ...]]] = {}
+
+
+def _hook_plan(types: tuple[type[Expansion], ...]) -> dict[str, tuple[int, ...]]:
+    plan = _HOOK_PLANS.get(types)
+    if plan is None:
+        plan = _HOOK_PLANS[types] = {
+            hook: tuple(
+                index
+                for index, kind in enumerate(types)
+                if getattr(kind, hook) is not getattr(Expansion, hook)
+            )
+            for hook in HOOKS
+        }
+    return plan
+
+
+def shuffle(pool: list[str], seed: int) -> None:
+    """``random.Random(seed).shuffle(pool)``, step for step: CPython's Fisher-Yates, each index
+    drawn with ``getrandbits`` and rejection (as ``Random._randbelow`` does), without its two
+    method calls per tile. The stack's order is part of every record."""
+    getrandbits = random.Random(seed).getrandbits
+    for i in reversed(range(1, len(pool))):
+        bits = (i + 1).bit_length()
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        pool[i], pool[j] = pool[j], pool[i]
+
+
 #: Game attributes a fork shares with its original: set at the start, never changed after.
 _SHARED = frozenset(
     {
@@ -936,7 +1004,11 @@ _SHARED = frozenset(
         "own_figures",
         "figure_weights",
         "_hooks",
+        "_merging",
+        "_restrictors",
         "_special_figures",
+        "_joining_figures",
+        "_restricting",
         "_allowed",
         "_action_owner",
         "_phase_owner",

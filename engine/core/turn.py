@@ -11,6 +11,7 @@ from engine.core.actions import PlaceTile
 from engine.core.errors import IllegalActionError
 from engine.core.fits import distinct_rotations
 from engine.core.tiles import TileKind
+from engine.core.values import quick_init
 
 if TYPE_CHECKING:
     from engine.core.game import Game
@@ -35,6 +36,9 @@ class Decision:
     hand: tuple[str, ...] = ()
 
 
+quick_init(Decision)
+
+
 class LegalPlacements:
     """A lazy view of the legal tile placements: iterate, ``len`` and ``in`` without a list."""
 
@@ -44,8 +48,10 @@ class LegalPlacements:
         #: With an expansion's placement rule (a river), the board's counts no longer apply:
         #: the placements are listed once.
         self._listed: list[PlaceTile] | None = None
-        if any(game.restricts(kind) for kind in self._kinds):
-            self._listed = list(self._iterate())
+        for kind in self._kinds if game.restricts_placement else ():
+            if game.restricts(kind):
+                self._listed = list(self._iterate())
+                break
 
     def _iterate(self) -> Iterator[PlaceTile]:
         with_name = self._game.hand_mode
@@ -62,7 +68,11 @@ class LegalPlacements:
     def __len__(self) -> int:
         if self._listed is not None:
             return len(self._listed)
-        return sum(self._game.board.count_placements(kind) for kind in self._kinds)
+        board = self._game.board
+        total = 0
+        for kind in self._kinds:
+            total += board.count_placements(kind)
+        return total
 
     def __getitem__(self, index: int) -> PlaceTile:
         """The ``index``-th legal placement in iteration order, without listing the others."""

@@ -29,6 +29,7 @@ class AbbeyMayor(Expansion):
     tile_set: ClassVar[str | None] = rules.NAME
     figures: ClassVar[dict[str, int]] = rules.EXTRA_FIGURES
     weights: ClassVar[dict[str, int]] = {"barn": 0, "wagon": 1}
+    merges_with_figures_only: ClassVar[bool] = True
     special_figures: ClassVar[frozenset[str]] = frozenset({"barn"})
     actions: ClassVar[tuple[type[Action], ...]] = (PlaceAbbey, MoveWagon)
     phases: ClassVar[tuple[Phase, ...]] = (Phase.WAGON, Phase.ABBEY_END)
@@ -46,10 +47,10 @@ class AbbeyMayor(Expansion):
     # -- figures ----------------------------------------------------------------------------
 
     def figure_options(self, figure: str, pos: Pos) -> list[PlaceFigure]:
-        return [
-            PlaceFigure("barn", pos[0], pos[1], corner)
-            for corner, _ in rules.barn_corners(self.game.board, pos)
-        ]
+        corners = rules.barn_corners(self.game.board, pos)
+        if not corners:
+            return []
+        return [PlaceFigure("barn", pos[0], pos[1], corner) for corner, _ in corners]
 
     def may_stand(self, figure: str, ftype: str) -> bool | None:
         if figure == "mayor":
@@ -113,9 +114,11 @@ class AbbeyMayor(Expansion):
     def legal(self, action_type: type[Action]) -> list[Action]:
         game = self.game
         if action_type is PlaceAbbey:
+            holes = game.board.hole_list
+            if not holes:  # most turns: no hole, no abbey move
+                return []
             if game.phase not in (Phase.TILE, Phase.ABBEY_END) or not self.abbeys[game.actor]:
                 return []
-            holes = game.board.hole_list
             known = self._abbey_moves
             if known is None or known[0] is not holes:
                 known = self._abbey_moves = (holes, tuple(PlaceAbbey(x, y) for x, y in holes))

@@ -6,6 +6,7 @@ The plug-in (:mod:`engine.carcassonne.abbey_mayor.plugin`) calls these at the ga
 
 from __future__ import annotations
 
+from itertools import compress, count
 from typing import TYPE_CHECKING
 
 from engine.core.board import Board, Figure, Pos
@@ -58,21 +59,22 @@ def barn_corners(board: Board, pos: Pos) -> list[tuple[str, int]]:
     """Corners of the tile at ``pos`` where a barn may stand: (corner, field root)."""
     tiles = board.tiles
     placed = tiles[pos]
+    mine = _FIELD_CORNERS.get(placed.shape)
+    if mine is None:
+        mine = _field_corners(placed.shape)
+    if not mine:
+        return []
     x, y = pos
     result = []
-    for corner, local in _field_corners(placed.shape).items():
-        ok = True
+    for corner, local in mine.items():
         for dx, dy, their_corner in CORNER_NEIGHBOURS[corner]:
             other = tiles.get((x + dx, y + dy))
             if other is None or their_corner not in _field_corners(other.shape):
-                ok = False
                 break
-        if not ok:
-            continue
-        root = board.find(placed.first_node + local)
-        if any(f.kind == "barn" for f in board.figures[root]):
-            continue
-        result.append((corner, root))
+        else:
+            root = board.find(placed.first_node + local)
+            if not has_barn(board, root):
+                result.append((corner, root))
     return result
 
 
@@ -120,11 +122,14 @@ def has_farmers(board: Board, root: int) -> bool:
 def score_barns_final(game: Game) -> None:
     """End: each barn scores 4 per completed city touching its field."""
     board = game.board
-    for root, parent in enumerate(board.parent):
-        if parent != root or board.ftype[root] != "field":
+    figures, ftype, parent = board.figures, board.ftype, board.parent
+    for root in compress(count(), figures):  # the nodes holding figures, in order
+        if parent[root] != root or ftype[root] != "field":
+            continue
+        if not has_barn(board, root):
             continue
         cities = completed_cities(board, root)
-        for figure in board.figures[root]:
+        for figure in figures[root]:
             if figure.kind != "barn" or not cities:
                 continue
             game.add_points(figure.player, "barn", 4 * cities)

@@ -35,6 +35,18 @@ def _marked(mark: str) -> str:
     return next(k.name for k in kinds if any(f.extra.get(mark) for f in k.features))
 
 
+def _outflow(edges: str, back: int) -> int | None:
+    """The edge through which the river leaves a tile entered through ``back``, if any."""
+    key = (edges, back)
+    if key not in _OUTFLOWS:
+        _OUTFLOWS[key] = next((e for e in range(4) if e != back and edges[e] == WATER), None)
+    return _OUTFLOWS[key]
+
+
+#: (edges, edge entered) -> :func:`_outflow`.
+_OUTFLOWS: dict[tuple[str, int], int | None] = {}
+
+
 class River(Expansion):
     """The river in one game: its open end, the way it flows there, its last turn."""
 
@@ -117,7 +129,7 @@ class River(Expansion):
                 "river_not_continued",
                 side=EDGE_NAMES[back],
             )
-        out = next((e for e in range(4) if e != back and edges[e] == WATER), None)
+        out = _outflow(edges, back)
         if out is None:
             return None
         turn = (out - self.heading) % 4
@@ -151,7 +163,7 @@ class River(Expansion):
         while self.end is not None and self.end in tiles:
             edges = tiles[self.end].oriented.edges
             back = (self.heading + 2) % 4
-            out = next((e for e in range(4) if e != back and edges[e] == WATER), None)
+            out = _outflow(edges, back)
             if edges[back] != WATER or out is None:
                 self.end = None  # the lake, or an abbey closing the river
                 return

@@ -39,7 +39,9 @@ class TradersBuilders(Expansion):
     tile_set: ClassVar[str | None] = rules.NAME
     figures: ClassVar[dict[str, int]] = rules.EXTRA_FIGURES
     weights: ClassVar[dict[str, int]] = {"builder": 0, "pig": 0}
+    merges_with_figures_only: ClassVar[bool] = True
     special_figures: ClassVar[frozenset[str]] = frozenset(rules.EXTRA_FIGURES)
+    joining_figures: ClassVar[frozenset[str]] = special_figures
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)

@@ -31,8 +31,14 @@ HELPERS = frozenset({"builder", "pig", "barn"})
 def may_join(figures: list[Figure], player: int, figure: str) -> bool:
     """Whether ``player``'s ``figure`` (builder or pig) may join a feature holding ``figures``:
     one of their followers is there (a wagon, a mayor, a farmer...) and not their ``figure``."""
-    own = [f for f in figures if f.player == player]
-    return any(f.kind not in HELPERS for f in own) and all(f.kind != figure for f in own)
+    follower = False
+    for placed in figures:
+        if placed.player == player:
+            if placed.kind == figure:
+                return False
+            if placed.kind not in HELPERS:
+                follower = True
+    return follower
 
 
 def options(game: Game, figure: str, pos: Pos) -> list[tuple[int, int | str]]:
