@@ -37,7 +37,7 @@ from bot.render_pool import RenderPool
 from bot.storage.sqlite import SqliteStorage
 from engine import Action, Pass
 from renderer import artcache
-from renderer.jobs import Job
+from renderer.jobs import Job, run
 from renderer.options import RenderOptions
 
 MOVE_EVERY = 30.0
@@ -114,13 +114,12 @@ async def serve(
                 view = (await manager.apply(row.id, view.user_id, action, turn=view.turn)).view
             if not view.finished:
                 ids.append(row.id)
-        # The picture of each game's last move, as the bot drew it (by the game's home worker):
-        # the workers keep the games as in a bot that has been running for a while, not one
-        # that just started.
+        # The picture of each game's last move, as the bot drew it, once in each worker: the
+        # workers keep the games as in a bot that has been running for a while, not one that
+        # just started.
         for game_id in ids:
-            await pool.draw(
-                Job("turn", (await manager.engine_copy(game_id)).record(), RenderOptions())
-            )
+            job = Job("turn", (await manager.engine_copy(game_id)).record(), RenderOptions())
+            await asyncio.gather(*(w.call(run, job) for w in pool._workers if w is not None))
         gc.collect()
         pauses: list[float] = []
         gc.callbacks.append(partial(timed_collection, pauses, {}))
