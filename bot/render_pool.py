@@ -10,8 +10,9 @@ A picture goes to the least busy worker, and among the least busy to the game's 
 each worker keeps the state of the games it drew and plays only the moves since
 (:mod:`renderer.recent`), so when the bot is not busy a game's pictures all go to the same
 process and none replays the whole record, while a busy bot never waits on one worker beside an
-idle one (a home kept longer, ``SLACK`` 2, made the 2,000-game load's p95 618 ms instead of
-218 ms). A worker that dies is replaced, and the job it held is drawn again once.
+idle one (keeping a game at home until 2 more pictures waited there made the 2,000-game load's
+p95 618 ms instead of 218 ms). A worker that dies is replaced, and the job it held is drawn again
+once.
 
 Each worker is one process on one socket: the bot's event loop writes a job and reads its picture
 back itself (jobs are answered in the order sent), with no thread in between. A picture costs the
@@ -36,10 +37,6 @@ from typing import Any, TypeVar
 from bot import collector
 from renderer.jobs import Job, ready, run
 
-#: Pictures a game's home worker may have waiting beyond the least busy worker's before the
-#: game's next picture goes elsewhere (where it plays the moves since that worker's last
-#: picture of the game, or its whole record).
-SLACK = 0
 #: Each message on a worker's socket: its length, then the pickled call or answer.
 HEADER = struct.Struct("!Q")
 
@@ -176,7 +173,7 @@ class RenderPool:
     def _choose(self, job: Job) -> int:
         least = min(range(self.workers), key=self._waiting.__getitem__)
         home = home_of(job.record, self.workers)
-        if home is None or self._waiting[home] > self._waiting[least] + SLACK:
+        if home is None or self._waiting[home] > self._waiting[least]:
             return least
         return home
 

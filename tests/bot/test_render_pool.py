@@ -14,7 +14,7 @@ import pytest
 import simcord
 from conftest_ui import SETTLE, Table, assert_png, close_bots, make_bot, put_options, step_of
 
-from bot.render_pool import SLACK, RenderPool, home_of
+from bot.render_pool import RenderPool, home_of
 from bot.ui import help_ui, images
 from bot.ui.castle.turn import target_labels
 from bot.ui.state import offered_rotations, tried, wagon_labels
@@ -309,13 +309,13 @@ async def test_a_games_pictures_go_to_the_worker_that_keeps_it() -> None:
 
 
 async def test_a_burst_of_one_games_pictures_uses_every_worker() -> None:
-    """Pictures waiting at a game's home beyond the slack go to the least busy worker."""
+    """Pictures of one game asked at once go to the least busy worker, not all to its home."""
     pool = RenderPool(2)
     try:
         await pool.warm()
         game = a_game("hunters", moves=10)
         job = Job("board", game.record(), RenderOptions())
-        drawn = await asyncio.gather(*(pool.draw(job) for _ in range(3 * SLACK + 4)))
+        drawn = await asyncio.gather(*(pool.draw(job) for _ in range(6)))
         assert len(set(drawn)) == 1
         assert await kept_by_worker(pool) == [1, 1]
     finally:
