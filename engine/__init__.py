@@ -8,6 +8,8 @@ family beside it (:mod:`engine.carcassonne` with its expansions, :mod:`engine.hu
 the right game.
 """
 
+# First: it decides whether the modules below load compiled or from their Python sources.
+from engine._compiled import COMPILED
 from engine.carcassonne import CarcassonneGame
 from engine.castle import CastleGame
 from engine.core.actions import (
@@ -41,7 +43,13 @@ from engine.core.setup import Setup
 from engine.core.turn import Decision, LegalPlacements, Phase
 from engine.hunters import HuntersGame
 
+if COMPILED:
+    from engine._compiled import pickle_by_fields
+
+    pickle_by_fields()
+
 __all__ = [
+    "COMPILED",
     "Action",
     "CarcassonneGame",
     "CastleGame",

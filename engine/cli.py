@@ -13,17 +13,20 @@ from typing import Any
 from engine.core.actions import Action, MoveWagon, Pass, PlaceAbbey, UseWallTile
 from engine.core.errors import GameError, IllegalActionError
 from engine.core.events import FeatureScored
-from engine.core.game import Game
+from engine.core.game import Game, new_game
 from engine.core.record import MAX_RECORD_BYTES, RecordError, read_record
 from engine.core.setup import OPTIONS, Setup
 from engine.core.turn import Phase
+
+#: The command's description (a compiled module keeps no ``__doc__``).
+DESCRIPTION = "Replay a game record, or play random legal games."
 
 
 def replay_output(record: Any) -> tuple[int, dict[str, Any]]:
     """Replay a record; return (exit status, the JSON object to print)."""
     try:
         setup = Setup.from_json(record)
-        game = Game(setup)
+        game = new_game(setup)
     except GameError as error:
         return 2, {"error": str(error), "action": None}
     actions = record.get("actions", [])
@@ -126,7 +129,7 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
         )
         rng = random.Random(f"simulate:{args.seed + index}")
         started = time.perf_counter()
-        game = Game(setup)
+        game = new_game(setup)
         play_random(game, rng)
         times.append((time.perf_counter() - started) * 1000)
         totals.extend(game.scores)
@@ -153,7 +156,7 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m engine", description=DESCRIPTION)
     commands = parser.add_subparsers(dest="command", required=True)
     replay = commands.add_parser("replay", help="replay a game record and print the scores")
     replay.add_argument("record", help="path to a game record JSON file")

@@ -18,12 +18,18 @@ FIGURES |= {"builder", "pig"}
 WALL_TILES = range(1, 10)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class PlaceTile:
     x: int
     y: int
     rotation: int
     tile: str | None = None
+
+    def __init__(self, x: int, y: int, rotation: int, tile: str | None = None) -> None:
+        object.__setattr__(self, "x", x)
+        object.__setattr__(self, "y", y)
+        object.__setattr__(self, "rotation", rotation)
+        object.__setattr__(self, "tile", tile)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": "place_tile", "x": self.x, "y": self.y}
@@ -33,21 +39,31 @@ class PlaceTile:
         return data
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class PlaceAbbey:
     x: int
     y: int
+
+    def __init__(self, x: int, y: int) -> None:
+        object.__setattr__(self, "x", x)
+        object.__setattr__(self, "y", y)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "place_abbey", "x": self.x, "y": self.y}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class PlaceFigure:
     figure: str
     x: int
     y: int
     at: At
+
+    def __init__(self, figure: str, x: int, y: int, at: At) -> None:
+        object.__setattr__(self, "figure", figure)
+        object.__setattr__(self, "x", x)
+        object.__setattr__(self, "y", y)
+        object.__setattr__(self, "at", at)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -24,7 +24,7 @@ from engine.core.fits import FitTable, fit_table
 from engine.core.fits import distinct_rotations as distinct_rotations  # re-exported
 from engine.core.footprint import Footprint, footprint, joins
 from engine.core.tiles import EDGE_STEPS, Oriented, TileKind
-from engine.core.values import quick_init
+from engine.core.values import quick_init, set_state, state_of
 
 Pos = tuple[int, int]
 #: A kind's placements on the frontier: (in all, [up to each key of ``by_key``], its fits).
@@ -78,7 +78,7 @@ def find_root(parent: list[int], node: int) -> int:
     return root
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Figure:
     """A figure on the board."""
 
@@ -88,8 +88,15 @@ class Figure:
     local: int  # local feature index on the tile at pos (-1 for a barn's corner)
     at: int | str  # the record's `at` for it
 
+    def __init__(self, player: int, kind: str, pos: Pos, local: int, at: int | str) -> None:
+        self.player = player
+        self.kind = kind
+        self.pos = pos
+        self.local = local
+        self.at = at
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class PlacedTile:
     pos: Pos
     oriented: Oriented
@@ -98,6 +105,20 @@ class PlacedTile:
     turn: int
     #: What the board precomputed about ``oriented``.
     shape: Footprint = field(repr=False, compare=False)
+
+    def __init__(
+        self,
+        pos: Pos,
+        oriented: Oriented,
+        first_node: int,
+        turn: int,
+        shape: Footprint,
+    ) -> None:
+        object.__setattr__(self, "pos", pos)
+        object.__setattr__(self, "oriented", oriented)
+        object.__setattr__(self, "first_node", first_node)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "shape", shape)
 
 
 quick_init(PlacedTile)
@@ -110,6 +131,11 @@ def edges_match(mine: str, theirs: str) -> bool:
 
 class Board:
     """Placed tiles, frontier and the feature forest."""
+
+    def __new__(cls, match: Callable[[str, str], bool] = edges_match) -> Board:
+        # ``cls.__new__(cls)`` makes a board without running __init__ (:meth:`clone`), compiled
+        # (setup.py) too, where the class's own allocation would run it.
+        return super().__new__(cls)
 
     def __init__(self, match: Callable[[str, str], bool] = edges_match) -> None:
         self.tiles: dict[Pos, PlacedTile] = {}
@@ -222,8 +248,9 @@ class Board:
         replaces them instead of changing them in place (:meth:`_union`, :meth:`add_figure`).
         Whoever holds the clone sets its ``merge_hooks`` again.
         """
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
+        cls = type(self)
+        new = cls.__new__(cls)  # no __init__
+        set_state(new, state_of(self))
         new.tiles = self.tiles.copy()
         new.frontier = self.frontier.copy()
         new.by_key = {key: cells.copy() for key, cells in self.by_key.items()}

@@ -8,13 +8,20 @@ from typing import Any
 from engine.core.values import quick_init
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class TilePlaced:
     player: int
     kind: str
     x: int
     y: int
     rotation: int
+
+    def __init__(self, player: int, kind: str, x: int, y: int, rotation: int) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "x", x)
+        object.__setattr__(self, "y", y)
+        object.__setattr__(self, "rotation", rotation)
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +32,7 @@ class TileDiscarded:
     kind: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class FigurePlaced:
     player: int
     figure: str
@@ -34,13 +41,27 @@ class FigurePlaced:
     y: int
     at: int | str
 
+    def __init__(self, player: int, figure: str, role: str, x: int, y: int, at: int | str) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "figure", figure)
+        object.__setattr__(self, "role", role)
+        object.__setattr__(self, "x", x)
+        object.__setattr__(self, "y", y)
+        object.__setattr__(self, "at", at)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class FigureReturned:
     player: int
     figure: str
     x: int
     y: int
+
+    def __init__(self, player: int, figure: str, x: int, y: int) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "figure", figure)
+        object.__setattr__(self, "x", x)
+        object.__setattr__(self, "y", y)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +85,7 @@ class GoodsTaken:
     where: tuple[int, int] = (0, 0)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class FeatureScored:
     """A feature (or a barn, a field...) was scored; ``points`` maps player -> points won.
 
@@ -83,11 +104,37 @@ class FeatureScored:
     details: dict[str, Any] = field(default_factory=dict)
     marks: tuple[str, ...] = ()
 
+    def __init__(
+        self,
+        feature: str,
+        points: dict[int, int],
+        final: bool,
+        tiles: int = 0,
+        pennants: int = 0,
+        complete: bool = True,
+        where: tuple[int, int] = (0, 0),
+        details: dict[str, Any] | None = None,
+        marks: tuple[str, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "feature", feature)
+        object.__setattr__(self, "points", points)
+        object.__setattr__(self, "final", final)
+        object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "pennants", pennants)
+        object.__setattr__(self, "complete", complete)
+        object.__setattr__(self, "where", where)
+        object.__setattr__(self, "details", dict() if details is None else details)
+        object.__setattr__(self, "marks", marks)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class TurnStarted:
     player: int
     turn: int
+
+    def __init__(self, player: int, turn: int) -> None:
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "turn", turn)
 
 
 @dataclass(frozen=True, slots=True)

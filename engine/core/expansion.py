@@ -42,7 +42,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from mypy_extensions import mypyc_attr
+
 from engine.core.setup import EXPANSIONS
+from engine.core.values import set_state, state_of
 
 if TYPE_CHECKING:
     from collections.abc import Collection
@@ -75,6 +78,8 @@ def register_expansion(game: str, plugin: type[Expansion]) -> None:
         EXPANSIONS[game] = (*EXPANSIONS.get(game, ()), plugin.name)
 
 
+# Plug-ins may be written outside the compiled engine (setup.py): a test's, or a new one's.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Expansion:
     """A plug-in of a game. Subclasses set :attr:`name` and override the hooks they need."""
 
@@ -100,17 +105,25 @@ class Expansion:
     #: the board then skips it for the many merges of features nobody stands on.
     merges_with_figures_only: ClassVar[bool] = False
 
+    def __new__(cls, game: Game | None = None) -> Expansion:
+        # ``cls.__new__(cls)`` makes one without running __init__ (:meth:`fork`), compiled
+        # (setup.py) too, where the class's own allocation would run it.
+        return super().__new__(cls)
+
     def __init__(self, game: Game) -> None:
         self.game = game
 
     def fork(self, game: Game) -> Expansion:
         """A copy of this state for ``game``, a fork of its game: lists, dicts and sets are
         copied one level down (override when the state is deeper)."""
-        new = object.__new__(type(self))
-        state = new.__dict__
-        for name, value in vars(self).items():
-            state[name] = _copy_nested(value) if isinstance(value, _NESTED) else value
-        new.game = game
+        cls = type(self)
+        new = cls.__new__(cls)  # no __init__
+        state = state_of(self)
+        for name, value in state.items():
+            if isinstance(value, _NESTED):
+                state[name] = _copy_nested(value)
+        state["game"] = game
+        set_state(new, state)
         return new
 
     # -- setup ------------------------------------------------------------------------------

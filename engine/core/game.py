@@ -36,6 +36,7 @@ from engine.core.expansion import PLUGINS, Expansion
 from engine.core.setup import GAME_PLAYERS, GAME_TITLES, OPTIONS, Setup
 from engine.core.tiles import EDGE_NAMES, ROTATIONS, TileKind, kinds_by_name
 from engine.core.turn import Decision, LegalPlacements, Phase
+from engine.core.values import set_state, state_of
 
 __all__ = ["Decision", "Game", "LegalPlacements", "Phase", "register_game"]
 
@@ -86,8 +87,12 @@ class Game:
     role_figures: ClassVar[frozenset[str]] = frozenset()
 
     def __new__(cls, setup: Setup) -> Game:
-        game_class = GAMES.get(setup.game, cls) if cls is Game else cls
-        return super().__new__(game_class)
+        if cls is Game:
+            game_class = GAMES.get(setup.game)
+            if game_class is not None and game_class is not Game:
+                # Through the family's own class: compiled code allocates super().__new__(cls) only.
+                return game_class.__new__(game_class, setup)
+        return super().__new__(cls)
 
     def tile_sets(self) -> tuple[str, ...]:
         """Rule point: the game's own tile sets (its expansions' are added to them)."""
@@ -254,15 +259,15 @@ class Game:
         the board clones itself; each expansion forks with the new game. What never changes
         after setup (the setup, the tile kinds, the hook tables) is shared.
         """
-        new = object.__new__(type(self))
-        state = new.__dict__
-        for name, value in self.__dict__.items():
-            if name in _SHARED or type(value) not in _MUTABLE:
-                state[name] = value
-            else:
+        cls = type(self)
+        new = cls.__new__(cls, self.setup)  # no __init__
+        state = state_of(self)
+        for name, value in state.items():
+            if type(value) in _MUTABLE and name not in _SHARED:
                 state[name] = _copy2(value)
-        new.board = self.board.clone()
-        new._pending = []
+        state["board"] = self.board.clone()
+        state["_pending"] = []
+        set_state(new, state)
         if self.plugins:
             new.plugins = {name: p.fork(new) for name, p in self.plugins.items()}
             new._hook_lists()
@@ -554,12 +559,16 @@ class Game:
 
     # -- playing ----------------------------------------------------------------------------
 
-    def play(self, action: Action) -> list[Event]:
+    def play(self, action: Action | object) -> list[Event]:
         """Check and apply one action; return the events it caused.
 
         Raises :class:`~engine.core.errors.IllegalActionError` (a ``ValueError``) with a message a
-        player can read, leaving the game unchanged.
+        player can read, leaving the game unchanged; :class:`~engine.core.errors.MalformedError`
+        for something that is not an action (typed ``object`` so that compiled code, setup.py,
+        does not refuse it first with a ``TypeError``).
         """
+        if not isinstance(action, Action):
+            raise MalformedError(f"not an action: {action!r}")
         if self.phase is Phase.OVER:
             raise WrongPhaseError("the game is over: no more moves can be made", "game_over")
         self._pending = []
@@ -1037,6 +1046,13 @@ def _copy2(value: Any) -> Any:
 
 #: The games by record name; ``Game(setup)`` picks the class from here.
 GAMES: dict[str, type[Game]] = {}
+
+
+def new_game(setup: Setup) -> Game:
+    """``Game(setup)`` for the engine's own modules: compiled (setup.py), they would build the
+    class named by a direct call, skipping the family's class that ``Game.__new__`` chooses."""
+    game_class: type[Game] = GAMES.get(setup.game, Game)
+    return game_class(setup)
 
 
 def register_game(

@@ -15,7 +15,7 @@ from typing import Any
 from engine.core.actions import action_from_json
 from engine.core.errors import MalformedError
 from engine.core.events import FeatureScored, GameEnded, TilePlaced, TurnStarted
-from engine.core.game import Game
+from engine.core.game import Game, new_game
 from engine.core.setup import Setup
 from engine.core.turn import Phase
 
@@ -73,7 +73,7 @@ def turn_ends(record: Mapping[str, Any]) -> Iterator[tuple[TurnEnd, Game]]:
     The game is the one being replayed: read it before asking for the next turn (or ``fork``
     it). Errors are the engine's (a ``ValueError`` naming the failing action's index).
     """
-    game = Game(Setup.from_json(record))
+    game = new_game(Setup.from_json(record))
     actions = record.get("actions", [])
     if not isinstance(actions, list):
         raise MalformedError("'actions' must be a list")

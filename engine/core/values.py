@@ -11,14 +11,38 @@ class stays what it was (frozen, same fields, equality, hash and ``repr``).
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
 _MISSING: Any = dataclasses.MISSING
 
 
+def state_of(obj: object) -> dict[str, Any]:
+    """A new dict of every attribute set on ``obj``: its ``__dict__``, or for a class compiled by
+    mypyc (setup.py), which has none, what mypyc's ``__getstate__`` reads from its C slots."""
+    if not hasattr(type(obj), "__mypyc_attrs__"):
+        return dict(vars(obj))
+    state = cast("dict[str, Any]", obj.__getstate__())
+    extra = getattr(obj, "__dict__", None)  # an interpreted subclass's own attributes
+    if extra:
+        state.update(extra)
+    return state
+
+
+def set_state(obj: object, state: dict[str, Any]) -> None:
+    """Set the attributes of ``obj``, new and not initialised, from ``state`` (:func:`state_of`)."""
+    if not hasattr(type(obj), "__mypyc_attrs__"):
+        vars(obj).update(state)
+    else:
+        for name, value in state.items():
+            setattr(obj, name, value)
+
+
 def quick_init(cls: type[T]) -> type[T]:
     """Replace the dataclass ``__init__`` of ``cls`` (frozen, slots, no ``__post_init__``)."""
+    if "__mypyc_attrs__" in cls.__dict__:
+        # Compiled by mypyc (setup.py): compiled code builds it in C, far quicker than this.
+        return cls
     if not dataclasses.is_dataclass(cls) or "__slots__" not in cls.__dict__:
         raise TypeError(f"{cls.__name__} is not a dataclass with slots")
     if hasattr(cls, "__post_init__"):

@@ -1,0 +1,121 @@
+"""The engine compiled by mypyc (setup.py) plays exactly as its Python sources do."""
+
+from __future__ import annotations
+
+import ast
+import importlib.machinery
+import json
+import os
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+from engine_digest import digest
+
+import engine
+import engine.core.board
+from engine import PlaceFigure, PlaceTile, Setup
+from engine._compiled import ROOT, _problem
+from engine.core.events import FeatureScored
+
+HERE = Path(__file__).resolve().parent
+SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
+
+
+def run_digest(count: int, **env: str) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, str(HERE / "engine_digest.py"), str(count)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, **env},
+        timeout=600,
+    )
+    answer: dict[str, object] = json.loads(done.stdout)
+    return answer
+
+
+def test_the_test_command_runs_the_compiled_engine() -> None:
+    # scripts/test installs the project, which compiles the engine; ENGINE_PURE=1 opts out.
+    if os.environ.get("ENGINE_PURE", "") not in ("", "0"):
+        assert not engine.COMPILED
+        return
+    assert engine.COMPILED
+    assert str(engine.core.board.__file__).endswith(SUFFIX)
+
+
+def test_the_pure_engine_plays_the_same_games_as_the_compiled_one() -> None:
+    pure = run_digest(40, ENGINE_PURE="1")
+    assert pure["compiled"] is False
+    assert pure["digest"] == digest(40)
+
+
+def test_a_source_edited_since_the_build_is_not_run_compiled() -> None:
+    board = "engine/core/board.py"
+    message = _problem({board: "0" * 64})
+    assert message == f"{board} changed since the engine was compiled"
+    assert (ROOT / board).exists()
+    # A module kept in Python (package __init__ modules are never compiled).
+    assert _problem({"engine/__init__.py": "0" * 64}) == "engine/__init__.py was not compiled"
+
+
+def test_frozen_values_survive_pickling() -> None:
+    # The bot sends actions, events and setups to its worker processes.
+    values: list[object] = [
+        PlaceTile(1, -2, 90),
+        PlaceFigure("follower", 0, 1, "N"),
+        FeatureScored("city", {0: 10, 1: 10}, final=False, tiles=4, marks=("cathedral",)),
+        Setup(players=("A", "B"), seed=3, expansions=("abbey_mayor",)),
+    ]
+    for value in values:
+        copy = pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+        assert copy == value
+        assert type(copy) is type(value)
+
+
+def written_inits() -> list[tuple[str, ast.ClassDef]]:
+    """The engine's dataclasses declared ``init=False`` with an ``__init__`` of their own."""
+    found = []
+    for path in sorted((ROOT / "engine").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef) and any(
+                isinstance(d, ast.Call)
+                and any(
+                    k.arg == "init" and isinstance(k.value, ast.Constant) and k.value.value is False
+                    for k in d.keywords
+                )
+                for d in node.decorator_list
+            ):
+                found.append((path.name, node))
+    return found
+
+
+def test_written_inits_take_and_store_every_field_in_order() -> None:
+    # Compiled, a dataclass's generated __init__ stays Python; the hot ones write their own,
+    # which must stay what dataclass would write: every field, in order, stored as given.
+    classes = written_inits()
+    assert len(classes) >= 8
+    for where, node in classes:
+        fields = [
+            s.target.id
+            for s in node.body
+            if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+        ]
+        init = next(s for s in node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__")
+        assert [a.arg for a in init.args.args[1:]] == fields, (where, node.name)
+        stored = []
+        for statement in init.body:
+            assert isinstance(statement, ast.Expr | ast.Assign), (where, node.name)
+            if isinstance(statement, ast.Assign):
+                target = statement.targets[0]
+                assert isinstance(target, ast.Attribute)
+                stored.append(target.attr)
+            else:
+                call = statement.value
+                assert isinstance(call, ast.Call)
+                assert ast.unparse(call.func) == "object.__setattr__"
+                name = call.args[1]
+                assert isinstance(name, ast.Constant) and isinstance(name.value, str)
+                stored.append(name.value)
+        assert stored == fields, (where, node.name)
