@@ -82,7 +82,9 @@ def _choose() -> bool:
     if not modules and not built:
         return False
     pure = os.environ.get("ENGINE_PURE", "") not in ("", "0")
-    problem = None if pure else _problem(modules) if modules else "no build manifest was found"
+    problem = None
+    if not pure:
+        problem = _problem(modules) if modules else "no build manifest was found"
     if problem is None and not pure:
         # A build left from an earlier compilation of a module now kept in Python.
         stale = set(built) - set(modules)

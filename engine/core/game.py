@@ -559,7 +559,7 @@ class Game:
 
     # -- playing ----------------------------------------------------------------------------
 
-    def play(self, action: Action | object) -> list[Event]:
+    def play(self, action: object) -> list[Event]:
         """Check and apply one action; return the events it caused.
 
         Raises :class:`~engine.core.errors.IllegalActionError` (a ``ValueError``) with a message a
