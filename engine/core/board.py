@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from itertools import islice
+from typing import Any
 
 from engine.core.fits import FitTable, fit_table
 from engine.core.fits import distinct_rotations as distinct_rotations  # re-exported
@@ -34,35 +35,21 @@ NEIGHBOURS_8 = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or
 _SIDES = tuple((edge, dx, dy, (edge + 2) % 4) for edge, (dx, dy) in enumerate(EDGE_STEPS))
 
 
-class _Letters(dict[str, str]):
-    """letter -> ``key`` with that letter at a given place (a square reading one more edge)."""
-
-    def __init__(self, key: str, place: int) -> None:
-        super().__init__()
-        self.key = key
-        self.place = place
-
-    def __missing__(self, letter: str) -> str:
-        key = self[letter] = self.key[: self.place] + letter + self.key[self.place + 1 :]
-        return key
+#: Per place (the edge facing back): key -> letter -> the key a square reads once a tile shows
+#: it ``letter`` there. Plain dicts, filled by :func:`_with` (compiled, setup.py, a lookup in a
+#: dict subclass takes Python's slow generic path).
+_WITH: tuple[dict[str, dict[str, str]], ...] = ({}, {}, {}, {})
 
 
-class _KeyLetters(dict[str, _Letters]):
-    """key -> its :class:`_Letters` for a given place."""
-
-    def __init__(self, place: int) -> None:
-        super().__init__()
-        self.place = place
-
-    def __missing__(self, key: str) -> _Letters:
-        letters = self[key] = _Letters(key, self.place)
-        return letters
-
-
-#: Per edge facing back: the key a square reads once a tile shows it one more letter there.
-_WITH = tuple(_KeyLetters(place) for place in range(4))
-#: Per edge facing back: the same for a square that joins the frontier.
-_FRESH = tuple(_WITH[place]["????"] for place in range(4))
+def _with(place: int, key: str, letter: str) -> str:
+    """``key`` reading ``letter`` at ``place`` (the strings are shared: kept in :data:`_WITH`)."""
+    letters = _WITH[place].get(key)
+    if letters is None:
+        letters = _WITH[place][key] = {}
+    found = letters.get(letter)
+    if found is None:
+        found = letters[letter] = key[:place] + letter + key[place + 1 :]
+    return found
 
 
 def find_root(parent: list[int], node: int) -> int:
@@ -302,17 +289,20 @@ class Board:
 
     def place(self, oriented: Oriented, pos: Pos, turn: int) -> list[int]:
         """Put a tile down (legality is the caller's business); return the touched roots."""
+        # Squares are ``Any`` here so that, compiled (setup.py), each is boxed into a tuple once:
+        # a ``Pos`` is kept unboxed in C and boxed again at every use as a dict or set key.
+        here: Any = pos
         x, y = pos
         shape = footprint(oriented)
         parent = self.parent
         first = len(parent)
         count = shape.count
-        tiles = self.tiles
-        tiles[pos] = PlacedTile(pos, oriented, first, turn, shape)
-        touched = list(range(first, first + count))
+        tiles: dict[Any, PlacedTile] = self.tiles
+        tiles[here] = PlacedTile(pos, oriented, first, turn, shape)
+        touched = [first + local for local in shape.locals]
         parent.extend(touched)
         self.ftype.extend(shape.ftypes)
-        self.node_pos.extend([pos] * count)
+        self.node_pos.extend([here] * count)
         self.node_local.extend(shape.locals)
         self.pennants.extend(shape.pennants)
         self.done.extend(shape.undone)
@@ -321,7 +311,7 @@ class Board:
         # The tile's features share one frozen set of their tile, one empty figures list and one
         # empty cities list: root data is replaced, never changed in place, so sharing is safe
         # and spares the collector.
-        self.ftiles.extend([frozenset((pos,))] * count)
+        self.ftiles.extend([frozenset((here,))] * count)
         self.figures.extend([self._no_figures] * count)
         cities = self.cities
         if shape.linked:
@@ -345,31 +335,32 @@ class Board:
         # The square leaves the frontier before its empty neighbours join it or read one more
         # letter (the order of the keys is the order of the placements).
         self._counts.clear()
-        frontier, by_key, sizes = self.frontier, self.by_key, self._sizes
-        old = frontier.pop(pos, None)
+        frontier: dict[Any, str] = self.frontier
+        by_key: dict[str, set[Any]] = self.by_key
+        sizes = self._sizes
+        old = frontier.pop(here, None)
         if old is not None:
             cells = by_key[old]
             if len(cells) == 1:
                 del by_key[old]
                 del sizes[old]
             else:
-                cells.discard(pos)
+                cells.discard(here)
                 sizes[old] -= 1
             if "?" not in old:
                 self._holes = [hole for hole in self._holes if hole != pos]
         bounded = self._bounded
         edges = oriented.edges
-        union = self._union
         closable, sides = shape.closable, shape.sides
         for edge, dx, dy, back in _SIDES:
-            cell = (x + dx, y + dy)
+            cell: Any = (x + dx, y + dy)
             other = tiles.get(cell)
             if other is None:
                 if bounded and not self.in_bounds(cell):
                     continue
                 key = frontier.get(cell)
                 if key is None:
-                    key = _FRESH[back][edges[edge]]
+                    key = _with(back, "????", edges[edge])
                 else:
                     cells = by_key[key]
                     if len(cells) == 1:
@@ -378,7 +369,7 @@ class Board:
                     else:
                         cells.discard(cell)
                         sizes[key] -= 1
-                    key = _WITH[back][key][edges[edge]]
+                    key = _with(back, key, edges[edge])
                     if "?" not in key:
                         self._holes = sorted([*self._holes, cell])
                 frontier[cell] = key
@@ -407,15 +398,16 @@ class Board:
                 # Closed without merging (an abbey, a castle building): still touched.
                 touched.append(node)
             meets = shape.meets[edge]
-            pairs = meets.get(theirs.backs[back])
+            their_back = theirs.backs[back]
+            pairs = meets.get(their_back)
             if pairs is None:
-                pairs = meets[theirs.backs[back]] = joins(sides[edge], theirs.backs[back])
+                pairs = meets[their_back] = joins(sides[edge], their_back)
             for a, b in pairs:
-                union(first + a, other_first + b)
+                self._union(first + a, other_first + b)
                 touched.append(other_first + b)
-        watch = self._watch
+        watch: dict[Any, tuple[tuple[int, int], ...]] = self._watch
         if watch:
-            watching = watch.pop(pos, None)
+            watching = watch.pop(here, None)
             if watching is not None:
                 for _, node in sorted(watching):
                     opens[node] -= 1
@@ -469,7 +461,10 @@ class Board:
             total = 0
             # A plain loop: compiled (setup.py), it beats map and accumulate several times over.
             for key, size in self._sizes.items():
-                total += counts[key] * size
+                count = counts.get(key)
+                if count is None:
+                    count = table.count(key)
+                total += count * size
                 ends.append(total)
             cached = self._counts[kind.name] = (total, ends, table)
         return cached

@@ -26,8 +26,10 @@ class FitTable(dict[str, Fit]):
         super().__init__()
         self.kind = kind
         self.match = match
-        #: key -> how many different-looking placements a square with that key offers.
-        self.counts = CountTable(self)
+        #: key -> how many different-looking placements a square with that key offers (a
+        #: plain dict, read with ``get`` and filled by :meth:`count`: compiled (setup.py), a
+        #: lookup in a dict subclass takes the slow generic path).
+        self.counts: dict[str, int] = {}
 
     def __missing__(self, key: str) -> Fit:
         match = self.match
@@ -40,17 +42,13 @@ class FitTable(dict[str, Fit]):
         fit = self[key] = (rotations, tuple(r for r in rotations if r in distinct))
         return fit
 
-
-class CountTable(dict[str, int]):
-    """key -> the number of different-looking rotations of the kind that fit it."""
-
-    def __init__(self, fits: FitTable) -> None:
-        super().__init__()
-        self.fits = fits
-
-    def __missing__(self, key: str) -> int:
-        count = self[key] = len(self.fits[key][1])
-        return count
+    def count(self, key: str) -> int:
+        """How many different-looking rotations of the kind fit ``key`` (kept in
+        :attr:`counts`)."""
+        found = self.counts.get(key)
+        if found is None:
+            found = self.counts[key] = len(self[key][1])
+        return found
 
 
 _BY_KIND: dict[tuple[Match, str], FitTable] = {}
