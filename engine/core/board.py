@@ -17,10 +17,9 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import Any
 
-from engine.core.fits import FitTable, fit_table
+from engine.core.fits import KEYS, FitTable, fit_table, key_id
 from engine.core.fits import distinct_rotations as distinct_rotations  # re-exported
 from engine.core.footprint import Footprint, footprint, joins
 from engine.core.tiles import EDGE_STEPS, Oriented, TileKind
@@ -127,8 +126,13 @@ class Board:
         self.tiles: dict[Pos, PlacedTile] = {}
         self.frontier: dict[Pos, str] = {}
         self.by_key: dict[str, set[Pos]] = {}
-        #: key -> how many squares of :attr:`by_key` read it (same keys, same order).
-        self._sizes: dict[str, int] = {}
+        #: The ids (:func:`key_id`) of the keys of :attr:`by_key`, in the same order, and how
+        #: many squares read each: lists, so that counting placements reads no dict. A key
+        #: that leaves the frontier leaves a slot of size 0 behind (removed when they pile up:
+        #: :meth:`_compact`); ``_slot`` gives the slot of each key on the frontier.
+        self._keys: list[int] = []
+        self._sizes: list[int] = []
+        self._slot: dict[str, int] = {}
         self._match = match
         #: Whether :meth:`in_bounds` may refuse a square (The Castle's board overrides it).
         self._bounded = type(self).in_bounds is not Board.in_bounds
@@ -240,7 +244,9 @@ class Board:
         new.tiles = self.tiles.copy()
         new.frontier = self.frontier.copy()
         new.by_key = {key: cells.copy() for key, cells in self.by_key.items()}
+        new._keys = self._keys.copy()
         new._sizes = self._sizes.copy()
+        new._slot = self._slot.copy()
         new._counts = self._counts.copy()
         new.parent = self.parent.copy()
         new.ftype = self.ftype.copy()
@@ -337,16 +343,16 @@ class Board:
         self._counts.clear()
         frontier: dict[Any, str] = self.frontier
         by_key: dict[str, set[Any]] = self.by_key
-        sizes = self._sizes
+        keys, sizes, slots = self._keys, self._sizes, self._slot
         old = frontier.pop(here, None)
         if old is not None:
             cells = by_key[old]
             if len(cells) == 1:
                 del by_key[old]
-                del sizes[old]
+                sizes[slots.pop(old)] = 0
             else:
                 cells.discard(here)
-                sizes[old] -= 1
+                sizes[slots[old]] -= 1
             if "?" not in old:
                 self._holes = [hole for hole in self._holes if hole != pos]
         bounded = self._bounded
@@ -365,10 +371,10 @@ class Board:
                     cells = by_key[key]
                     if len(cells) == 1:
                         del by_key[key]
-                        del sizes[key]
+                        sizes[slots.pop(key)] = 0
                     else:
                         cells.discard(cell)
-                        sizes[key] -= 1
+                        sizes[slots[key]] -= 1
                     key = _with(back, key, edges[edge])
                     if "?" not in key:
                         self._holes = sorted([*self._holes, cell])
@@ -376,10 +382,12 @@ class Board:
                 joined = by_key.get(key)
                 if joined is None:
                     by_key[key] = {cell}
-                    sizes[key] = 1
+                    slots[key] = len(keys)
+                    keys.append(key_id(key))
+                    sizes.append(1)
                 else:
                     joined.add(cell)
-                    sizes[key] += 1
+                    sizes[slots[key]] += 1
                 continue
             theirs = other.shape
             other_first = other.first_node
@@ -405,6 +413,8 @@ class Board:
             for a, b in pairs:
                 self._union(first + a, other_first + b)
                 touched.append(other_first + b)
+        if len(keys) > len(slots) + len(slots) // 4 + 8:
+            self._compact()
         watch: dict[Any, tuple[tuple[int, int], ...]] = self._watch
         if watch:
             watching = watch.pop(here, None)
@@ -420,6 +430,12 @@ class Board:
                     # Seen from that square, this tile is the (7 - index)-th neighbour.
                     watch[cell] = (*watch.get(cell, ()), (7 - index, node))
         return touched
+
+    def _compact(self) -> None:
+        """Drop the empty slots of :attr:`_keys` (keys that left the frontier)."""
+        self._keys = [key_id(key) for key in self.by_key]
+        self._sizes = [len(cells) for cells in self.by_key.values()]
+        self._slot = {key: slot for slot, key in enumerate(self.by_key)}
 
     def in_bounds(self, cell: Pos) -> bool:
         """Whether a square may ever hold a tile (unbounded here; The Castle overrides)."""
@@ -456,15 +472,20 @@ class Board:
         cached = self._counts.get(kind.name)
         if cached is None:
             table = self._table(kind)
-            counts = table.counts
+            counts = table.by_id
+            known = len(counts)
+            keys, sizes = self._keys, self._sizes
             ends: list[int] = []
             total = 0
-            # A plain loop: compiled (setup.py), it beats map and accumulate several times over.
-            for key, size in self._sizes.items():
-                count = counts.get(key)
-                if count is None:
-                    count = table.count(key)
-                total += count * size
+            # A plain loop over lists: compiled (setup.py), it beats map and accumulate, and
+            # dict lookups, several times over.
+            for slot in range(len(keys)):
+                kid = keys[slot]
+                count = counts[kid] if kid < known else -1
+                if count < 0:
+                    count = table.count_id(kid)
+                    known = len(counts)
+                total += count * sizes[slot]
                 ends.append(total)
             cached = self._counts[kind.name] = (total, ends, table)
         return cached
@@ -485,7 +506,7 @@ class Board:
             group = bisect_right(ends, index)
             if group:
                 index -= ends[group - 1]
-        key = next(islice(self.by_key, group, None))
+        key = KEYS[self._keys[group]]
         distinct = table[key][1]
         return sorted(self.by_key[key])[index // len(distinct)], distinct[index % len(distinct)]
 

@@ -5,7 +5,7 @@ rotations of a kind fit a key is worked out once, when first asked, and kept for
 shared by every board with the same matching rule and by the kinds with the same edges and the
 same different-looking rotations (which rotations fit depends on nothing else). A second table
 per kind gives how many different-looking placements one square with that key offers, so that
-counting a kind's placements on a whole frontier is a sum of products done in C.
+counting a kind's placements on a whole frontier is a sum of products.
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ class FitTable(dict[str, Fit]):
         super().__init__()
         self.kind = kind
         self.match = match
-        #: key -> how many different-looking placements a square with that key offers (a
-        #: plain dict, read with ``get`` and filled by :meth:`count`: compiled (setup.py), a
-        #: lookup in a dict subclass takes the slow generic path).
-        self.counts: dict[str, int] = {}
+        #: Key id (:func:`key_id`) -> how many different-looking placements a square with that
+        #: key offers, -1 where not worked out yet (a list: counting a kind's placements over
+        #: a frontier reads it once per key, which compiled code does without a dict lookup).
+        self.by_id: list[int] = []
 
     def __missing__(self, key: str) -> Fit:
         match = self.match
@@ -42,13 +42,30 @@ class FitTable(dict[str, Fit]):
         fit = self[key] = (rotations, tuple(r for r in rotations if r in distinct))
         return fit
 
-    def count(self, key: str) -> int:
-        """How many different-looking rotations of the kind fit ``key`` (kept in
-        :attr:`counts`)."""
-        found = self.counts.get(key)
-        if found is None:
-            found = self.counts[key] = len(self[key][1])
+    def count_id(self, kid: int) -> int:
+        """How many different-looking rotations of the kind fit the key of id ``kid`` (kept in
+        :attr:`by_id`)."""
+        by_id = self.by_id
+        if kid >= len(by_id):
+            by_id.extend([-1] * (kid + 1 - len(by_id)))
+        found = by_id[kid]
+        if found < 0:
+            found = by_id[kid] = len(self[KEYS[kid]][1])
         return found
+
+
+#: Every square key met so far (any board), and the id of each: its index here.
+KEYS: list[str] = []
+_KEY_IDS: dict[str, int] = {}
+
+
+def key_id(key: str) -> int:
+    """The id of a square key (its index in :data:`KEYS`), given when first asked."""
+    found = _KEY_IDS.get(key)
+    if found is None:
+        found = _KEY_IDS[key] = len(KEYS)
+        KEYS.append(key)
+    return found
 
 
 _BY_KIND: dict[tuple[Match, str], FitTable] = {}

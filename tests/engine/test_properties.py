@@ -130,3 +130,31 @@ def test_simulate_never_raises(seed: int, players: int, options: dict[str, Any])
     summary = json.loads(out.getvalue())
     assert summary["games"] == 1
     assert summary["players"] == players
+
+
+@FEW
+@given(seed=SEEDS, players=PLAYERS, options=OPTIONS)
+def test_the_counted_placements_are_the_listed_ones(
+    seed: int, players: int, options: dict[str, Any]
+) -> None:
+    # The board counts placements from lists kept beside ``by_key`` (key ids and square counts,
+    # with empty slots where keys left) and finds the i-th placement from those counts; the
+    # listing walks ``by_key`` itself.
+    from engine.core.fits import KEYS
+
+    def check(game: Game) -> None:
+        board = game.board
+        slots = [(KEYS[kid], size) for kid, size in zip(board._keys, board._sizes, strict=True)]
+        live = [(key, len(cells)) for key, cells in board.by_key.items()]
+        assert [slot for slot in slots if slot[1]] == live
+        assert {key: slots[slot][0] for key, slot in board._slot.items()} == {
+            key: key for key in board.by_key
+        }
+        if phase_of(game) is Phase.TILE:
+            view = game.legal_placements()
+            listed = list(view)
+            assert len(view) == len(listed)
+            assert [view[i] for i in range(len(listed))] == listed
+            assert view[-1] == listed[-1]
+
+    play_out(seed, players, options, check)
