@@ -68,6 +68,12 @@ def end_values(game: Game) -> list[float]:
     return [float(s) for s in game.projected_scores()]
 
 
+def spent_end_values(game: Game) -> list[float]:
+    """:func:`end_values` of a position thrown away next: scored in place, without a copy
+    (the game is spent). The greedy player and the opponents the hard level models use it."""
+    return [float(s) for s in game.projected_scores(consume=True)]
+
+
 def margin(values: list[float], seat: int) -> float:
     """``seat``'s value minus the best other player's (its lead, or how far behind it is)."""
     others = [v for p, v in enumerate(values) if p != seat]

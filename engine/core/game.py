@@ -67,6 +67,8 @@ HOOKS = (
     "final_scoring",
     "snapshot",
 )
+#: Each hook with no plug-in overriding it: an empty list, shared by every game (never changed).
+_NO_HOOKS: dict[str, list[Callable[..., Any]]] = {hook: [] for hook in HOOKS}
 #: Action types that belong to an expansion or to one game family, with the refusal (message,
 #: code) that a game without them gives; registered by their owners.
 FOREIGN_ACTIONS: dict[type[Action], tuple[str, str]] = {}
@@ -153,32 +155,39 @@ class Game:
         self._pending.clear()
 
     def _hook_lists(self) -> None:
-        """For each hook, the bound methods of the plug-ins that override it."""
+        """The plug-in tables (:meth:`_bind_plugins`), and empty caches of what depends on the
+        setup only (a fork shares those with its original)."""
+        self._bind_plugins()
+        #: Tile kind name -> :meth:`restricts` (asked once per kind and game).
+        self._restricting: dict[str, bool] = {}
+        #: figure -> the feature types (of :attr:`roles`) it may stand on, filled as asked.
+        self._allowed: dict[str, frozenset[str]] = {}
+
+    def _bind_plugins(self) -> None:
+        """For each hook, the bound methods of the plug-ins that override it, and the other
+        tables that point at plug-ins (a fork's are its own plug-ins')."""
         plugins = list(self.plugins.values())
         plan = _hook_plan(tuple(type(p) for p in plugins))
-        self._hooks: dict[str, list[Callable[..., Any]]] = {
-            hook: [getattr(plugins[index], hook) for index in overriding]
-            for hook, overriding in plan.items()
-        }
+        # The hooks no plug-in overrides share one empty list each (never changed).
+        hooks = dict(_NO_HOOKS)
+        for hook, overriding in plan.items():
+            hooks[hook] = [getattr(plugins[index], hook) for index in overriding]
+        self._hooks: dict[str, list[Callable[..., Any]]] = hooks
         #: The plug-ins with a merge hook, in the order of ``_hooks["on_merge"]``.
-        self._merging = [plugins[index] for index in plan["on_merge"]]
+        self._merging = [plugins[index] for index in plan.get("on_merge", ())]
         #: Per plug-in with a placement rule: which tile kinds that rule concerns.
         self._restrictors: list[Callable[[TileKind], bool]] = [
             p.restricts
-            for p in self.plugins.values()
+            for p in plugins
             if type(p).placement_refusal is not Expansion.placement_refusal
         ]
-        #: Tile kind name -> :meth:`restricts` (asked once per kind and game).
-        self._restricting: dict[str, bool] = {}
         #: Figures an expansion places itself (a barn on a corner), by figure.
         self._special_figures: dict[str, Expansion] = {}
-        #: figure -> the feature types (of :attr:`roles`) it may stand on, filled as asked.
-        self._allowed: dict[str, frozenset[str]] = {}
         self._action_owner: dict[type[Action], Expansion] = {}
         self._phase_owner: dict[Phase, Expansion] = {}
         #: Special figures that only join a feature already holding a figure.
         self._joining_figures: frozenset[str] = frozenset()
-        for plugin in self.plugins.values():
+        for plugin in plugins:
             self._special_figures.update(dict.fromkeys(plugin.special_figures, plugin))
             self._joining_figures |= plugin.joining_figures
             self._action_owner.update(dict.fromkeys(plugin.actions, plugin))
@@ -270,16 +279,18 @@ class Game:
         set_state(new, state)
         if self.plugins:
             new.plugins = {name: p.fork(new) for name, p in self.plugins.items()}
-            new._hook_lists()
+            new._bind_plugins()
             new._set_merge_hooks()
         self._rebind(new)
         return new
 
-    def projected_scores(self) -> list[int]:
-        """The scores if the game ended now: the end-of-game scoring run on a fork."""
+    def projected_scores(self, consume: bool = False) -> list[int]:
+        """The scores if the game ended now: the end-of-game scoring run on a fork, or with
+        ``consume`` on this game itself, which is then spent (its state is no game's: for a
+        copy thrown away next, as a search does with the positions it has valued)."""
         if self.phase is Phase.OVER:
             return list(self.scores)
-        ended = self.fork()
+        ended = self if consume else self.fork()
         ended.tile = None
         ended.final_scoring()
         for hook in ended._hooks["final_scoring"]:
@@ -978,16 +989,20 @@ _HOOK_PLANS: dict[tuple[type[Expansion], ...], dict[str, tuple[int, ...]]] = {}
 
 
 def _hook_plan(types: tuple[type[Expansion], ...]) -> dict[str, tuple[int, ...]]:
+    """Hook -> the indices of the plug-ins (of these types, in order) that override it; only the
+    hooks some plug-in overrides."""
     plan = _HOOK_PLANS.get(types)
     if plan is None:
-        plan = _HOOK_PLANS[types] = {
-            hook: tuple(
+        plan = {}
+        for hook in HOOKS:
+            overriding = tuple(
                 index
                 for index, kind in enumerate(types)
                 if getattr(kind, hook) is not getattr(Expansion, hook)
             )
-            for hook in HOOKS
-        }
+            if overriding:
+                plan[hook] = overriding
+        _HOOK_PLANS[types] = plan
     return plan
 
 

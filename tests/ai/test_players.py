@@ -147,3 +147,34 @@ def test_the_arena_command_prints_its_summary(capsys: pytest.CaptureFixture[str]
     assert printed["games"] == 2 and printed["a"] == "easy"
     assert set(printed) >= {"win_share", "wilson_95", "mean_margin", "margin_stderr"}
     assert printed["seconds_per_decision_median"] > 0
+
+
+def test_a_decision_collects_less_often_and_puts_the_setting_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+
+    from ai import players
+
+    seen: list[int] = []
+    real_one_ply = players.one_ply
+
+    def spying(*args: Any) -> Any:
+        seen.append(gc.get_threshold()[0])
+        return real_one_ply(*args)
+
+    monkeypatch.setattr(players, "one_ply", spying)
+    before = gc.get_threshold()
+    game = Game(Setup(players=("A", "B"), seed=3))
+    for level in ("greedy", "medium", "hard"):
+        make_player(level, seed=1).choose(game, game.actor)
+    assert seen and min(seen) >= players.SEARCH_YOUNG_GENERATION
+    assert gc.get_threshold() == before
+
+    def failing(*args: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(players, "one_ply", failing)
+    with pytest.raises(RuntimeError):
+        make_player("hard", seed=1).choose(game, game.actor)
+    assert gc.get_threshold() == before

@@ -53,3 +53,30 @@ def test_a_fork_is_independent_and_plays_on_like_the_original(
     while game.phase is not Phase.OVER:
         game.play(random_action(game, rng))
     assert Game.from_record(game.record()).snapshot() == game.snapshot()
+
+
+BIG_BOX = Setup(
+    players=("A", "B", "C", "D"),
+    expansions=("abbey_mayor", "inns_cathedrals", "river", "traders_builders"),
+    options={"farmers": "classic"},
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    which=st.integers(0, len(SETUPS)),
+    seed=st.integers(0, 10_000),
+    at=st.integers(0, 150),
+)
+def test_projected_scores_in_place_are_those_of_a_fork(which: int, seed: int, at: int) -> None:
+    # ``consume=True`` scores the game itself (a search's throwaway copy): the same scores.
+    game = Game(with_seed((*SETUPS, BIG_BOX)[which], seed))
+    rng = random.Random(seed)
+    for _ in range(at):
+        if game.phase is Phase.OVER:
+            break
+        game.play(random_action(game, rng))
+    before = game.snapshot()
+    projected = game.projected_scores()
+    assert game.snapshot() == before, "projecting changed the game"
+    assert game.fork().projected_scores(consume=True) == projected
