@@ -99,6 +99,13 @@ class CastleBoard(Board):
         self.geometry = geometry
         self.interior = geometry.interior
 
+    def clone(self) -> Board:
+        new = super().clone()
+        assert isinstance(new, CastleBoard)
+        new.geometry = self.geometry
+        new.interior = self.interior
+        return new
+
     def in_bounds(self, cell: Pos) -> bool:
         return cell in self.interior
 

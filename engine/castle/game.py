@@ -53,6 +53,13 @@ class Palace:
 class CastleGame(WallRules):
     """One game of The Castle."""
 
+    family_state: ClassVar[tuple[str, ...]] = (
+        *WallRules.family_state,
+        "geometry",
+        "palaces",
+        "_wall_step",
+    )
+
     edge_words: ClassVar[dict[str, str]] = {
         "P": "a path",
         "T": "tower",

@@ -15,7 +15,7 @@ Tiles 4-9 act at the final scoring by themselves (:meth:`WallRules.score_final_w
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.castle.board import TRACK_SPACES, CastleBoard, CastleGeometry
 from engine.core.actions import UseWallTile
@@ -33,6 +33,14 @@ END_BONUS = 5  # wall tile 9
 
 class WallRules(Game):
     """Track, corner towers and wall tiles; the majority rule they share with the scoring."""
+
+    family_state: ClassVar[tuple[str, ...]] = (
+        "towers",
+        "held",
+        "played",
+        "doubled",
+        "extra_turns",
+    )
 
     geometry: CastleGeometry
 

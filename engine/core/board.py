@@ -23,7 +23,7 @@ from engine.core.fits import KEYS, FitTable, fit_table, key_id
 from engine.core.fits import distinct_rotations as distinct_rotations  # re-exported
 from engine.core.footprint import Footprint, footprint, joins
 from engine.core.tiles import EDGE_STEPS, Oriented, TileKind
-from engine.core.values import quick_init, set_state, state_of
+from engine.core.values import quick_init
 
 Pos = tuple[int, int]
 #: A kind's placements on the frontier: (in all, [up to each key of ``by_key``], its fits).
@@ -240,14 +240,19 @@ class Board:
         """
         cls = type(self)
         new = cls.__new__(cls)  # no __init__
-        set_state(new, state_of(self))
+        # Attribute by attribute (compiled, setup.py, each is a direct store); a subclass
+        # copies its own after (a test checks that a clone has every attribute).
         new.tiles = self.tiles.copy()
         new.frontier = self.frontier.copy()
         new.by_key = {key: cells.copy() for key, cells in self.by_key.items()}
         new._keys = self._keys.copy()
         new._sizes = self._sizes.copy()
         new._slot = self._slot.copy()
+        new._match = self._match
+        new._bounded = self._bounded
+        new._tables = self._tables
         new._counts = self._counts.copy()
+        new._holes = self._holes
         new.parent = self.parent.copy()
         new.ftype = self.ftype.copy()
         new.node_pos = self.node_pos.copy()
@@ -258,6 +263,8 @@ class Board:
         new.figures = self.figures.copy()
         new.cities = self.cities.copy()
         new.done = self.done.copy()
+        new._no_figures = self._no_figures
+        new._no_cities = self._no_cities
         new._watch = self._watch.copy()
         new._merge_hooks = new._bare_hooks = ()
         return new

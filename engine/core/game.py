@@ -36,7 +36,6 @@ from engine.core.expansion import PLUGINS, Expansion
 from engine.core.setup import GAME_PLAYERS, GAME_TITLES, OPTIONS, Setup
 from engine.core.tiles import EDGE_NAMES, ROTATIONS, TileKind, kinds_by_name
 from engine.core.turn import Decision, LegalPlacements, Phase
-from engine.core.values import set_state, state_of
 
 __all__ = ["Decision", "Game", "LegalPlacements", "Phase", "register_game"]
 
@@ -99,6 +98,10 @@ class Game:
     def tile_sets(self) -> tuple[str, ...]:
         """Rule point: the game's own tile sets (its expansions' are added to them)."""
         raise NotImplementedError
+
+    #: Attributes a game family adds to the game's state (:meth:`fork` copies them like the
+    #: core's: lists, dicts and sets one level down, anything else shared).
+    family_state: ClassVar[tuple[str, ...]] = ()
 
     def initial_supply(self) -> dict[str, int]:
         """Rule point: each player's figures at the start (its expansions' are added)."""
@@ -266,21 +269,57 @@ class Game:
 
         Everything mutable is copied one level down (a list of lists copies the inner lists);
         the board clones itself; each expansion forks with the new game. What never changes
-        after setup (the setup, the tile kinds, the hook tables) is shared.
+        after setup (the setup, the tile kinds, the hook tables) is shared. The attributes are
+        copied one by one (compiled, setup.py, each is a direct store); a game family's own
+        are named in :attr:`family_state`, and a test checks that a fork has every attribute.
         """
         cls = type(self)
         new = cls.__new__(cls, self.setup)  # no __init__
-        state = state_of(self)
-        for name, value in state.items():
-            if type(value) in _MUTABLE and name not in _SHARED:
-                state[name] = _copy2(value)
-        state["board"] = self.board.clone()
-        state["_pending"] = []
-        set_state(new, state)
+        new.setup = self.setup
+        new.options = self.options
+        new.hand_mode = self.hand_mode
+        new.players = self.players
+        new.kinds = self.kinds
+        new.own_figures = self.own_figures
+        new.figure_weights = self.figure_weights
+        new.board = self.board.clone()
+        new.scores = self.scores.copy()
+        new.breakdown = [part.copy() for part in self.breakdown]
+        new.supply = [figures.copy() for figures in self.supply]
+        new.out = self.out.copy()
+        new.actions = self.actions.copy()
+        new.turn = self.turn
+        new.current = self.current
+        new.actor = self.actor
+        new.phase = self.phase
+        new.tile = self.tile
+        new.hands = [hand.copy() for hand in self.hands]
+        new.discarded = self.discarded.copy()
+        new.last_pos = self.last_pos
+        new.winners = self.winners
+        new.stack = self.stack.copy()
+        new._touched = self._touched.copy()
+        new._figure_choices = self._figure_choices.copy()
+        new._ending = self._ending
+        new._pending = []
+        new._restricting = self._restricting
+        new._allowed = self._allowed
+        for name in self.family_state:
+            value = getattr(self, name)
+            setattr(new, name, _copy2(value) if type(value) in _MUTABLE else value)
         if self.plugins:
             new.plugins = {name: p.fork(new) for name, p in self.plugins.items()}
             new._bind_plugins()
             new._set_merge_hooks()
+        else:
+            new.plugins = self.plugins
+            new._hooks = self._hooks
+            new._merging = self._merging
+            new._restrictors = self._restrictors
+            new._special_figures = self._special_figures
+            new._joining_figures = self._joining_figures
+            new._action_owner = self._action_owner
+            new._phase_owner = self._phase_owner
         self._rebind(new)
         return new
 
@@ -1019,26 +1058,6 @@ def shuffle(pool: list[str], seed: int) -> None:
         pool[i], pool[j] = pool[j], pool[i]
 
 
-#: Game attributes a fork shares with its original: set at the start, never changed after.
-_SHARED = frozenset(
-    {
-        "setup",
-        "options",
-        "kinds",
-        "own_figures",
-        "figure_weights",
-        "_hooks",
-        "_merging",
-        "_restrictors",
-        "_special_figures",
-        "_joining_figures",
-        "_restricting",
-        "_allowed",
-        "_action_owner",
-        "_phase_owner",
-        "geometry",
-    }
-)
 _MUTABLE = (list, dict, set)
 
 

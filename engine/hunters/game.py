@@ -44,6 +44,16 @@ GAME_ANIMALS = ("deer", "mammoth", "aurochs")
 class HuntersGame(Game):
     """One game of Hunters & Gatherers."""
 
+    family_state: ClassVar[tuple[str, ...]] = (
+        "bonus_stack",
+        "in_bonus",
+        "placed_by",
+        "_returning",
+        "_gold",
+        "_sys_parent",
+        "_sys_huts",
+    )
+
     edge_words: ClassVar[dict[str, str]] = {"F": "forest", "M": "meadow", "R": "river"}
     roles: ClassVar[dict[str, str]] = {"meadow": "hunter", "forest": "gatherer", "river": "fisher"}
     role_figures: ClassVar[frozenset[str]] = frozenset({"man"})

@@ -80,3 +80,23 @@ def test_projected_scores_in_place_are_those_of_a_fork(which: int, seed: int, at
     projected = game.projected_scores()
     assert game.snapshot() == before, "projecting changed the game"
     assert game.fork().projected_scores(consume=True) == projected
+
+
+@settings(max_examples=20, deadline=None)
+@given(which=st.integers(0, len(SETUPS)), seed=st.integers(0, 10_000), at=st.integers(0, 120))
+def test_a_fork_and_a_board_clone_copy_every_attribute(which: int, seed: int, at: int) -> None:
+    # ``fork`` and ``Board.clone`` copy attribute by attribute: a new attribute must be copied.
+    from engine.core.values import state_of
+
+    game = Game(with_seed((*SETUPS, BIG_BOX)[which], seed))
+    rng = random.Random(seed)
+    for _ in range(at):
+        if game.phase is Phase.OVER:
+            break
+        game.play(random_action(game, rng))
+    fork = game.fork()
+    assert set(state_of(fork)) == set(state_of(game))
+    assert set(state_of(fork.board)) == set(state_of(game.board))
+    for name, plugin in game.plugins.items():
+        assert set(state_of(fork.plugins[name])) == set(state_of(plugin))
+    assert fork.snapshot() == game.snapshot()
