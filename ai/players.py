@@ -105,9 +105,13 @@ def one_ply(game: Game, seat: int, values: Values) -> list[Scored]:
 
 
 def _steps(game: Game) -> list[Scored]:
+    """Each move now and the game after it; the last is played on ``game`` itself (one copy
+    fewer: the caller does not use ``game`` after)."""
     steps = []
-    for action in options(game):
-        after = game.fork()
+    moves = options(game)
+    last = len(moves) - 1
+    for index, action in enumerate(moves):
+        after = game if index == last else game.fork()
         after.play(action)
         steps.append(Scored(0.0, action, after))
     return steps

@@ -56,18 +56,19 @@ def score_feature(game: Game, root: int, final: bool) -> None:
         game.add_points(player, kind, won)
     tiles_set = board.ftiles[root]
     assert tiles_set is not None
-    game.emit(
-        FeatureScored(
-            feature=kind,
-            points=points,
-            final=final,
-            tiles=len(tiles_set),
-            pennants=board.pennants[root],
-            complete=complete,
-            where=board.node_pos[root],
-            marks=game.feature_marks(root),
+    if game.recording:
+        game.emit(
+            FeatureScored(
+                feature=kind,
+                points=points,
+                final=final,
+                tiles=len(tiles_set),
+                pennants=board.pennants[root],
+                complete=complete,
+                where=board.node_pos[root],
+                marks=game.feature_marks(root),
+            )
         )
-    )
     board.done[root] = True
     if not final:
         return_figures(game, root)
@@ -149,6 +150,8 @@ def score_farmers(game: Game, roots: list[int]) -> None:
 def _award_field(game: Game, points: dict[int, int], where: int, cities: int) -> None:
     for player, won in points.items():
         game.add_points(player, "field", won)
+    if not game.recording:
+        return
     game.emit(
         FeatureScored(
             feature="field",

@@ -147,6 +147,9 @@ class Game:
         self._ending = False
         self._set_merge_hooks()
         self._pending: list[Event] = []
+        #: False while :meth:`projected_scores` scores a copy: no event is kept (scoring code
+        #: may skip building them).
+        self.recording = True
         self.stack = self._build_stack()
         for arrange in self._hooks["arrange_stack"]:
             self.stack = arrange(self.stack)
@@ -302,6 +305,7 @@ class Game:
         new._figure_choices = self._figure_choices.copy()
         new._ending = self._ending
         new._pending = []
+        new.recording = self.recording
         new._restricting = self._restricting
         new._allowed = self._allowed
         for name in self.family_state:
@@ -330,6 +334,7 @@ class Game:
         if self.phase is Phase.OVER:
             return list(self.scores)
         ended = self if consume else self.fork()
+        ended.recording = False
         ended.tile = None
         ended.final_scoring()
         for hook in ended._hooks["final_scoring"]:
@@ -649,7 +654,8 @@ class Game:
         return False
 
     def emit(self, event: Event) -> None:
-        self._pending.append(event)
+        if self.recording:
+            self._pending.append(event)
 
     @property
     def emitted(self) -> list[Event]:
