@@ -193,6 +193,7 @@ class HardPlayer:
                 world = determinize(candidate.after, seat, random.Random(deal_seed))
                 self._reply(world, seat, deal_seed)
                 totals[index] += margin(self.heuristic.values(world), seat)
+                world.release()  # freed now, not by the cyclic collector
             played += 1
             if time.perf_counter() - started > self.budget:
                 break

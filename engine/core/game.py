@@ -339,7 +339,19 @@ class Game:
         ended.final_scoring()
         for hook in ended._hooks["final_scoring"]:
             hook()
-        return ended.scores
+        scores = ended.scores
+        ended.release()
+        return scores
+
+    def release(self) -> None:
+        """Break the reference cycles of a spent game (its plug-ins and board hooks point back
+        at it), so that it is freed as soon as it is dropped instead of waiting for the cyclic
+        collector: a search spends thousands of copies per decision. The game must not be
+        played after (its expansions are gone)."""
+        if self.plugins:
+            self.plugins = {}
+            self._bind_plugins()
+        self.board.set_merge_hooks((), ())
 
     def _rebind(self, new: Game) -> None:
         """Rule point: point a fork's board hooks at the fork (a family's own merge hook)."""
