@@ -311,19 +311,10 @@ class Game:
         for name in self.family_state:
             value = getattr(self, name)
             setattr(new, name, _copy2(value) if type(value) in _MUTABLE else value)
-        if self.plugins:
-            new.plugins = {name: p.fork(new) for name, p in self.plugins.items()}
-            new._bind_plugins()
+        new.plugins = {name: p.fork(new) for name, p in self.plugins.items()}
+        new._bind_plugins()
+        if new.plugins:
             new._set_merge_hooks()
-        else:
-            new.plugins = self.plugins
-            new._hooks = self._hooks
-            new._merging = self._merging
-            new._restrictors = self._restrictors
-            new._special_figures = self._special_figures
-            new._joining_figures = self._joining_figures
-            new._action_owner = self._action_owner
-            new._phase_owner = self._phase_owner
         self._rebind(new)
         return new
 

@@ -26,6 +26,18 @@ def with_seed(setup: Setup, seed: int) -> Setup:
     return Setup.from_json(data)
 
 
+def played(setup: Setup, seed: int, actions: int) -> tuple[Game, random.Random]:
+    """A game of ``setup`` with ``seed`` after up to ``actions`` random actions, and the
+    generator that chose them."""
+    game = Game(with_seed(setup, seed))
+    rng = random.Random(seed)
+    for _ in range(actions):
+        if game.phase is Phase.OVER:
+            break
+        game.play(random_action(game, rng))
+    return game, rng
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     which=st.integers(0, len(SETUPS) - 1),
@@ -35,12 +47,7 @@ def with_seed(setup: Setup, seed: int) -> Setup:
 def test_a_fork_is_independent_and_plays_on_like_the_original(
     which: int, seed: int, fork_at: int
 ) -> None:
-    game = Game(with_seed(SETUPS[which], seed))
-    rng = random.Random(seed)
-    for _ in range(fork_at):
-        if game.phase is Phase.OVER:
-            break
-        game.play(random_action(game, rng))
+    game, rng = played(SETUPS[which], seed, fork_at)
     before = game.snapshot()
     fork = game.fork()
     assert fork.snapshot() == before
@@ -70,12 +77,7 @@ BIG_BOX = Setup(
 )
 def test_projected_scores_in_place_are_those_of_a_fork(which: int, seed: int, at: int) -> None:
     # ``consume=True`` scores the game itself (a search's throwaway copy): the same scores.
-    game = Game(with_seed((*SETUPS, BIG_BOX)[which], seed))
-    rng = random.Random(seed)
-    for _ in range(at):
-        if game.phase is Phase.OVER:
-            break
-        game.play(random_action(game, rng))
+    game, _ = played((*SETUPS, BIG_BOX)[which], seed, at)
     before = game.snapshot()
     projected = game.projected_scores()
     assert game.snapshot() == before, "projecting changed the game"
@@ -88,12 +90,7 @@ def test_a_fork_and_a_board_clone_copy_every_attribute(which: int, seed: int, at
     # ``fork`` and ``Board.clone`` copy attribute by attribute: a new attribute must be copied.
     from engine.core.values import state_of
 
-    game = Game(with_seed((*SETUPS, BIG_BOX)[which], seed))
-    rng = random.Random(seed)
-    for _ in range(at):
-        if game.phase is Phase.OVER:
-            break
-        game.play(random_action(game, rng))
+    game, _ = played((*SETUPS, BIG_BOX)[which], seed, at)
     fork = game.fork()
     assert set(state_of(fork)) == set(state_of(game))
     assert set(state_of(fork.board)) == set(state_of(game.board))
@@ -108,10 +105,7 @@ def test_a_spent_projection_leaves_no_reference_cycle_behind() -> None:
     import gc
 
     for setup in (*SETUPS, BIG_BOX):
-        game = Game(with_seed(setup, 5))
-        rng = random.Random(5)
-        for _ in range(40):
-            game.play(random_action(game, rng))
+        game, _ = played(setup, 5, 40)
         expected = game.projected_scores()
         gc.collect()
         gc.disable()
