@@ -132,6 +132,9 @@ class Heuristic:
     fits: bool = True
     close_city: float = 0.6  # chance that a tile filling a city's square does not open more
     close_road: float = 0.75  # the same for a road
+    #: Each further follower in the supply is worth this much of the one before (1: all alike;
+    #: below 1, n followers count ``(1 - d**n) / (1 - d)`` followers).
+    supply_decay: float = 1.0
 
     def values(self, game: Game) -> list[float]:
         weights = self.weights
@@ -152,12 +155,17 @@ class Heuristic:
         left = game.tiles_left + sum(len(h) for h in game.hands)
         total = max(1, left + len(game.board.tiles))
         share = left / total
+        decay = self.supply_decay
         for player, supply in enumerate(game.supply):
+            followers = 0.0
             for kind, count in supply.items():
                 if kind in FOLLOWER_WORTH:
-                    parts[player]["supply_follower"] += share * count * FOLLOWER_WORTH[kind]
+                    followers += count * FOLLOWER_WORTH[kind]
                 elif kind in RETURNING:
                     parts[player]["supply_other"] += share * count
+            if decay != 1.0:
+                followers = (1.0 - decay**followers) / (1.0 - decay)
+            parts[player]["supply_follower"] = share * followers
         if isinstance(game, CarcassonneGame):
             self._open_features(game, parts, left, share)
         else:

@@ -12,7 +12,8 @@ itself, and draws its random choices from a generator seeded by its own seed and
 - **medium**: one ply with :class:`ai.evaluate.Heuristic` using a fixed chance per open edge
   (completion odds, farmers' prospects, figures in hand).
 - **hard**: the same heuristic with completion odds from the unseen tiles that fit each open
-  square; its best few moves are each followed in a few deals of the unseen tiles by the next
+  square, and followers in hand valued with diminishing returns (:func:`hard_heuristic`); its
+  best few moves are each followed in a few deals of the unseen tiles by the next
   player's greedy reply and valued again after it (common deals for every candidate, so the
   comparison is fair).
 """
@@ -26,7 +27,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from ai.evaluate import Heuristic, margin, spent_end_values
+from ai.evaluate import DEFAULT_WEIGHTS, Heuristic, margin, spent_end_values
 from ai.observation import determinize, observe
 from engine import Action, Game, MoveWagon, Pass, Phase, PlaceAbbey, UseWallTile
 
@@ -156,13 +157,22 @@ class OnePlyPlayer:
             return pick(scored, decision_rng(self.seed, obs), self.among).action
 
 
+def hard_heuristic() -> Heuristic:
+    """The hard level's valuation: each further follower in hand is worth 0.8 of the one
+    before (the first 6.5 points, seven 25.7 in all against 28, times the share of the game
+    left) rather than 4 each. Short of followers, it keeps its last ones for what is worth
+    them; with many, it spends them. One ply against greedy (600 games, 2 players, farmers
+    classic) this won 3.4 points more per game (± 1.0) than 4 points each."""
+    return Heuristic(weights={**DEFAULT_WEIGHTS, "supply_follower": 6.5}, supply_decay=0.8)
+
+
 @dataclass
 class HardPlayer:
     """Its heuristic's best few moves, each checked against the other players' replies up to
     its own next turn, in a few deals of the unseen tiles."""
 
     seed: int = 0
-    heuristic: Heuristic = field(default_factory=Heuristic)
+    heuristic: Heuristic = field(default_factory=hard_heuristic)
     shortlist: int = 5
     deals: int = 3
     #: Wall-clock guard (seconds): past it, the deals already played decide.

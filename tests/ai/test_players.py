@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 
 from ai import make_player
 from ai.arena import Match, play_one, run, wilson
+from ai.evaluate import Heuristic
 from ai.observation import observe, unseen
-from ai.players import HardPlayer
+from ai.players import HardPlayer, hard_heuristic
 from engine import Game, Phase, PlaceFigure, PlaceTile, Setup
 from engine.cli import random_action
 
@@ -178,3 +179,19 @@ def test_a_decision_collects_less_often_and_puts_the_setting_back(
     with pytest.raises(RuntimeError):
         make_player("hard", seed=1).choose(game, game.actor)
     assert gc.get_threshold() == before
+
+
+def test_the_hard_level_values_its_last_followers_more_than_its_seventh() -> None:
+    # Each further follower in hand is worth less to the hard level; medium counts them alike.
+    game = Game(Setup(players=("A", "B"), seed=1, options={"farmers": "classic"}))
+
+    def in_hand(heuristic: Heuristic, followers: int) -> float:
+        game.supply[0]["follower"] = followers
+        return heuristic.components(game)[0]["supply_follower"]
+
+    hard, medium = hard_heuristic(), Heuristic(fits=False)
+    assert in_hand(hard, 1) - in_hand(hard, 0) > in_hand(hard, 7) - in_hand(hard, 6) > 0
+    assert in_hand(medium, 1) - in_hand(medium, 0) == pytest.approx(
+        in_hand(medium, 7) - in_hand(medium, 6)
+    )
+    assert HardPlayer().heuristic == hard
