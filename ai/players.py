@@ -11,24 +11,26 @@ itself, and draws its random choices from a generator seeded by its own seed and
 - **easy**: the greedy valuation, but a random move among its three best.
 - **medium**: one ply with :class:`ai.evaluate.Heuristic` using a fixed chance per open edge
   (completion odds, farmers' prospects, figures in hand).
-- **hard**: the same heuristic with completion odds from the unseen tiles that fit each open
-  square, and followers in hand valued with diminishing returns (:func:`hard_heuristic`); its
-  best few moves are each followed in a few deals of the unseen tiles by the next
-  player's greedy reply and valued again after it (common deals for every candidate, so the
-  comparison is fair).
+- **hard**: one ply with the same heuristic, but completion odds from the unseen tiles that fit
+  each open square, and followers in hand valued with diminishing returns
+  (:func:`hard_heuristic`).
+
+The hard level once searched: its five best moves, each followed in three deals of the unseen
+tiles by every other player's greedy reply, then valued again. With the valuation it has now,
+that search lost points against one ply on the same 200 games (2 players against greedy: +25.9
+against +28.6 points per game), so the level plays one ply.
 """
 
 from __future__ import annotations
 
 import gc
 import random
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ai.evaluate import DEFAULT_WEIGHTS, Heuristic, margin, spent_end_values
-from ai.observation import determinize, observe
+from ai.observation import observe
 from engine import Action, Game, MoveWagon, Pass, Phase, PlaceAbbey, UseWallTile
 
 Values = Callable[[Game], list[float]]
@@ -61,10 +63,10 @@ SEARCH_YOUNG_GENERATION = 20_000
 
 @contextmanager
 def roomy_collector() -> Iterator[None]:
-    """Collect less often while deciding. A decision makes and drops thousands of game copies,
+    """Collect less often while deciding. A decision makes and drops hundreds of game copies,
     each holding reference cycles (a game and its plug-ins) that only the cyclic collector
-    frees; at Python's default it collects every 700 new objects and spent about 15 % of a
-    hard decision's instructions (4 players, Abbey & Mayor) doing so. Garbage waits a little
+    frees; at Python's default it collects every 700 new objects (in the hard level's former
+    search, 15 % of a decision's instructions, 4 players with Abbey & Mayor). Garbage waits a little
     longer instead (a few MB). The decisions run in worker processes, so the process-wide
     setting concerns only them; it is put back after."""
     young, *older = gc.get_threshold()
@@ -158,75 +160,16 @@ class OnePlyPlayer:
 
 
 def hard_heuristic() -> Heuristic:
-    """The hard level's valuation: each further follower in hand is worth 0.8 of the one
-    before (the first 6.5 points, seven 25.7 in all against 28, times the share of the game
+    """The hard level's valuation: each further follower in hand is worth 0.7 of the one
+    before (the first 8.5 points, seven 26.0 in all against 28, times the share of the game
     left) rather than 4 each. Short of followers, it keeps its last ones for what is worth
     them; with many, it spends them. One ply against greedy (600 games, 2 players, farmers
-    classic) this won 3.4 points more per game (± 1.0) than 4 points each."""
-    return Heuristic(weights={**DEFAULT_WEIGHTS, "supply_follower": 6.5}, supply_decay=0.8)
+    classic), this won 5.0 points more per game (± 1.1) than 4 points each; decays from 0.6 to
+    0.8, with the first follower worth 7.5 to 10.5, all gave 4.4 to 5.0 more."""
+    return Heuristic(weights={**DEFAULT_WEIGHTS, "supply_follower": 8.5}, supply_decay=0.7)
 
 
-@dataclass
-class HardPlayer:
-    """Its heuristic's best few moves, each checked against the other players' replies up to
-    its own next turn, in a few deals of the unseen tiles."""
-
-    seed: int = 0
-    heuristic: Heuristic = field(default_factory=hard_heuristic)
-    shortlist: int = 5
-    deals: int = 3
-    #: Wall-clock guard (seconds): past it, the deals already played decide.
-    budget: float = 0.9
-    #: How the next player is modelled: ``greedy`` or ``medium`` (the heuristic).
-    reply: str = "greedy"
-    #: Weight of the two-ply estimate against the one-ply value (1: two plies only).
-    blend: float = 1.0
-    name: str = "hard"
-
-    def choose(self, game: Game, seat: int) -> Action:
-        with roomy_collector():
-            return self._choose(game, seat)
-
-    def _choose(self, game: Game, seat: int) -> Action:
-        started = time.perf_counter()
-        obs = observe(game, seat)
-        rng = decision_rng(self.seed, obs)
-        scored = one_ply(obs, seat, self.heuristic.values)
-        if len(scored) == 1:
-            return scored[0].action
-        ordered = sorted(scored, key=lambda s: -s.value)[: self.shortlist]
-        totals = [0.0] * len(ordered)
-        played = 0
-        for _ in range(self.deals):
-            deal_seed = rng.getrandbits(32)
-            for index, candidate in enumerate(ordered):
-                world = determinize(candidate.after, seat, random.Random(deal_seed))
-                self._reply(world, seat, deal_seed)
-                totals[index] += margin(self.heuristic.values(world), seat)
-                world.release()  # freed now, not by the cyclic collector
-            played += 1
-            if time.perf_counter() - started > self.budget:
-                break
-        blend = self.blend
-
-        def estimate(i: int) -> float:
-            return blend * totals[i] / played + (1 - blend) * ordered[i].value
-
-        best = max(range(len(ordered)), key=lambda i: (estimate(i), ordered[i].value))
-        return ordered[best].action
-
-    def _reply(self, world: Game, seat: int, seed: int) -> None:
-        """Every other player's turn up to this player's next one, played greedily (the
-        opponent model). Against two greedy players this won 62.1 % of 198 games, against
-        59.6 % when only the next player replied."""
-        values = self.heuristic.values if self.reply == "medium" else spent_end_values
-        last = world.turn + world.players + 1  # a guard: about one round of turns
-        while not world.finished and world.actor != seat and world.turn <= last:
-            scored = one_ply(world, world.actor, values)
-            world.play(pick(scored, decision_rng(seed, world, "reply")).action)
-
-
-def make_player(level: str, seed: int = 0) -> RandomPlayer | OnePlyPlayer | HardPlayer:
+def make_player(level: str, seed: int = 0) -> RandomPlayer | OnePlyPlayer:
     """A player by name: random, greedy, easy, medium or hard."""
     if level == "random":
         return RandomPlayer(seed)
@@ -237,7 +180,7 @@ def make_player(level: str, seed: int = 0) -> RandomPlayer | OnePlyPlayer | Hard
     if level == "medium":
         return OnePlyPlayer("medium", Heuristic(fits=False).values, 1, seed)
     if level == "hard":
-        return HardPlayer(seed)
+        return OnePlyPlayer("hard", hard_heuristic().values, 1, seed)
     raise ValueError(f"unknown level {level!r}: expected random, greedy, easy, medium or hard")
 
 

@@ -5,19 +5,15 @@ from __future__ import annotations
 import random
 
 from ai import make_player
-from ai.players import HardPlayer
 from engine import Game
 from engine.cli import random_action
 
 
 def play_level_against_random(game: Game, level: str, seed: int) -> None:
-    """Play ``game`` to its end: ``level`` in seat 0 (the hard level on a reduced budget:
-    legality, not strength), random moves elsewhere; raises on an illegal move, then checks
-    that the record replays to the same state."""
+    """Play ``game`` to its end: ``level`` in seat 0, random moves elsewhere; raises on an
+    illegal move, then checks that the record replays to the same state."""
     rng = random.Random(seed)
     computer = make_player(level, seed=seed)
-    if isinstance(computer, HardPlayer):
-        computer.shortlist, computer.deals = 2, 1
     while not game.finished:
         seat = game.actor
         action = computer.choose(game, seat) if seat == 0 else random_action(game, rng)

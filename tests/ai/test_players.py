@@ -17,7 +17,7 @@ from ai import make_player
 from ai.arena import Match, play_one, run, wilson
 from ai.evaluate import Heuristic
 from ai.observation import observe, unseen
-from ai.players import HardPlayer, hard_heuristic
+from ai.players import OnePlyPlayer, hard_heuristic
 from engine import Game, Phase, PlaceFigure, PlaceTile, Setup
 from engine.cli import random_action
 
@@ -81,8 +81,6 @@ def test_a_decision_does_not_change_when_the_hidden_tiles_are_reshuffled(
         game.play(random_action(game, rng))
     seat = game.actor
     player = make_player(level, seed=9)
-    if isinstance(player, HardPlayer):
-        player.budget = 60.0  # decide by count, never by the clock, for this comparison
     decision = player.choose(game, seat)
     for seed in range(3):
         other = shuffled_copy(game, seat, seed)
@@ -194,4 +192,6 @@ def test_the_hard_level_values_its_last_followers_more_than_its_seventh() -> Non
     assert in_hand(medium, 1) - in_hand(medium, 0) == pytest.approx(
         in_hand(medium, 7) - in_hand(medium, 6)
     )
-    assert HardPlayer().heuristic == hard
+    chooser = make_player("hard")
+    assert isinstance(chooser, OnePlyPlayer)
+    assert getattr(chooser.values, "__self__", None) == hard
