@@ -102,7 +102,7 @@ PER_TILE = {"river": 1.0, "forest": 2.0, "path": 1.0, "tower": 2.0, "house": 1.0
 FAMILY_FOLLOWERS = frozenset({"man", "subject"})
 #: Weights in points (the score counts 1), set by hand and checked by matches against greedy.
 #: ``python -m ai.fit`` fits weights that predict the final margin; those played worse (70 %
-#: against greedy where these win 89 %), a fit of the margin is not a fit of the decisions.
+#: against greedy where these won 89 %), a fit of the margin is not a fit of the decisions.
 DEFAULT_WEIGHTS: dict[str, float] = {
     "score": 1.0,
     "end_extra": 1.0,
