@@ -66,8 +66,8 @@ def roomy_collector() -> Iterator[None]:
     """Collect less often while deciding. A decision makes and drops hundreds of game copies,
     each holding reference cycles (a game and its plug-ins) that only the cyclic collector
     frees; at Python's default it collects every 700 new objects (in the hard level's former
-    search, 15 % of a decision's instructions, 4 players with Abbey & Mayor). Garbage waits a little
-    longer instead (a few MB). The decisions run in worker processes, so the process-wide
+    search, 15 % of a decision's instructions, 4 players with Abbey & Mayor). Garbage waits
+    a little longer instead (a few MB). The decisions run in worker processes, so the process-wide
     setting concerns only them; it is put back after."""
     young, *older = gc.get_threshold()
     gc.set_threshold(max(young, SEARCH_YOUNG_GENERATION), *older)
@@ -86,38 +86,33 @@ def decision_rng(seed: int, game: Game, salt: str = "") -> random.Random:
 class Scored:
     value: float
     action: Action
-    after: Game
 
 
 def one_ply(game: Game, seat: int, values: Values) -> list[Scored]:
     """Each move now, valued by ``values`` after it; a tile placement is valued with the best
-    figure step that follows it (the same player's, same turn). With a ``values`` that spends
-    the positions it values (:func:`ai.evaluate.spent_end_values`), only the moves and their
-    values are of use after."""
+    figure step that follows it (the same player's, same turn). Each position is dropped once
+    valued (``values`` may spend it: :func:`ai.evaluate.spent_end_values`)."""
     result: list[Scored] = []
     for action in options(game):
         after = game.fork()
         after.play(action)
         if after.phase is Phase.FIGURE and after.actor == seat and after.turn == game.turn:
-            follow = [(margin(values(s.after), seat), s.after) for s in _steps(after)]
-            best, state = max(follow, key=lambda item: item[0])
-            result.append(Scored(best, action, state))
+            best = max(margin(values(step), seat) for step in _steps(after))
+            result.append(Scored(best, action))
         else:
-            result.append(Scored(margin(values(after), seat), action, after))
+            result.append(Scored(margin(values(after), seat), action))
     return result
 
 
-def _steps(game: Game) -> list[Scored]:
-    """Each move now and the game after it; the last is played on ``game`` itself (one copy
-    fewer: the caller does not use ``game`` after)."""
-    steps = []
+def _steps(game: Game) -> Iterator[Game]:
+    """The game after each move now, one at a time; the last is played on ``game`` itself (one
+    copy fewer: the caller does not use ``game`` after)."""
     moves = options(game)
     last = len(moves) - 1
     for index, action in enumerate(moves):
         after = game if index == last else game.fork()
         after.play(action)
-        steps.append(Scored(0.0, action, after))
-    return steps
+        yield after
 
 
 def pick(scored: list[Scored], rng: random.Random, among: int = 1) -> Scored:
