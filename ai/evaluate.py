@@ -19,6 +19,7 @@ city's goods are worth what they would add to its owners' majorities.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection
 from dataclasses import dataclass, field
 
@@ -78,6 +79,51 @@ def margin(values: list[float], seat: int) -> float:
     """``seat``'s value minus the best other player's (its lead, or how far behind it is)."""
     others = [v for p, v in enumerate(values) if p != seat]
     return values[seat] - (max(others) if others else 0.0)
+
+
+def log_normal_cdf(z: float) -> float:
+    """The logarithm of the standard normal distribution function at ``z``, exact enough
+    far in the lower tail (no floor where ``erfc`` underflows, so far-behind positions still
+    rank)."""
+    if z > -8.0:
+        return math.log(0.5 * math.erfc(-z / math.sqrt(2.0)))
+    inverse = 1.0 / (z * z)
+    series = 1.0 - inverse + 3.0 * inverse * inverse - 15.0 * inverse**3
+    return -0.5 * z * z - math.log(-z) - 0.5 * math.log(2.0 * math.pi) + math.log(series)
+
+
+@dataclass(frozen=True)
+class WinChance:
+    """A position's worth to ``seat`` with several opponents: the logarithm of its chance to
+    finish ahead of every one of them, each final difference drawn around the present one
+    with a spread of ``spread`` points times the square root of the tiles left (opponents
+    taken apart).
+
+    Against one opponent it ranks positions exactly as :func:`margin` does (it is a rising
+    function of the margin) and is the margin. Against several, unlike the margin against the
+    best other, it counts every opponent: a lead over all three beats a lead over one with the
+    others close behind, and a lead over the second is worth less than a lead over the first
+    is lost.
+
+    The hard level against greedy opponents, each game compared with the margin's on the same
+    deal and seat: 4 players with Abbey & Mayor, +11.5 ± 4.4 points of win share on deals
+    30001-30050 (40.3 % against 28.8 %) and +4.1 ± 4.2 on the benchmark's (30.8 % against
+    26.7 %); 3 players, +7.7 ± 4.1 on deals 30001-30067 and -3.3 ± 3.8 on the benchmark's.
+    A spread of 1.5 did as well as 2.5 (40.5 %), 1 and 5 worse (34.7 %, 37.5 %)."""
+
+    spread: float = 2.5
+
+    def __call__(self, values: list[float], seat: int, left: int) -> float:
+        """``left``: the tiles still to be placed (the stack and the hands)."""
+        if len(values) <= 2:
+            return margin(values, seat)
+        sigma = self.spread * math.sqrt(left + 1.0)
+        mine = values[seat]
+        return sum(
+            log_normal_cdf((mine - value) / sigma)
+            for other, value in enumerate(values)
+            if other != seat
+        )
 
 
 #: The parts of a player's value (see :meth:`Heuristic.components`).

@@ -13,7 +13,8 @@ itself, and draws its random choices from a generator seeded by its own seed and
   (completion odds, farmers' prospects, figures in hand).
 - **hard**: one ply with the same heuristic, but completion odds from the unseen tiles that fit
   each open square, and followers in hand valued with diminishing returns
-  (:func:`hard_heuristic`).
+  (:func:`hard_heuristic`); against several opponents it plays for its chance to finish ahead
+  of them all (:class:`ai.evaluate.WinChance`) rather than its lead over the best one.
 
 The hard level once searched: its five best moves, each followed in three deals of the unseen
 tiles by every other player's greedy reply, then valued again. With the valuation it has now,
@@ -29,11 +30,19 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ai.evaluate import DEFAULT_WEIGHTS, Heuristic, margin, spent_end_values
+from ai.evaluate import DEFAULT_WEIGHTS, Heuristic, WinChance, margin, spent_end_values
 from ai.observation import observe
 from engine import Action, Game, MoveWagon, Pass, Phase, PlaceAbbey, UseWallTile
 
 Values = Callable[[Game], list[float]]
+#: What a position is worth to a seat, from every player's value and the tiles left: the lead
+#: over the best other (:func:`lead`, greedy's) or :class:`ai.evaluate.WinChance`.
+Objective = Callable[[list[float], int, int], float]
+
+
+def lead(values: list[float], seat: int, left: int) -> float:
+    """``seat``'s value minus the best other player's (:func:`ai.evaluate.margin`)."""
+    return margin(values, seat)
 
 
 def options(game: Game) -> list[Action]:
@@ -88,20 +97,32 @@ class Scored:
     action: Action
 
 
-def one_ply(game: Game, seat: int, values: Values) -> list[Scored]:
-    """Each move now, valued by ``values`` after it; a tile placement is valued with the best
-    figure step that follows it (the same player's, same turn). Each position is dropped once
-    valued (``values`` may spend it: :func:`ai.evaluate.spent_end_values`)."""
+def one_ply(game: Game, seat: int, values: Values, objective: Objective = lead) -> list[Scored]:
+    """Each move now, worth ``objective`` of the players' ``values`` after it; a tile placement
+    is worth its best figure step that follows (the same player's, same turn). Each position is
+    dropped once valued (``values`` may spend it: :func:`ai.evaluate.spent_end_values`)."""
     result: list[Scored] = []
     for action in options(game):
         after = game.fork()
         after.play(action)
         if after.phase is Phase.FIGURE and after.actor == seat and after.turn == game.turn:
-            best = max(margin(values(step), seat) for step in _steps(after))
+            best = max(worth(step, seat, values, objective) for step in _steps(after))
             result.append(Scored(best, action))
         else:
-            result.append(Scored(margin(values(after), seat), action))
+            result.append(Scored(worth(after, seat, values, objective), action))
     return result
+
+
+def worth(game: Game, seat: int, values: Values, objective: Objective) -> float:
+    """``objective`` of ``game`` for ``seat``: the tiles left are read before ``values``
+    (which may spend the game)."""
+    left = tiles_left(game)
+    return objective(values(game), seat, left)
+
+
+def tiles_left(game: Game) -> int:
+    """The tiles still to be placed: the stack's and those in the players' hands."""
+    return game.tiles_left + sum(len(hand) for hand in game.hands)
 
 
 def _steps(game: Game) -> Iterator[Game]:
@@ -146,11 +167,12 @@ class OnePlyPlayer:
     values: Values
     among: int = 1
     seed: int = 0
+    objective: Objective = lead
 
     def choose(self, game: Game, seat: int) -> Action:
         with roomy_collector():
             obs = observe(game, seat)
-            scored = one_ply(obs, seat, self.values)
+            scored = one_ply(obs, seat, self.values, self.objective)
             return pick(scored, decision_rng(self.seed, obs), self.among).action
 
 
@@ -175,7 +197,7 @@ def make_player(level: str, seed: int = 0) -> RandomPlayer | OnePlyPlayer:
     if level == "medium":
         return OnePlyPlayer("medium", Heuristic(fits=False).values, 1, seed)
     if level == "hard":
-        return OnePlyPlayer("hard", hard_heuristic().values, 1, seed)
+        return OnePlyPlayer("hard", hard_heuristic().values, 1, seed, WinChance())
     raise ValueError(f"unknown level {level!r}: expected random, greedy, easy, medium or hard")
 
 

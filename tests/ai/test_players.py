@@ -4,6 +4,7 @@ nothing hidden, and every level playing only legal moves in every game."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 from typing import Any
@@ -15,9 +16,9 @@ from hypothesis import strategies as st
 
 from ai import make_player
 from ai.arena import Match, play_one, run, wilson
-from ai.evaluate import Heuristic
+from ai.evaluate import Heuristic, WinChance, log_normal_cdf, margin
 from ai.observation import observe, unseen
-from ai.players import OnePlyPlayer, hard_heuristic
+from ai.players import OnePlyPlayer, hard_heuristic, lead, one_ply
 from engine import Game, Phase, PlaceFigure, PlaceTile, Setup
 from engine.cli import random_action
 
@@ -195,3 +196,43 @@ def test_the_hard_level_values_its_last_followers_more_than_its_seventh() -> Non
     chooser = make_player("hard")
     assert isinstance(chooser, OnePlyPlayer)
     assert getattr(chooser.values, "__self__", None) == hard
+
+
+def test_the_normal_distributions_logarithm_far_in_its_tail() -> None:
+    for z in (-7.9, -3.0, -0.5, 0.0, 1.5):
+        assert log_normal_cdf(z) == pytest.approx(math.log(0.5 * math.erfc(-z / math.sqrt(2))))
+    # Past where the exact form is used: close to it, rising, and finite where erfc underflows.
+    exact = math.log(0.5 * math.erfc(12 / math.sqrt(2)))
+    assert log_normal_cdf(-12.0) == pytest.approx(exact, rel=1e-6)
+    zs = [-300.0, -40.0, -8.01, -8.0, -7.99, -2.0]
+    logs = [log_normal_cdf(z) for z in zs]
+    assert logs == sorted(logs) and len(set(logs)) == len(logs)
+    assert math.isfinite(log_normal_cdf(-300.0))
+
+
+def test_the_win_chance_counts_every_opponent_and_is_the_margin_against_one() -> None:
+    chance = WinChance()
+    # Against one opponent: the margin itself.
+    assert chance([30.0, 22.0], 0, 40) == margin([30.0, 22.0], 0) == 8.0
+    # Against three: leading all by 5 is worth less than leading one by 4 with two far behind
+    # (the margin against the best other says the opposite).
+    close, apart = [30.0, 25.0, 25.0, 25.0], [30.0, 26.0, 0.0, 0.0]
+    assert margin(close, 0) > margin(apart, 0)
+    assert chance(close, 0, 40) < chance(apart, 0, 40)
+    # Each opponent counts: the same lead over the best, a weaker third is better.
+    assert chance([30.0, 25.0, 10.0], 0, 40) > chance([30.0, 25.0, 24.0], 0, 40)
+    # The same lead is surer with fewer tiles to come; a deficit is surer too.
+    assert chance([30.0, 25.0, 25.0], 0, 10) > chance([30.0, 25.0, 25.0], 0, 60)
+    assert chance([20.0, 25.0, 25.0], 0, 10) < chance([20.0, 25.0, 25.0], 0, 60)
+    # Far behind, moves still rank: 1 point closer is better even 200 points down.
+    assert chance([0.0, 200.0, 200.0], 0, 1) < chance([1.0, 200.0, 200.0], 0, 1)
+
+
+def test_the_hard_level_plays_for_the_win_against_several_and_for_the_margin_against_one() -> None:
+    chooser = make_player("hard")
+    assert isinstance(chooser, OnePlyPlayer) and isinstance(chooser.objective, WinChance)
+    game = Game(Setup(players=("A", "B"), seed=3, options={"farmers": "classic"}))
+    values = hard_heuristic().values
+    by_lead = one_ply(game, 0, values, lead)
+    by_chance = one_ply(game, 0, values, chooser.objective)
+    assert [s.value for s in by_chance] == [s.value for s in by_lead]
