@@ -81,6 +81,11 @@ def margin(values: list[float], seat: int) -> float:
     return values[seat] - (max(others) if others else 0.0)
 
 
+def tiles_left(game: Game) -> int:
+    """The tiles still to be placed: the stack's and those in the players' hands."""
+    return game.tiles_left + sum(len(hand) for hand in game.hands)
+
+
 def log_normal_cdf(z: float) -> float:
     """The logarithm of the standard normal distribution function at ``z``, exact enough
     far in the lower tail (no floor where ``erfc`` underflows, so far-behind positions still
@@ -101,9 +106,8 @@ class WinChance:
 
     Against one opponent it ranks positions exactly as :func:`margin` does (it is a rising
     function of the margin) and is the margin. Against several, unlike the margin against the
-    best other, it counts every opponent: a lead over all three beats a lead over one with the
-    others close behind, and a lead over the second is worth less than a lead over the first
-    is lost.
+    best other, it counts every opponent: the same lead over the best of them is worth more
+    when the others are far behind than when they are close.
 
     The hard level against greedy opponents, each game compared with the margin's on the same
     deal and seat: 4 players with Abbey & Mayor, +11.5 ± 4.4 points of win share on deals
@@ -198,7 +202,7 @@ class Heuristic:
             part["end_extra"] = ends[player] - game.scores[player]
         if game.finished:
             return parts
-        left = game.tiles_left + sum(len(h) for h in game.hands)
+        left = tiles_left(game)
         total = max(1, left + len(game.board.tiles))
         share = left / total
         decay = self.supply_decay

@@ -30,7 +30,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from ai.evaluate import DEFAULT_WEIGHTS, Heuristic, WinChance, margin, spent_end_values
+from ai.evaluate import (
+    DEFAULT_WEIGHTS,
+    Heuristic,
+    WinChance,
+    margin,
+    spent_end_values,
+    tiles_left,
+)
 from ai.observation import observe
 from engine import Action, Game, MoveWagon, Pass, Phase, PlaceAbbey, UseWallTile
 
@@ -118,11 +125,6 @@ def worth(game: Game, seat: int, values: Values, objective: Objective) -> float:
     (which may spend the game)."""
     left = tiles_left(game)
     return objective(values(game), seat, left)
-
-
-def tiles_left(game: Game) -> int:
-    """The tiles still to be placed: the stack's and those in the players' hands."""
-    return game.tiles_left + sum(len(hand) for hand in game.hands)
 
 
 def _steps(game: Game) -> Iterator[Game]:
