@@ -10,7 +10,10 @@ median of the steady rounds is printed, with every round's figure). For referenc
 measured for a pure Python loop in 1 and 2 processes: the speed-up this machine gives two
 processes that share nothing. The CPU a picture costs, in this process (the bot's, sending jobs
 and reading pictures) and in the workers, is printed too: unlike the rates, it holds on a busy
-machine.
+machine. So is how busy the pool kept its workers (their CPU over the workers times the steady
+pass's wall time): near 1 with 2 workers, a speed-up short of 2 comes from each picture costing
+more CPU while two run at once (the machine's shared caches and other tenants), not from a
+worker waiting.
 """
 
 from __future__ import annotations
@@ -56,11 +59,14 @@ def jobs(count: int) -> list[Job]:
     return made
 
 
-async def measure(workers: int, work: list[Job], art: str) -> tuple[float, float, float, float]:
+async def measure(
+    workers: int, work: list[Job], art: str
+) -> tuple[float, float, float, float, float]:
     """Pictures per second of a new pool over ``work``: its first pass (tile pictures read
-    from the art cache's folder into each worker's memory) and a second, steady pass; and the
+    from the art cache's folder into each worker's memory) and a second, steady pass; the
     steady pass's CPU per picture in milliseconds, of this process (sending the jobs, reading
-    the pictures) and of the workers."""
+    the pictures) and of the workers; and the workers' busy share in that pass (their CPU over
+    ``workers`` times its wall time)."""
     pool = RenderPool(workers, art)
     try:
         await pool.warm()
@@ -69,10 +75,12 @@ async def measure(workers: int, work: list[Job], art: str) -> tuple[float, float
             own, drawing = cpu_seconds(pool.pids)
             started = time.perf_counter()
             await asyncio.gather(*(pool.draw(job) for job in work))
-            rates.append(len(work) / (time.perf_counter() - started))
+            wall = time.perf_counter() - started
+            rates.append(len(work) / wall)
         own_after, drawing_after = cpu_seconds(pool.pids)
         per = 1000 / len(work)
-        return rates[0], rates[1], (own_after - own) * per, (drawing_after - drawing) * per
+        busy = (drawing_after - drawing) / (workers * wall)
+        return rates[0], rates[1], (own_after - own) * per, (drawing_after - drawing) * per, busy
     finally:
         pool.close()
 
@@ -104,16 +112,21 @@ def main() -> None:
     firsts: list[tuple[float, float]] = []
     steady: list[tuple[float, float]] = []
     costs: list[tuple[float, float]] = []
+    drawing: dict[int, list[float]] = {1: [], 2: []}
+    busy: dict[int, list[float]] = {1: [], 2: []}
     with tempfile.TemporaryDirectory() as art:
         artcache.warm(Path(art))  # as the bot's workers start: the tile art cache loaded
         for job in work:  # every tile picture drawn once on this machine, as in a running bot
             run(job)
         for _ in range(args.rounds):
-            one_first, one, *cost_one = asyncio.run(measure(1, work, art))
-            two_first, two, *cost_two = asyncio.run(measure(2, work, art))
+            one_first, one, *cost_one, busy_one = asyncio.run(measure(1, work, art))
+            two_first, two, *cost_two, busy_two = asyncio.run(measure(2, work, art))
             firsts.append((one_first, two_first))
             steady.append((one, two))
             costs.extend([(cost_one[0], cost_one[1]), (cost_two[0], cost_two[1])])
+            for workers, cost, share in ((1, cost_one, busy_one), (2, cost_two, busy_two)):
+                drawing[workers].append(cost[1])
+                busy[workers].append(share)
     spins = [(reference(1), reference(2)) for _ in range(args.rounds)]
     one = statistics.median(a for a, _ in steady)
     two = statistics.median(b for _, b in steady)
@@ -131,6 +144,12 @@ def main() -> None:
                 "machine_speed_up_pure_python": [round(b / a, 2) for a, b in spins],
                 "cpu_ms_per_picture_bot": round(statistics.median(c for c, _ in costs), 2),
                 "cpu_ms_per_picture_workers": round(statistics.median(w for _, w in costs), 2),
+                "cpu_ms_per_picture_1_worker_2_workers": [
+                    round(statistics.median(drawing[n]), 2) for n in (1, 2)
+                ],
+                "workers_busy_share_1_worker_2_workers": [
+                    round(statistics.median(busy[n]), 3) for n in (1, 2)
+                ],
             }
         )
     )

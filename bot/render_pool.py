@@ -11,8 +11,12 @@ each worker keeps the state of the games it drew and plays only the moves since
 (:mod:`renderer.recent`), so when the bot is not busy a game's pictures all go to the same
 process and none replays the whole record, while a busy bot never waits on one worker beside an
 idle one (keeping a game at home until 2 more pictures waited there made the 2,000-game load's
-p95 618 ms instead of 218 ms). A worker that dies is replaced, and the job it held is drawn again
-once.
+p95 618 ms instead of 218 ms). A worker holds at most :data:`DEPTH` pictures at a time (one
+drawing, the next ready); the others wait in the bot at the worker chosen, and a worker with
+nothing left to draw takes the oldest picture waiting at another. Sent all at once, a burst
+split by count left one worker idle for the last 10 to 20 % of it (pictures differ in cost, and
+so do the machine's cores from moment to moment). A worker that dies is replaced, and the job
+it held is drawn again once.
 
 Each worker is one process on one socket: the bot's event loop writes a job and reads its picture
 back itself (jobs are answered in the order sent), with no thread in between. A picture costs the
@@ -41,6 +45,10 @@ from renderer.jobs import Job, ready, run
 HEADER = struct.Struct("!Q")
 
 T = TypeVar("T")
+
+#: Pictures sent to a worker and not answered yet, at most: one drawing and the next ready, so
+#: that a worker never waits for the bot between two pictures.
+DEPTH = 2
 
 
 class WorkerDied(RuntimeError):
@@ -168,7 +176,13 @@ class RenderPool:
         #: The workers' process ids, once :meth:`warm` has started them (for monitoring).
         self.pids: frozenset[int] = frozenset()
         self._workers: list[_Worker | None] = [_Worker(art_cache) for _ in range(workers)]
+        #: Pictures given to each worker and not drawn yet: sent, or waiting in the bot.
         self._waiting = [0] * workers
+        #: Pictures sent to each worker (or about to be: a slot handed over) and not answered.
+        self._sent = [0] * workers
+        #: Per worker, the pictures waiting in the bot for a slot there, oldest first: each
+        #: gets the index of the worker that has room for it.
+        self._queued: list[deque[asyncio.Future[int]]] = [deque() for _ in range(workers)]
 
     def _choose(self, job: Job) -> int:
         least = min(range(self.workers), key=self._waiting.__getitem__)
@@ -184,13 +198,64 @@ class RenderPool:
         index = self._choose(job)
         self._waiting[index] += 1
         try:
+            index = await self._slot(index)
             try:
-                return await self._on(index).call(run, job)
-            except WorkerDied:
-                # The worker died (killed, out of memory): a new one draws the job once more.
-                return await self._on(index).call(run, job)
+                try:
+                    return await self._on(index).call(run, job)
+                except WorkerDied:
+                    # The worker died (killed, out of memory): a new one draws the job once more.
+                    return await self._on(index).call(run, job)
+            finally:
+                self._sent[index] -= 1
+                self._hand_over(index)
         finally:
             self._waiting[index] -= 1
+
+    async def _slot(self, index: int) -> int:
+        """A slot on worker ``index`` if it has room, else on any worker with room, else on the
+        first worker to have room for this picture: ``index`` when the pictures waiting there
+        before it are sent, or one that ran out first. The slot is the caller's to free
+        (``_sent``, ``_hand_over``)."""
+        roomy = (
+            index
+            if self._sent[index] < DEPTH
+            else min(range(self.workers), key=self._sent.__getitem__)
+        )
+        if self._sent[roomy] < DEPTH:
+            self._sent[roomy] += 1
+            return self._moved(index, roomy)
+        turn: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._queued[index].append(turn)
+        try:
+            given = await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # a slot handed over as it was cancelled
+                self._sent[turn.result()] -= 1
+                self._hand_over(turn.result())
+            raise
+        return self._moved(index, given)
+
+    def _moved(self, index: int, to: int) -> int:
+        """A picture given to worker ``index`` is drawn by worker ``to``: counted there."""
+        self._waiting[index] -= 1
+        self._waiting[to] += 1
+        return to
+
+    def _hand_over(self, index: int) -> None:
+        """Worker ``index`` has room: the oldest picture waiting there gets it, else the oldest
+        waiting at the worker with the most waiting."""
+        while self._sent[index] < DEPTH:
+            queue = self._queued[index]
+            if not queue:
+                queue = max(self._queued, key=len)
+            while queue and queue[0].done():  # a caller that gave up while waiting
+                queue.popleft()
+            if not queue:
+                if any(self._queued):
+                    continue
+                return
+            self._sent[index] += 1
+            queue.popleft().set_result(index)
 
     def _on(self, index: int) -> _Worker:
         """Worker ``index``, started again if it died."""

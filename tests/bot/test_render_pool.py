@@ -14,7 +14,7 @@ import pytest
 import simcord
 from conftest_ui import SETTLE, Table, assert_png, close_bots, make_bot, put_options, step_of
 
-from bot.render_pool import RenderPool, home_of
+from bot.render_pool import DEPTH, RenderPool, _Worker, home_of
 from bot.ui import help_ui, images
 from bot.ui.castle.turn import target_labels
 from bot.ui.state import offered_rotations, tried, wagon_labels
@@ -318,6 +318,69 @@ async def test_a_burst_of_one_games_pictures_uses_every_worker() -> None:
         drawn = await asyncio.gather(*(pool.draw(job) for _ in range(6)))
         assert len(set(drawn)) == 1
         assert await kept_by_worker(pool) == [1, 1]
+    finally:
+        pool.close()
+
+
+def games_of_seeds(count: int) -> list[Game]:
+    """``count`` different games (one per seed), a few random moves into each."""
+    made = []
+    for seed in range(count):
+        game, rng = Game(Setup(players=("a", "b", "c"), seed=100 + seed)), random.Random(seed)
+        for _ in range(6):
+            game.play(random_action(game, rng))
+        made.append(game)
+    return made
+
+
+async def test_a_worker_with_nothing_to_draw_takes_pictures_waiting_at_another(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Pictures all given to one worker: it holds at most DEPTH at a time, the rest wait in the
+    bot, and the other worker, idle, draws some of them; every picture is the one asked."""
+    pool = RenderPool(2)
+    held: list[int] = []
+    call = _Worker.call
+
+    async def counted(self: _Worker, function: Callable[..., object], *args: object) -> object:
+        held.append(len(self.asked) + 1)
+        return await call(self, function, *args)
+
+    try:
+        await pool.warm()
+        monkeypatch.setattr(_Worker, "call", counted)
+        monkeypatch.setattr(pool, "_choose", lambda job: 0)
+        games = games_of_seeds(10)
+        jobs = [Job("board", game.record(), RenderOptions()) for game in games]
+        drawn = await asyncio.gather(*(pool.draw(job) for job in jobs))
+        assert drawn == [drawing.draw(game, job) for game, job in zip(games, jobs, strict=True)]
+        assert max(held) == DEPTH
+        first, second = await kept_by_worker(pool)
+        assert first + second == 10 and second >= 2, (first, second)
+        assert pool._sent == [0, 0] and pool._waiting == [0, 0]
+    finally:
+        pool.close()
+
+
+async def test_a_picture_given_up_while_waiting_leaves_no_slot_taken(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A caller that stops waiting (its interaction gone) before its picture is sent: the
+    others are drawn, and the pool's counts come back to nothing owed."""
+    pool = RenderPool(2)
+    try:
+        await pool.warm()
+        monkeypatch.setattr(pool, "_choose", lambda job: 0)
+        jobs = [Job("board", game.record(), RenderOptions()) for game in games_of_seeds(8)]
+        tasks = [asyncio.ensure_future(pool.draw(job)) for job in jobs]
+        await asyncio.sleep(0)  # every draw has its slot or waits for one
+        assert pool._sent == [DEPTH, DEPTH] and len(pool._queued[0]) == len(jobs) - 2 * DEPTH
+        tasks[-1].cancel()
+        done = await asyncio.gather(*tasks[:-1])
+        assert len(done) == len(jobs) - 1 and all(png.startswith(b"\x89PNG") for png, _ in done)
+        assert tasks[-1].cancelled()
+        assert pool._sent == [0, 0] and pool._waiting == [0, 0]
+        assert not any(pool._queued)
     finally:
         pool.close()
 
