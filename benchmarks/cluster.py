@@ -5,7 +5,7 @@
 
 A real PostgreSQL server (loopback, default durability) holds the games. Each worker process
 runs the real game manager and play-by-post scheduler on it, and plays random moves in the
-games of its shard (game id modulo the process count), standing in for the players of the
+games of its shard (every process-count-th played game), standing in for the players of the
 guilds its Discord shards serve, paced so that the moves take ``--seconds`` (``0``: as fast as
 they go, for the throughput). A third of the games are never played by anyone: their turns
 last 3 seconds, so their schedulers announce turn starts, send reminders and time the turns out
@@ -16,8 +16,8 @@ for its file first, as the Discord notifier looks in the channel.
 
 Meanwhile the driver kills a random worker with SIGKILL every few seconds and starts it again.
 A move counts as acknowledged once the manager returned it (the worker then writes it to its
-log, as the bot would reply to the player). At the end, with the killing stopped and the
-schedulers given time to drain:
+log, as the bot would reply to the player). At the end, with the killing and the moves stopped
+and the schedulers given time to drain:
 
 - lost moves: acknowledged moves missing from the database;
 - duplicated moves: the same move stored twice, or a turn timed out twice;
@@ -112,7 +112,8 @@ async def work(
         manager, RecordingNotifier(folder / "notices"), interval=0.25, lease=2.0, batch=200
     )
     scheduler.start()
-    mine = [g for g in games if g % processes == index]
+    # Dealt in turn: by id modulo 3, the unplayed games (every third) left one process none.
+    mine = games[index::processes]
     rng = random.Random(os.getpid())
     acks = os.open(folder / f"acks-{index}.log", os.O_CREAT | os.O_APPEND | os.O_WRONLY)
     stopping = asyncio.Event()
@@ -123,7 +124,8 @@ async def work(
         """One of the players of this process's guilds: a move, then the next (paced)."""
         own = mine[number::PLAYERS]  # each game is played by one of them: no self-conflicts
         next_move = time.monotonic()
-        while not stopping.is_set():
+        resting = folder / "rest"  # the driver's sign that the moves are done: drain
+        while not stopping.is_set() and not resting.exists():
             next_move = max(next_move + pace, time.monotonic() - 1.0)
             await asyncio.sleep(max(0.0, next_move - time.monotonic()))
             game_id = rng.choice(own)
@@ -144,7 +146,8 @@ async def work(
             os.write(acks, line.encode())  # acknowledged: as the bot replies to the player
 
     try:
-        await asyncio.gather(*(player(n) for n in range(PLAYERS)))
+        await asyncio.gather(*(player(n) for n in range(min(PLAYERS, len(mine)))))
+        await stopping.wait()  # with no game to play, the scheduler still runs
     finally:
         await scheduler.stop()  # the tick in progress finishes: no notice left half-sent
         await manager.close()
@@ -210,7 +213,9 @@ async def verify(url: str, folder: Path, drained_at: float) -> dict[str, Any]:
     )
     timeouts = Counter((r["game_id"], r["turn"]) for r in stored if r["forced"] is not None)
     acked: Counter[tuple[int, int, int, str]] = Counter()
-    for log in folder.glob("acks-*.log"):
+    by_process: dict[str, int] = {}
+    for log in sorted(folder.glob("acks-*.log")):
+        by_process[log.stem.removeprefix("acks-")] = len(log.read_text().splitlines())
         for line in log.read_text().splitlines():
             game_id, turn, seat, action = json.loads(line)
             acked[(game_id, turn, seat, json.dumps(action, sort_keys=True))] += 1
@@ -223,6 +228,7 @@ async def verify(url: str, folder: Path, drained_at: float) -> dict[str, Any]:
     stuck = sum(1 for r in notices if r["sent_at"] is None)
     return {
         "acknowledged_moves": sum(acked.values()),
+        "acknowledged_by_process": by_process,
         "stored_moves": sum(moves.values()),
         "notices": len(notices),
         "notices_posted": len(files) - twice,
@@ -274,7 +280,7 @@ def main() -> int:
             command += ["--index", str(index), "--processes", str(args.processes)]
             command += ["--folder", str(folder), "--moves", str(args.moves)]
             command += ["--seconds", str(args.seconds)]
-            return subprocess.Popen(command, stderr=subprocess.DEVNULL)
+            return subprocess.Popen(command)
 
         workers = [spawn(i) for i in range(args.processes)]
         kills = 0
@@ -292,7 +298,8 @@ def main() -> int:
                 kills += 1
                 next_kill = time.perf_counter() + args.kill_every * rng.uniform(0.5, 1.5)
         elapsed = time.perf_counter() - started
-        # No more kills: the schedulers finish what is due (claims expire after 2 s).
+        # No more kills or moves: the schedulers finish what is due (claims expire after 2 s).
+        (folder / "rest").touch()
         time.sleep(6)
         drained_at = time.time() - SLOW_TURN
         for worker in workers:

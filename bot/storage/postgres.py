@@ -97,6 +97,17 @@ async def migrate(conn: Connection, directory: Path = PG_MIGRATIONS) -> int:
         await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
 
 
+class _PooledConnection(asyncpg.Connection):
+    """A connection given back to the pool as it is. By default asyncpg sends a reset query
+    (advisory locks, cursors, LISTEN, settings) on every release, one more round trip to the
+    server per call; this storage leaves none of those behind (no SET or LISTEN, cursors only
+    inside transactions, :func:`migrate` unlocks its own lock), and asyncpg still ends an open
+    transaction."""
+
+    def get_reset_query(self) -> str:
+        return ""
+
+
 class PostgresStorage(SqlStorage):
     """Open with :meth:`open` (migrates); close with :meth:`close`."""
 
@@ -109,7 +120,9 @@ class PostgresStorage(SqlStorage):
     async def open(
         cls, url: str, *, pool_size: int = 10, migrations: Path = PG_MIGRATIONS
     ) -> PostgresStorage:
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        pool = await asyncpg.create_pool(
+            url, min_size=1, max_size=pool_size, connection_class=_PooledConnection
+        )
         try:
             async with pool.acquire() as conn:
                 await migrate(conn, migrations)
