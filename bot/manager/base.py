@@ -131,13 +131,21 @@ class ManagerBase:
             raise GameNotFound(game_id=game_id)
         return row
 
-    async def _live(self, game_id: int) -> LiveGame:
+    async def _live(self, game_id: int, stored: GameRow | None = None) -> LiveGame:
+        """The game in play, from the cache when it is current. ``stored``: its row as just
+        read from the database, if the caller has it (its action count then tells whether the
+        cached copy is current, without asking the database again)."""
         live = self.cache.get(game_id)
         if live is not None:
             if not self.storage.shared:
                 return live
             # Another bot process may have moved it: use the copy only if it is current.
-            if await self.storage.action_count(game_id) == len(live.log):
+            count = (
+                stored.action_count
+                if stored is not None
+                else await self.storage.action_count(game_id)
+            )
+            if count == len(live.log):
                 return live
             self.cache.drop(game_id)
         row, actions = await self._read(game_id)
@@ -194,10 +202,10 @@ class ManagerBase:
     async def decision(self, game_id: int) -> TurnView:
         """The decision the game waits for, with every legal answer."""
         async with self.lock(game_id):
-            row = await self.game(game_id)
+            row = await self.game(game_id)  # read from the database when it is shared
             if row.seed is None:
                 return TurnView.of(row, None)
-            live = await self._live(game_id)
+            live = await self._live(game_id, row)
             return TurnView.of(live.row, live.game)
 
     def _deadlines(self, row: GameRow, game: Game, now: float) -> list[Deadline]:
