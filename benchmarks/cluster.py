@@ -280,7 +280,7 @@ def main() -> int:
             command += ["--index", str(index), "--processes", str(args.processes)]
             command += ["--folder", str(folder), "--moves", str(args.moves)]
             command += ["--seconds", str(args.seconds)]
-            return subprocess.Popen(command)
+            return subprocess.Popen(command)  # errors shown: a silent death hid a process
 
         workers = [spawn(i) for i in range(args.processes)]
         kills = 0
