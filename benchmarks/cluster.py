@@ -215,8 +215,9 @@ async def verify(url: str, folder: Path, drained_at: float) -> dict[str, Any]:
     acked: Counter[tuple[int, int, int, str]] = Counter()
     by_process: dict[str, int] = {}
     for log in sorted(folder.glob("acks-*.log")):
-        by_process[log.stem.removeprefix("acks-")] = len(log.read_text().splitlines())
-        for line in log.read_text().splitlines():
+        lines = log.read_text().splitlines()
+        by_process[log.stem.removeprefix("acks-")] = len(lines)
+        for line in lines:
             game_id, turn, seat, action = json.loads(line)
             acked[(game_id, turn, seat, json.dumps(action, sort_keys=True))] += 1
     lost = sum(1 for key in acked if key not in moves)

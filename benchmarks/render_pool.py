@@ -111,23 +111,21 @@ def main() -> None:
     work = jobs(args.jobs)
     firsts: list[tuple[float, float]] = []
     steady: list[tuple[float, float]] = []
-    costs: list[tuple[float, float]] = []
-    drawing: dict[int, list[float]] = {1: [], 2: []}
-    busy: dict[int, list[float]] = {1: [], 2: []}
+    #: Per pool size, each steady pass's CPU per picture (bot, workers) and busy share.
+    costs: dict[int, list[tuple[float, float, float]]] = {1: [], 2: []}
     with tempfile.TemporaryDirectory() as art:
         artcache.warm(Path(art))  # as the bot's workers start: the tile art cache loaded
         for job in work:  # every tile picture drawn once on this machine, as in a running bot
             run(job)
         for _ in range(args.rounds):
-            one_first, one, *cost_one, busy_one = asyncio.run(measure(1, work, art))
-            two_first, two, *cost_two, busy_two = asyncio.run(measure(2, work, art))
+            one_first, one, *cost_one = asyncio.run(measure(1, work, art))
+            two_first, two, *cost_two = asyncio.run(measure(2, work, art))
             firsts.append((one_first, two_first))
             steady.append((one, two))
-            costs.extend([(cost_one[0], cost_one[1]), (cost_two[0], cost_two[1])])
-            for workers, cost, share in ((1, cost_one, busy_one), (2, cost_two, busy_two)):
-                drawing[workers].append(cost[1])
-                busy[workers].append(share)
+            costs[1].append((cost_one[0], cost_one[1], cost_one[2]))
+            costs[2].append((cost_two[0], cost_two[1], cost_two[2]))
     spins = [(reference(1), reference(2)) for _ in range(args.rounds)]
+    every = costs[1] + costs[2]
     one = statistics.median(a for a, _ in steady)
     two = statistics.median(b for _, b in steady)
     print(
@@ -142,13 +140,13 @@ def main() -> None:
                 "first_pass_renders_per_s": [[round(a, 1), round(b, 1)] for a, b in firsts],
                 "first_pass_speed_up": [round(b / a, 2) for a, b in firsts],
                 "machine_speed_up_pure_python": [round(b / a, 2) for a, b in spins],
-                "cpu_ms_per_picture_bot": round(statistics.median(c for c, _ in costs), 2),
-                "cpu_ms_per_picture_workers": round(statistics.median(w for _, w in costs), 2),
+                "cpu_ms_per_picture_bot": round(statistics.median(c[0] for c in every), 2),
+                "cpu_ms_per_picture_workers": round(statistics.median(c[1] for c in every), 2),
                 "cpu_ms_per_picture_1_worker_2_workers": [
-                    round(statistics.median(drawing[n]), 2) for n in (1, 2)
+                    round(statistics.median(c[1] for c in costs[n]), 2) for n in (1, 2)
                 ],
                 "workers_busy_share_1_worker_2_workers": [
-                    round(statistics.median(busy[n]), 3) for n in (1, 2)
+                    round(statistics.median(c[2] for c in costs[n]), 3) for n in (1, 2)
                 ],
             }
         )

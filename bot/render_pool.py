@@ -245,17 +245,14 @@ class RenderPool:
         """Worker ``index`` has room: the oldest picture waiting there gets it, else the oldest
         waiting at the worker with the most waiting."""
         while self._sent[index] < DEPTH:
-            queue = self._queued[index]
+            queue = self._queued[index] or max(self._queued, key=len)
             if not queue:
-                queue = max(self._queued, key=len)
-            while queue and queue[0].done():  # a caller that gave up while waiting
-                queue.popleft()
-            if not queue:
-                if any(self._queued):
-                    continue
                 return
+            turn = queue.popleft()
+            if turn.done():  # its caller gave up while waiting
+                continue
             self._sent[index] += 1
-            queue.popleft().set_result(index)
+            turn.set_result(index)
 
     def _on(self, index: int) -> _Worker:
         """Worker ``index``, started again if it died."""
