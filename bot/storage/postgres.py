@@ -25,9 +25,10 @@ import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from bot.errors import DatabaseTooNew
+from bot.storage import ActionRow, Deadline, Notice, Progress, SeatRow, WriteConflict
 from bot.storage.db import POSTGRESQL, Db, Row
 from bot.storage.migrate import MIGRATIONS, discover
-from bot.storage.sql import SqlStorage
+from bot.storage.sql import SqlStorage, _action_values, progress_step
 
 PG_MIGRATIONS = MIGRATIONS / "postgresql"
 #: The advisory lock held while migrating (any fixed number; "carc" in ASCII).
@@ -97,6 +98,43 @@ async def migrate(conn: Connection, directory: Path = PG_MIGRATIONS) -> int:
         await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
 
 
+#: A move in one statement, so one round trip to the server (the transaction of
+#: :meth:`SqlStorage.append_actions` takes seven: BEGIN, five statements, COMMIT). Every part
+#: reads the row of ``moved``, so none writes unless the compare-and-set on the action count
+#: changed the game's row; the statement is its own transaction.
+MOVE = (
+    "WITH moved AS ("
+    "UPDATE games SET turn = ?, action_count = ?, current_seat = ?, status = ?, updated_at = ?, "
+    "result = ?, ended_at = ? WHERE id = ? AND action_count = ? RETURNING id), "
+    "votes AS (DELETE FROM undo_votes WHERE game_id IN (SELECT id FROM moved)), "
+    "logged AS (INSERT INTO actions "
+    "(game_id, idx, turn, seat, user_id, action, forced, created_at) "
+    "SELECT moved.id, a.* FROM moved, "
+    "unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], "
+    "?::float8[]) AS a){timers} "
+    "SELECT count(*) FROM moved"
+)
+#: The timers of a turn that starts, in the same statement. The parts of one statement run in
+#: no set order, so the old timers are not deleted then inserted again (the insert could come
+#: first and collide): those of another kind go, those of the same kind are overwritten.
+TIMERS = (
+    ", dropped AS (DELETE FROM deadlines WHERE game_id IN (SELECT id FROM moved) "
+    "AND NOT (kind = ANY(?::text[]))), "
+    "timed AS (INSERT INTO deadlines (game_id, kind, turn, user_id, due_at, done_at, paused_at, "
+    "notified_at) SELECT moved.id, d.* FROM moved, "
+    "unnest(?::text[], ?::bigint[], ?::bigint[], ?::float8[], ?::float8[], ?::float8[], "
+    "?::float8[]) AS d "
+    "ON CONFLICT (game_id, kind) DO UPDATE SET turn = excluded.turn, user_id = excluded.user_id, "
+    "due_at = excluded.due_at, done_at = excluded.done_at, paused_at = excluded.paused_at, "
+    "notified_at = excluded.notified_at)"
+)
+
+
+def _columns(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
+    """Rows as one list per column (the arrays ``unnest`` turns back into rows)."""
+    return [list(column) for column in zip(*rows, strict=True)] if rows else []
+
+
 class _PooledConnection(asyncpg.Connection):
     """A connection given back to the pool as it is. By default asyncpg sends a reset query
     (advisory locks, cursors, LISTEN, settings) on every release, one more round trip to the
@@ -133,6 +171,47 @@ class PostgresStorage(SqlStorage):
 
     async def close(self) -> None:
         await self._pool.close()
+
+    async def append_actions(
+        self,
+        game_id: int,
+        expected_count: int,
+        actions: Sequence[ActionRow],
+        progress: Progress,
+        *,
+        deadlines: Sequence[Deadline] | None = None,
+        seats: Sequence[SeatRow] | None = None,
+        notice: Notice | None = None,
+    ) -> None:
+        """A move in one statement (:data:`MOVE`); a move that changes the seats or owes a
+        notice (a departure, a timeout) is the transaction of the shared SQL."""
+        if seats is not None or notice is not None:
+            await super().append_actions(
+                game_id,
+                expected_count,
+                actions,
+                progress,
+                deadlines=deadlines,
+                seats=seats,
+                notice=notice,
+            )
+            return
+        _, guard, _ = progress_step(game_id, expected_count, progress)
+        logged = [_action_values(game_id, a)[1:] for a in actions]
+        args = [*guard, *(_columns(logged) or [[]] * 7)]
+        sql = MOVE.format(timers="")
+        if deadlines is not None:
+            timers = [
+                (d.kind, d.turn, d.user_id, d.due_at, d.done_at, d.paused_at, d.notified_at)
+                for d in deadlines
+            ]
+            kinds = [d.kind for d in deadlines]
+            args += [kinds, *(_columns(timers) or [[]] * 7)]
+            sql = MOVE.format(timers=TIMERS)
+        async with self._pool.acquire() as conn:
+            moved = await conn.fetchval(numbered(sql), *args)
+        if moved != 1:
+            raise WriteConflict(f"game {game_id} does not hold {expected_count} actions")
 
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[Db]:

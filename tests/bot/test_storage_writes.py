@@ -1,21 +1,21 @@
-"""The storage's write path: one batched transaction per move, and checkpoints beside the moves."""
+"""The storage's write path: one write per move (one statement on PostgreSQL), and
+checkpoints beside the moves."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import started_game
+from conftest import ALICE, BOB, started_game
 
 from bot.manager import GameManager
-from bot.storage import ActionRow, Progress, WriteConflict
+from bot.storage import ActionRow, Deadline, Progress, WriteConflict
 from bot.storage import sqlite as sqlite_storage
 from engine import Action, Pass
-
-ALICE = 101
 
 
 async def test_a_stale_append_writes_nothing(manager: GameManager) -> None:
@@ -29,6 +29,57 @@ async def test_a_stale_append_writes_nothing(manager: GameManager) -> None:
     after = await manager.storage.get_game(view.game_id)
     assert after == before
     assert await manager.storage.get_actions(view.game_id) == []
+
+
+async def test_a_move_writes_its_log_summary_and_timers_together(manager: GameManager) -> None:
+    """A move's one write: the actions, the game's summary, the undo votes cleared, and the
+    timers of the turn it starts replacing the old ones (same kind overwritten, other kinds
+    gone); a stale one changes none of them."""
+    storage = manager.storage
+    view = await started_game(manager)
+    gid = view.game_id
+    old = [Deadline(gid, "reminder", 0, 50.0, ALICE), Deadline(gid, "turn", 0, 60.0, ALICE)]
+    first = ActionRow(idx=0, turn=0, seat=0, user_id=ALICE, action={"type": "pass"}, created_at=2)
+    progress = Progress(turn=0, action_count=1, current_seat=0, status="active", updated_at=2.0)
+    await storage.append_actions(gid, 0, [first], progress, deadlines=old)
+    assert await storage.deadlines(gid) == old
+    assert await storage.add_undo_vote(gid, 0, ALICE, 3.0) == {ALICE}
+
+    moves = [
+        ActionRow(idx=1, turn=0, seat=0, user_id=ALICE, action={"type": "pass"}, created_at=4),
+        ActionRow(idx=2, turn=1, seat=1, user_id=None, action={"a": [1, 2]}, forced="skip"),
+    ]
+    new = [Deadline(gid, "turn", 1, 90.0, BOB, paused_at=4.0, notified_at=4.5)]
+    after = Progress(
+        turn=1, action_count=3, current_seat=1, status="finished", updated_at=4.0,
+        result={"reason": "end", "winners": [1]}, ended_at=4.0,
+    )  # fmt: skip
+    stale = Progress(turn=7, action_count=9, current_seat=0, status="active", updated_at=5.0)
+    with pytest.raises(WriteConflict):  # expects 0 actions, the game holds 1
+        await storage.append_actions(gid, 0, moves, stale, deadlines=new)
+    assert await storage.deadlines(gid) == old
+    assert len(await storage.get_actions(gid)) == 1
+    assert await storage.add_undo_vote(gid, 0, BOB, 5.0) == {ALICE, BOB}
+
+    await storage.append_actions(gid, 1, moves, after, deadlines=new)
+    assert await storage.get_actions(gid) == [first, *moves]
+    assert await storage.deadlines(gid) == new
+    assert await storage.add_undo_vote(gid, 2, BOB, 6.0) == {BOB}  # the old votes went
+    row = await storage.get_game(gid)
+    assert row is not None
+    assert (row.turn, row.action_count, row.current_seat, row.status) == (1, 3, 1, "finished")
+    assert (row.result, row.ended_at, row.updated_at) == (after.result, 4.0, 4.0)
+
+    # A move within the turn leaves the timers as they are; an empty list removes them all.
+    more = ActionRow(idx=3, turn=1, seat=1, user_id=BOB, action={"type": "pass"})
+    await storage.append_actions(gid, 3, [more], dataclasses.replace(after, action_count=4))
+    assert await storage.deadlines(gid) == new
+    last = ActionRow(idx=4, turn=2, seat=0, user_id=ALICE, action={"type": "pass"})
+    await storage.append_actions(
+        gid, 4, [last], dataclasses.replace(after, action_count=5), deadlines=[]
+    )
+    assert await storage.deadlines(gid) == []
+    assert len(await storage.get_actions(gid)) == 5
 
 
 async def test_the_log_is_checkpointed_into_the_database_file(
