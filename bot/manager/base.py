@@ -146,6 +146,8 @@ class ManagerBase:
                 else await self.storage.action_count(game_id)
             )
             if count == len(live.log):
+                if stored is not None:
+                    live.row = stored  # the same moves, and the row as it is now
                 return live
             self.cache.drop(game_id)
         row, actions = await self._read(game_id)
@@ -157,6 +159,15 @@ class ManagerBase:
         live = LiveGame(row, game, actions)
         self.cache.put(live)
         return live
+
+    async def _cached(self, game_id: int) -> tuple[LiveGame, bool]:
+        """The game in play without asking the database whether the cached copy is current,
+        and whether it is known to be (one process alone on its database, or just loaded).
+        For a move: the write's compare-and-set finds out (see ``TurnsManager.apply``)."""
+        live = self.cache.get(game_id)
+        if live is not None:
+            return live, not self.storage.shared
+        return await self._live(game_id), True
 
     async def _read(self, game_id: int) -> tuple[GameRow, list[ActionRow]]:
         """The game's row and its actions as one state. On a shared database another process

@@ -23,6 +23,7 @@ from bot.errors import (
     Conflict,
     CorruptGame,
     IllegalAction,
+    ManagerError,
     NotAPlayer,
     NotYourTurn,
     StaleAction,
@@ -101,23 +102,50 @@ class TurnsManager(ManagerBase):
         """
         parsed = _parse(action)
         async with self.lock(game_id):
+            # On a shared database the cached game may be behind another process's moves.
+            # Rather than ask the database first (one more round trip on every move), play on
+            # the cached copy: its write only succeeds if the stored game holds as many moves.
+            # A conflict, or a refusal from a copy found behind, is played again on the game
+            # as stored, so a player is refused only by the game as it is.
+            live, current = await self._cached(game_id)
+            try:
+                return await self._move(live, parsed, user_id, turn, phase, render)
+            except Conflict:
+                if current:
+                    raise
+            except ManagerError:
+                if current or await self.storage.action_count(game_id) == len(live.log):
+                    raise
+            self.cache.drop(game_id)
             live = await self._live(game_id)
-            require_active(live.row)
-            decision = live.game.decision
-            # Players count turns from 1, as every message shows them.
-            if turn != decision.turn:
-                raise StaleAction(expected=turn + 1, turn=decision.turn + 1)
-            if phase is not None and phase != decision.phase.value:
-                raise StaleStep(turn=decision.turn + 1)
-            seat = live.row.seats[decision.player]
-            if seat.user_id != user_id:
-                if live.row.seat_of(user_id) is None:
-                    raise NotAPlayer(game_id=game_id)
-                raise NotYourTurn(player=seat.name)
-            now = self._clock()
-            await self.clocks.require_time(live, now)
-            done = [self._play(live, parsed, user_id, None, now, [])]
-            return await self._finish_move(live, done, now, render=render)
+            return await self._move(live, parsed, user_id, turn, phase, render)
+
+    async def _move(
+        self,
+        live: LiveGame,
+        action: Action,
+        user_id: int,
+        turn: int,
+        phase: str | None,
+        render: bool,
+    ) -> MoveResult:
+        """:meth:`apply` on the game ``live``."""
+        require_active(live.row)
+        decision = live.game.decision
+        # Players count turns from 1, as every message shows them.
+        if turn != decision.turn:
+            raise StaleAction(expected=turn + 1, turn=decision.turn + 1)
+        if phase is not None and phase != decision.phase.value:
+            raise StaleStep(turn=decision.turn + 1)
+        seat = live.row.seats[decision.player]
+        if seat.user_id != user_id:
+            if live.row.seat_of(user_id) is None:
+                raise NotAPlayer(game_id=live.row.id)
+            raise NotYourTurn(player=seat.name)
+        now = self._clock()
+        await self.clocks.require_time(live, now)
+        done = [self._play(live, action, user_id, None, now, [])]
+        return await self._finish_move(live, done, now, render=render)
 
     async def force_turn(
         self,

@@ -105,7 +105,8 @@ async def migrate(conn: Connection, directory: Path = PG_MIGRATIONS) -> int:
 MOVE = (
     "WITH moved AS ("
     "UPDATE games SET turn = ?, action_count = ?, current_seat = ?, status = ?, updated_at = ?, "
-    "result = ?, ended_at = ? WHERE id = ? AND action_count = ? RETURNING id), "
+    "result = ?, ended_at = ? WHERE id = ? AND action_count = ? AND status = 'active' "
+    "RETURNING id), "
     "votes AS (DELETE FROM undo_votes WHERE game_id IN (SELECT id FROM moved)), "
     "logged AS (INSERT INTO actions "
     "(game_id, idx, turn, seat, user_id, action, forced, created_at) "

@@ -46,6 +46,14 @@ GAME_COLUMNS = (
 )
 GAME_PLACEHOLDERS = ", ".join("?" * len(GAME_COLUMNS.split(", ")))
 SEAT_COLUMNS = "seat, user_id, name, colour, status, joined_at, computer, bank"
+#: A game's row with its seats, one result row per seat (one with no seat in a lobby
+#: nobody joined yet); the seat's columns start at :data:`SEAT_AT`.
+GAME_WITH_SEATS = (
+    f"SELECT g.id, {', '.join(f'g.{c}' for c in GAME_COLUMNS.split(', '))}, "
+    f"{', '.join(f's.{c}' for c in SEAT_COLUMNS.split(', '))} "
+    "FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = ? ORDER BY s.seat"
+)
+SEAT_AT = 1 + len(GAME_COLUMNS.split(", "))
 DEADLINE_COLUMNS = "game_id, kind, turn, due_at, user_id, done_at, paused_at, notified_at"
 #: The deadlines of users away at the time given as the one parameter.
 AWAY = "user_id IN (SELECT user_id FROM user_settings WHERE away_until > ?)"
@@ -145,10 +153,12 @@ def _action_values(game_id: int, a: ActionRow) -> tuple[Any, ...]:
 
 
 def progress_step(game_id: int, expected_count: int, progress: Progress) -> Step:
-    """The compare-and-set on the action count: it must change exactly one row."""
+    """The compare-and-set on the action count: it must change exactly one row. Only a game in
+    play moves: one abandoned by another process (its count unchanged) is not revived."""
     return (
         "UPDATE games SET turn = ?, action_count = ?, current_seat = ?, status = ?, "
-        "updated_at = ?, result = ?, ended_at = ? WHERE id = ? AND action_count = ?",
+        "updated_at = ?, result = ?, ended_at = ? "
+        "WHERE id = ? AND action_count = ? AND status = 'active'",
         (
             progress.turn,
             progress.action_count,
@@ -271,9 +281,14 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         return [_game_from_row(row, tuple(seats[row[0]])) for row in rows]
 
     async def get_game(self, game_id: int) -> GameRow | None:
+        # One query, the game's columns repeated on each of its seats: one round trip to a
+        # database server, where reading the seats apart would take two.
         async with self._read() as db:
-            games = await self._games(db, "WHERE id = ?", (game_id,))
-        return games[0] if games else None
+            rows = await db.fetchall(GAME_WITH_SEATS, (game_id,))
+        if not rows:
+            return None
+        seats = tuple(SeatRow(*row[SEAT_AT:]) for row in rows if row[SEAT_AT] is not None)
+        return _game_from_row(rows[0][:SEAT_AT], seats)
 
     async def action_count(self, game_id: int) -> int | None:
         async with self._read() as db:

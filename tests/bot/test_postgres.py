@@ -15,7 +15,14 @@ import pytest
 from conftest import ALICE, BOB, Postgres, play_random, random_action, started_game
 
 from bot.app import Settings
-from bot.errors import Conflict, DatabaseTooNew, DatabaseUnreachable, StaleAction
+from bot.errors import (
+    Conflict,
+    DatabaseTooNew,
+    DatabaseUnreachable,
+    NotActive,
+    StaleAction,
+    StaleStep,
+)
 from bot.manager import GameManager
 from bot.storage.backends import open_storage, shown
 from bot.storage.local_postgres import free_port
@@ -161,6 +168,54 @@ async def test_a_process_sees_the_moves_another_process_stored(pg_url: str) -> N
             assert (await other.game(view.game_id)).action_count == (
                 await mover.game(view.game_id)
             ).action_count
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_move_on_a_copy_behind_the_database_is_judged_on_the_stored_game(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process plays a move on its cached game without asking the database first (one
+    round trip less per move); when another process moved the game meanwhile, the write finds
+    out and the move is judged on the game as stored: played if it answers the stored
+    decision, refused as stale if not, and refused if the game was abandoned."""
+    first = await GameManager.open(pg_url)
+    second = await GameManager.open(pg_url)
+    try:
+        view = await started_game(first, users=(ALICE, BOB))
+        game_id = view.game_id
+        rng = random.Random(5)
+        await second.decision(game_id)  # the second process caches the game
+        asked = 0
+        counting = second.storage.action_count
+
+        async def action_count(game: int) -> int | None:
+            nonlocal asked
+            asked += 1
+            return await counting(game)
+
+        monkeypatch.setattr(second.storage, "action_count", action_count)
+        # Current copy: played without asking the database whether it is current.
+        view = (await play_random(second, view, rng)).view
+        assert asked == 0
+        # The first process plays twice: the second's copy is two moves behind.
+        old = view
+        for _ in range(2):
+            view = (await play_random(first, await first.decision(game_id), rng)).view
+        view = (await play_random(second, view, rng)).view  # the stored decision's answer
+        stored = await first.storage.get_actions(game_id)
+        assert [a.idx for a in stored] == list(range(4))
+        with pytest.raises((StaleAction, StaleStep)):  # answers a decision long gone
+            await play_random(second, old, rng)
+        assert len(await first.storage.get_actions(game_id)) == 4
+        # Behind by an abandon (no move stored): the move is refused, the game stays abandoned.
+        await second.decision(game_id)
+        await first.abandon(game_id, ALICE)
+        with pytest.raises(NotActive):
+            await play_random(second, view, rng)
+        row = await first.storage.get_game(game_id)
+        assert row is not None and row.status == "abandoned" and row.action_count == 4
     finally:
         await first.close()
         await second.close()

@@ -50,10 +50,7 @@ async def test_a_move_writes_its_log_summary_and_timers_together(manager: GameMa
         ActionRow(idx=2, turn=1, seat=1, user_id=None, action={"a": [1, 2]}, forced="skip"),
     ]
     new = [Deadline(gid, "turn", 1, 90.0, BOB, paused_at=4.0, notified_at=4.5)]
-    after = Progress(
-        turn=1, action_count=3, current_seat=1, status="finished", updated_at=4.0,
-        result={"reason": "end", "winners": [1]}, ended_at=4.0,
-    )  # fmt: skip
+    after = Progress(turn=1, action_count=3, current_seat=1, status="active", updated_at=4.0)
     stale = Progress(turn=7, action_count=9, current_seat=0, status="active", updated_at=5.0)
     with pytest.raises(WriteConflict):  # expects 0 actions, the game holds 1
         await storage.append_actions(gid, 0, moves, stale, deadlines=new)
@@ -67,18 +64,30 @@ async def test_a_move_writes_its_log_summary_and_timers_together(manager: GameMa
     assert await storage.add_undo_vote(gid, 2, BOB, 6.0) == {BOB}  # the old votes went
     row = await storage.get_game(gid)
     assert row is not None
-    assert (row.turn, row.action_count, row.current_seat, row.status) == (1, 3, 1, "finished")
-    assert (row.result, row.ended_at, row.updated_at) == (after.result, 4.0, 4.0)
+    assert (row.turn, row.action_count, row.current_seat, row.status) == (1, 3, 1, "active")
 
     # A move within the turn leaves the timers as they are; an empty list removes them all.
     more = ActionRow(idx=3, turn=1, seat=1, user_id=BOB, action={"type": "pass"})
     await storage.append_actions(gid, 3, [more], dataclasses.replace(after, action_count=4))
     assert await storage.deadlines(gid) == new
     last = ActionRow(idx=4, turn=2, seat=0, user_id=ALICE, action={"type": "pass"})
-    await storage.append_actions(
-        gid, 4, [last], dataclasses.replace(after, action_count=5), deadlines=[]
-    )
+    end = Progress(
+        turn=2, action_count=5, current_seat=None, status="finished", updated_at=7.0,
+        result={"reason": "end", "winners": [1]}, ended_at=7.0,
+    )  # fmt: skip
+    await storage.append_actions(gid, 4, [last], end, deadlines=[])
     assert await storage.deadlines(gid) == []
+    assert len(await storage.get_actions(gid)) == 5
+    row = await storage.get_game(gid)
+    assert row is not None
+    assert (row.status, row.current_seat, row.result, row.ended_at) == (
+        "finished", None, end.result, 7.0,
+    )  # fmt: skip
+
+    # A game no longer in play takes no move, even with the right count.
+    late = ActionRow(idx=5, turn=3, seat=1, user_id=BOB, action={"type": "pass"})
+    with pytest.raises(WriteConflict):
+        await storage.append_actions(gid, 5, [late], dataclasses.replace(end, action_count=6))
     assert len(await storage.get_actions(gid)) == 5
 
 
