@@ -241,16 +241,13 @@ class ManagerBase:
         ]
 
     async def _timers(self, row: GameRow, game: Game, now: float) -> list[Deadline]:
-        """:meth:`_deadlines`, paused from the start if the player in turn is away."""
+        """:meth:`_deadlines`; a chess clock's paused from the start if the game's clock is
+        paused by agreement (the only pause that stops it). Those of a player away are paused
+        by the storage as it writes them (``pause_away=now``: no read before the write)."""
         timers = self._deadlines(row, game, now)
-        if row.clock_bank is not None:  # only an agreed pause stops a chess clock
-            if timers and await self.storage.clock_pause(row.id) is not None:
-                timers = [dataclasses.replace(t, paused_at=now) for t in timers]
-            return timers
-        if timers and timers[0].user_id is not None:
-            away = (await self.storage.user_settings(timers[0].user_id)).away_until
-            if away is not None and away > now:
-                timers = [dataclasses.replace(t, paused_at=now) for t in timers]
+        paused = row.clock_bank is not None and timers
+        if paused and await self.storage.clock_pause(row.id) is not None:
+            timers = [dataclasses.replace(t, paused_at=now) for t in timers]
         return timers
 
     def _timers_changed(self) -> None:

@@ -183,7 +183,12 @@ class LeavingManager(TurnsManager):
         now = self._clock()
         progress = Progress(game.turn, keep, game.decision.player, "active", now)
         await self.storage.truncate_actions(
-            row.id, len(live.log), keep, progress, deadlines=await self._timers(row, game, now)
+            row.id,
+            len(live.log),
+            keep,
+            progress,
+            deadlines=await self._timers(row, game, now),
+            pause_away=now,
         )
         live.game, live.log = game, live.log[:keep]
         self._timers_changed()

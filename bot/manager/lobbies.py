@@ -259,7 +259,7 @@ class LobbyOps:
                 row, turn=game.turn, current_seat=game.decision.player, seats=first_banks(row)
             )
             await self.core.storage.save_game(
-                row, deadlines=await self.core._timers(row, game, now)
+                row, deadlines=await self.core._timers(row, game, now), pause_away=now
             )
             live = LiveGame(row, game, [])
             self.core.cache.put(live)

@@ -365,6 +365,7 @@ class TurnsManager(ManagerBase):
                 deadlines=deadlines,
                 seats=seats,
                 notice=notice,
+                pause_away=now,
             )
         except WriteConflict:
             self.cache.drop(row.id)

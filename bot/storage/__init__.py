@@ -241,11 +241,17 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def save_game(
-        self, game: GameRow, *, deadlines: Sequence[Deadline] | None = None
+        self,
+        game: GameRow,
+        *,
+        deadlines: Sequence[Deadline] | None = None,
+        pause_away: float | None = None,
     ) -> None:
         """Write every column of ``game`` and replace its seats (lobby changes, start, end).
 
         ``deadlines`` (if given) replace the game's; a game no longer active loses them all.
+        ``pause_away``: the time they are written; those of a player away then (by their
+        settings' ``away_until``; not a chess clock's) are written paused from it.
         """
 
     @abc.abstractmethod
@@ -274,12 +280,14 @@ class Storage(abc.ABC):
         deadlines: Sequence[Deadline] | None = None,
         seats: Sequence[SeatRow] | None = None,
         notice: Notice | None = None,
+        pause_away: float | None = None,
     ) -> None:
         """Append to the log, update the summary, clear undo votes; all in one transaction.
 
-        ``deadlines`` (if given) replace the game's deadlines and ``seats`` its seats;
-        ``notice`` is recorded as owed (claimed until its time, see :meth:`claim_notice`).
-        Raises :class:`WriteConflict` if the log does not hold ``expected_count`` actions.
+        ``deadlines`` (if given) replace the game's deadlines (``pause_away`` as in
+        :meth:`save_game`) and ``seats`` its seats; ``notice`` is recorded as owed (claimed
+        until its time, see :meth:`claim_notice`). Raises :class:`WriteConflict` if the log
+        does not hold ``expected_count`` actions or the game is no longer active.
         """
 
     @abc.abstractmethod
@@ -291,8 +299,10 @@ class Storage(abc.ABC):
         progress: Progress,
         *,
         deadlines: Sequence[Deadline] | None = None,
+        pause_away: float | None = None,
     ) -> None:
-        """Drop every action from index ``keep`` on (undo), update the summary, clear votes."""
+        """Drop every action from index ``keep`` on (undo), update the summary, clear votes;
+        ``deadlines`` and ``pause_away`` as in :meth:`append_actions`."""
 
     @abc.abstractmethod
     async def list_games(

@@ -28,7 +28,7 @@ from bot.errors import DatabaseTooNew
 from bot.storage import ActionRow, Deadline, Notice, Progress, SeatRow, WriteConflict
 from bot.storage.db import POSTGRESQL, Db, Row
 from bot.storage.migrate import MIGRATIONS, discover
-from bot.storage.sql import SqlStorage, _action_values, progress_step
+from bot.storage.sql import SqlStorage, _action_values, away_check, progress_step
 
 PG_MIGRATIONS = MIGRATIONS / "postgresql"
 #: The advisory lock held while migrating (any fixed number; "carc" in ASCII).
@@ -122,9 +122,12 @@ TIMERS = (
     ", dropped AS (DELETE FROM deadlines WHERE game_id IN (SELECT id FROM moved) "
     "AND NOT (kind = ANY(?::text[]))), "
     "timed AS (INSERT INTO deadlines (game_id, kind, turn, user_id, due_at, done_at, paused_at, "
-    "notified_at) SELECT moved.id, d.* FROM moved, "
+    "notified_at) SELECT moved.id, d.kind, d.turn, d.user_id, d.due_at, d.done_at, "
+    "COALESCE(d.paused_at, (SELECT d.away FROM user_settings u "
+    "WHERE u.user_id = d.user_id AND u.away_until > d.away)), d.notified_at FROM moved, "
     "unnest(?::text[], ?::bigint[], ?::bigint[], ?::float8[], ?::float8[], ?::float8[], "
-    "?::float8[]) AS d "
+    "?::float8[], ?::float8[]) "
+    "AS d (kind, turn, user_id, due_at, done_at, paused_at, notified_at, away) "
     "ON CONFLICT (game_id, kind) DO UPDATE SET turn = excluded.turn, user_id = excluded.user_id, "
     "due_at = excluded.due_at, done_at = excluded.done_at, paused_at = excluded.paused_at, "
     "notified_at = excluded.notified_at)"
@@ -183,6 +186,7 @@ class PostgresStorage(SqlStorage):
         deadlines: Sequence[Deadline] | None = None,
         seats: Sequence[SeatRow] | None = None,
         notice: Notice | None = None,
+        pause_away: float | None = None,
     ) -> None:
         """A move in one statement (:data:`MOVE`); a move that changes the seats or owes a
         notice (a departure, a timeout) is the transaction of the shared SQL."""
@@ -195,6 +199,7 @@ class PostgresStorage(SqlStorage):
                 deadlines=deadlines,
                 seats=seats,
                 notice=notice,
+                pause_away=pause_away,
             )
             return
         _, guard, _ = progress_step(game_id, expected_count, progress)
@@ -203,11 +208,12 @@ class PostgresStorage(SqlStorage):
         sql = MOVE.format(timers="")
         if deadlines is not None:
             timers = [
-                (d.kind, d.turn, d.user_id, d.due_at, d.done_at, d.paused_at, d.notified_at)
+                (d.kind, d.turn, d.user_id, d.due_at, d.done_at, d.paused_at, d.notified_at, at)
                 for d in deadlines
+                for at in [away_check(d, pause_away)]
             ]
             kinds = [d.kind for d in deadlines]
-            args += [kinds, *(_columns(timers) or [[]] * 7)]
+            args += [kinds, *(_columns(timers) or [[]] * 8)]
             sql = MOVE.format(timers=TIMERS)
         async with self._pool.acquire() as conn:
             moved = await conn.fetchval(numbered(sql), *args)

@@ -185,25 +185,40 @@ def seat_steps(game_id: int, seats: Iterable[SeatRow]) -> list[Step]:
     ]
 
 
-def deadline_steps(game_id: int, deadlines: Sequence[Deadline]) -> list[Step]:
+#: A timer's ``paused_at`` as written: the one given (first parameter), else the time of
+#: writing (second and fourth) if its player (third) is away then. The time is NULL for a
+#: timer that no absence pauses, and nothing is greater than NULL.
+PAUSED_IF_AWAY = (
+    "COALESCE(CAST(? AS DOUBLE PRECISION), (SELECT CAST(? AS DOUBLE PRECISION) "
+    "FROM user_settings WHERE user_id = ? AND away_until > ?))"
+)
+
+
+def away_check(deadline: Deadline, pause_away: float | None) -> float | None:
+    """The time at which ``deadline``'s player must be away for it to be written paused: None
+    for a chess clock (only an agreed pause stops it) or a timer already paused."""
+    if deadline.kind == "clock" or deadline.paused_at is not None or deadline.user_id is None:
+        return None
+    return pause_away
+
+
+def deadline_steps(
+    game_id: int, deadlines: Sequence[Deadline], pause_away: float | None = None
+) -> list[Step]:
+    """Replace the game's timers; with ``pause_away``, those of a player away at that time are
+    written paused (in the database, in the same transaction: no read before the write)."""
+    rows = []
+    for d in deadlines:
+        at = away_check(d, pause_away)
+        # The columns up to done_at, PAUSED_IF_AWAY's four parameters, then notified_at.
+        before = (game_id, d.kind, d.turn, d.user_id, d.due_at, d.done_at)
+        rows.append((*before, d.paused_at, at, d.user_id, at, d.notified_at))
     return [
         ("DELETE FROM deadlines WHERE game_id = ?", (game_id,), False),
         (
             "INSERT INTO deadlines (game_id, kind, turn, user_id, due_at, done_at, paused_at, "
-            "notified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    game_id,
-                    d.kind,
-                    d.turn,
-                    d.user_id,
-                    d.due_at,
-                    d.done_at,
-                    d.paused_at,
-                    d.notified_at,
-                )
-                for d in deadlines
-            ],
+            f"notified_at) VALUES (?, ?, ?, ?, ?, ?, {PAUSED_IF_AWAY}, ?)",
+            rows,
             True,
         ),
     ]
@@ -249,7 +264,11 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
             return await self._insert_game(db, game)
 
     async def save_game(
-        self, game: GameRow, *, deadlines: Sequence[Deadline] | None = None
+        self,
+        game: GameRow,
+        *,
+        deadlines: Sequence[Deadline] | None = None,
+        pause_away: float | None = None,
     ) -> None:
         sets = ", ".join(f"{name} = ?" for name in GAME_COLUMNS.split(", "))
         if game.status != "active":
@@ -260,7 +279,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
             )
             await run_steps(db, seat_steps(game.id, game.seats))
             if deadlines is not None:
-                await run_steps(db, deadline_steps(game.id, deadlines))
+                await run_steps(db, deadline_steps(game.id, deadlines, pause_away))
 
     async def _seats(self, db: Db, ids: list[int]) -> dict[int, list[SeatRow]]:
         found: dict[int, list[SeatRow]] = {gid: [] for gid in ids}
@@ -322,6 +341,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         deadlines: Sequence[Deadline] | None,
         seats: Sequence[SeatRow] | None,
         notice: Notice | None = None,
+        pause_away: float | None = None,
     ) -> list[Step]:
         steps: list[Step] = [
             progress_step(game_id, expected_count, progress),
@@ -329,7 +349,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
             (INSERT_ACTION, [_action_values(game_id, a) for a in actions], True),
         ]
         if deadlines is not None:
-            steps += deadline_steps(game_id, deadlines)
+            steps += deadline_steps(game_id, deadlines, pause_away)
         if seats is not None:
             steps += seat_steps(game_id, seats)
         if notice is not None:
@@ -353,9 +373,10 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         deadlines: Sequence[Deadline] | None = None,
         seats: Sequence[SeatRow] | None = None,
         notice: Notice | None = None,
+        pause_away: float | None = None,
     ) -> None:
         steps = self._move_steps(
-            game_id, expected_count, actions, progress, deadlines, seats, notice
+            game_id, expected_count, actions, progress, deadlines, seats, notice, pause_away
         )
         async with self._tx() as db:
             await self._update_progress(db, steps[0], game_id, expected_count)
@@ -375,6 +396,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         progress: Progress,
         *,
         deadlines: Sequence[Deadline] | None = None,
+        pause_away: float | None = None,
     ) -> None:
         async with self._tx() as db:
             step = progress_step(game_id, expected_count, progress)
@@ -382,7 +404,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
             await db.execute("DELETE FROM undo_votes WHERE game_id = ?", (game_id,))
             await db.execute("DELETE FROM actions WHERE game_id = ? AND idx >= ?", (game_id, keep))
             if deadlines is not None:
-                await run_steps(db, deadline_steps(game_id, deadlines))
+                await run_steps(db, deadline_steps(game_id, deadlines, pause_away))
 
     async def list_games(
         self,

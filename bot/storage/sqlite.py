@@ -189,11 +189,12 @@ class SqliteStorage(SqlStorage):
         deadlines: Sequence[Deadline] | None = None,
         seats: Sequence[SeatRow] | None = None,
         notice: Notice | None = None,
+        pause_away: float | None = None,
     ) -> None:
         # The hot path of every move: one trip to the database thread for the whole
         # transaction instead of one per statement.
         steps = self._move_steps(
-            game_id, expected_count, actions, progress, deadlines, seats, notice
+            game_id, expected_count, actions, progress, deadlines, seats, notice, pause_away
         )
         async with self._lock:
             # aiosqlite (pinned) runs a function on its database thread with ``_execute``.

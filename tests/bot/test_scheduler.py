@@ -202,6 +202,32 @@ async def test_a_turn_that_starts_while_away_waits_and_an_early_return_resumes_i
     assert running is not None and running.due_at == NOON + 54.5 * HOUR
 
 
+async def test_timers_written_while_their_player_is_away_are_paused_from_the_start(
+    manager: GameManager, clock: FakeClock
+) -> None:
+    """The storage pauses a turn's timers as it writes them when the player is away (no read
+    of their settings before): at the start of a game, after a move, after an undo."""
+    await manager.set_away(ALICE, NOON + 2 * DAY)
+    view = await started_game(manager, turn_seconds=int(DAY))  # Alice's turn, Alice away
+    gid = view.game_id
+
+    async def paused() -> list[float | None]:
+        timers = await manager.storage.deadlines(gid)
+        assert [t.kind for t in timers] == ["reminder", "turn"]
+        return [t.paused_at for t in timers]
+
+    assert await paused() == [clock.now, clock.now]
+    await manager.set_away(ALICE, None)
+    clock.at(1)
+    await play_turn(manager, gid)  # Bob's turn, Bob here
+    assert await paused() == [None, None]
+    await manager.set_away(ALICE, NOON + 2 * DAY)
+    clock.at(2)
+    undone = await manager.undo(gid, ALICE)  # her turn again, and she is away
+    assert undone.undone and undone.view is not None and undone.view.user_id == ALICE
+    assert await paused() == [clock.now, clock.now]
+
+
 async def test_the_daily_digest_lists_whose_turn_it_is_once_a_day(
     manager: GameManager, scheduler: Scheduler, notifier: FakeNotifier, clock: FakeClock
 ) -> None:
