@@ -25,10 +25,24 @@ import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from bot.errors import DatabaseTooNew
-from bot.storage import ActionRow, Deadline, Notice, Progress, SeatRow, WriteConflict
+from bot.storage import (
+    ActionRow,
+    Deadline,
+    Notice,
+    NoticeKind,
+    Progress,
+    SeatRow,
+    WriteConflict,
+)
 from bot.storage.db import POSTGRESQL, Db, Row
 from bot.storage.migrate import MIGRATIONS, discover
-from bot.storage.sql import SqlStorage, _action_values, away_check, progress_step
+from bot.storage.sql import (
+    SqlStorage,
+    _action_values,
+    away_check,
+    notice_claim,
+    progress_step,
+)
 
 PG_MIGRATIONS = MIGRATIONS / "postgresql"
 #: The advisory lock held while migrating (any fixed number; "carc" in ASCII).
@@ -220,6 +234,22 @@ class PostgresStorage(SqlStorage):
         if moved != 1:
             raise WriteConflict(f"game {game_id} does not hold {expected_count} actions")
 
+    async def claim_notice(
+        self, game_id: int, kind: NoticeKind, turn: int, now: float, lease: float
+    ) -> bool:
+        """The claim and the notice owed in one statement (one round trip, not four)."""
+        sql = (
+            f"WITH claimed AS ({notice_claim(kind)} RETURNING game_id), "
+            "owed AS (INSERT INTO notices (game_id, kind, turn, claimed_until) "
+            "SELECT game_id, ?::text, ?::bigint, ?::float8 FROM claimed ON CONFLICT DO NOTHING) "
+            "SELECT count(*) FROM claimed"
+        )
+        async with self._pool.acquire() as conn:
+            claimed = await conn.fetchval(
+                numbered(sql), now, game_id, turn, kind, turn, now + lease
+            )
+        return bool(claimed == 1)
+
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[Db]:
         async with self._pool.acquire() as conn, conn.transaction():
@@ -229,3 +259,5 @@ class PostgresStorage(SqlStorage):
     async def _read(self) -> AsyncIterator[Db]:
         async with self._pool.acquire() as conn:
             yield PgDb(conn)
+
+    _write = _read  # a lone statement is its own transaction

@@ -224,6 +224,20 @@ def deadline_steps(
     ]
 
 
+def notice_claim(kind: NoticeKind) -> str:
+    """The compare-and-set that claims a turn's start or reminder notice on its deadline
+    (parameters: now, game, turn); it changes one row unless already claimed or stale."""
+    if kind == "start":
+        return (
+            "UPDATE deadlines SET notified_at = ? WHERE game_id = ? AND kind = 'turn' "
+            "AND turn = ? AND done_at IS NULL AND notified_at IS NULL"
+        )
+    return (
+        "UPDATE deadlines SET done_at = ? WHERE game_id = ? AND kind = 'reminder' "
+        "AND turn = ? AND done_at IS NULL"
+    )
+
+
 async def run_steps(db: Db, steps: Sequence[Step]) -> None:
     for sql, params, many in steps:
         if many:
@@ -241,6 +255,12 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
 
     def _read(self) -> AbstractAsyncContextManager[Db]:
         raise NotImplementedError
+
+    def _write(self) -> AbstractAsyncContextManager[Db]:
+        """A connection for a write of one statement, committed on its own: a transaction
+        by default; PostgreSQL runs a lone statement as one without BEGIN and COMMIT (two
+        round trips to the server fewer)."""
+        return self._tx()
 
     async def __aenter__(self) -> SqlStorage:
         return self
@@ -450,7 +470,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
     async def set_messages(
         self, game_id: int, thread_id: int | None, message_id: int | None
     ) -> None:
-        async with self._tx() as db:
+        async with self._write() as db:
             await db.execute(
                 "UPDATE games SET thread_id = ?, message_id = ? WHERE id = ?",
                 (thread_id, message_id, game_id),
@@ -474,7 +494,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         return {row[0] for row in rows}
 
     async def clear_undo_votes(self, game_id: int) -> None:
-        async with self._tx() as db:
+        async with self._write() as db:
             await db.execute("DELETE FROM undo_votes WHERE game_id = ?", (game_id,))
 
     # -- abandon votes ----------------------------------------------------------------------
@@ -492,7 +512,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         return {row[0] for row in rows}
 
     async def clear_abandon_votes(self, game_id: int) -> None:
-        async with self._tx() as db:
+        async with self._write() as db:
             await db.execute("DELETE FROM abandon_votes WHERE game_id = ?", (game_id,))
 
     # -- chess clock pauses -----------------------------------------------------------------
@@ -512,7 +532,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         return {int(row[0]): row[1] for row in rows}
 
     async def clear_pause_votes(self, game_id: int) -> None:
-        async with self._tx() as db:
+        async with self._write() as db:
             await db.execute("DELETE FROM pause_votes WHERE game_id = ?", (game_id,))
 
     async def pause_clock(self, game_id: int, now: float, until: float | None) -> bool:
@@ -603,7 +623,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         self, game_id: int, kind: str, turn: int, column: str, value: float
     ) -> bool:
         """Set one column of a deadline still pending for ``turn``; False if stale or done."""
-        async with self._tx() as db:
+        async with self._write() as db:
             changed = await db.execute(
                 f"UPDATE deadlines SET {column} = ? WHERE game_id = ? AND kind = ? AND turn = ? "
                 "AND done_at IS NULL",
@@ -616,7 +636,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
             who, args = AWAY, [now]
         else:
             who, args = "user_id = ?", [user_id]
-        async with self._tx() as db:
+        async with self._write() as db:
             return await db.execute(
                 "UPDATE deadlines SET paused_at = ? "
                 f"WHERE done_at IS NULL AND paused_at IS NULL AND {NOT_CLOCK} AND {who}",
@@ -662,18 +682,8 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
     async def claim_notice(
         self, game_id: int, kind: NoticeKind, turn: int, now: float, lease: float
     ) -> bool:
-        if kind == "start":
-            claim = (
-                "UPDATE deadlines SET notified_at = ? WHERE game_id = ? AND kind = 'turn' "
-                "AND turn = ? AND done_at IS NULL AND notified_at IS NULL"
-            )
-        else:
-            claim = (
-                "UPDATE deadlines SET done_at = ? WHERE game_id = ? AND kind = 'reminder' "
-                "AND turn = ? AND done_at IS NULL"
-            )
         async with self._tx() as db:
-            if await db.execute(claim, (now, game_id, turn)) != 1:
+            if await db.execute(notice_claim(kind), (now, game_id, turn)) != 1:
                 return False
             await db.execute(
                 "INSERT INTO notices (game_id, kind, turn, claimed_until) VALUES (?, ?, ?, ?) "
@@ -685,7 +695,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
     async def expired_notices(
         self, now: float, lease: float, limit: int = 100
     ) -> list[tuple[int, NoticeKind, int]]:
-        async with self._tx() as db:
+        async with self._write() as db:
             rows = await db.fetchall(
                 "UPDATE notices SET claimed_until = ? WHERE (game_id, kind, turn) IN "
                 "(SELECT game_id, kind, turn FROM notices WHERE sent_at IS NULL "
@@ -698,7 +708,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
     async def renew_notice(
         self, game_id: int, kind: NoticeKind, turn: int, held: float, until: float
     ) -> bool:
-        async with self._tx() as db:
+        async with self._write() as db:
             changed = await db.execute(
                 "UPDATE notices SET claimed_until = ? WHERE game_id = ? AND kind = ? AND turn = ? "
                 "AND sent_at IS NULL AND claimed_until = ?",
@@ -707,7 +717,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         return bool(changed == 1)
 
     async def notice_sent(self, game_id: int, kind: NoticeKind, turn: int, now: float) -> None:
-        async with self._tx() as db:
+        async with self._write() as db:
             await db.execute(
                 "UPDATE notices SET sent_at = ? WHERE game_id = ? AND kind = ? AND turn = ?",
                 (now, game_id, kind, turn),
@@ -725,7 +735,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         return [(await self.guild_settings(guild), sent) for guild, sent in rows]
 
     async def claim_digest(self, guild_id: int, last: float | None, now: float) -> bool:
-        async with self._tx() as db:
+        async with self._write() as db:
             if last is None:
                 changed = await db.execute(
                     "INSERT INTO digests (guild_id, sent_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
@@ -770,7 +780,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
             "locale, game, expansions, options, channel_id, turn_seconds, timeout_policy, "
             "digest_channel_id, updated_at, locale_chosen"
         )
-        async with self._tx() as db:
+        async with self._write() as db:
             await db.execute(
                 f"INSERT INTO guild_settings (guild_id, {columns}) "
                 f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) {upsert('guild_id', columns)}",
@@ -803,7 +813,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
     async def save_user_settings(self, settings: UserSettings, now: float) -> None:
         s = settings
         columns = "locale, dm_reminders, away_until, updated_at, dm_heads_up"
-        async with self._tx() as db:
+        async with self._write() as db:
             await db.execute(
                 f"INSERT INTO user_settings (user_id, {columns}) VALUES (?, ?, ?, ?, ?, ?) "
                 + upsert("user_id", columns),

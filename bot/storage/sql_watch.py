@@ -37,6 +37,8 @@ class SqlWatch:
 
         def _read(self) -> AbstractAsyncContextManager[Db]: ...
 
+        def _write(self) -> AbstractAsyncContextManager[Db]: ...
+
     # -- dashboards --------------------------------------------------------------------------
 
     async def set_dashboard(self, channel_id: int, guild_id: int, on: bool, now: float) -> bool:
@@ -76,21 +78,21 @@ class SqlWatch:
         return [_dashboard(row) for row in rows]
 
     async def dashboard_posted(self, channel_id: int, message_id: int | None) -> None:
-        async with self._tx() as db:
+        async with self._write() as db:
             await db.execute(
                 "UPDATE dashboards SET message_id = ? WHERE channel_id = ?",
                 (message_id, channel_id),
             )
 
     async def dashboard_changed(self, channel_id: int, now: float) -> None:
-        async with self._tx() as db:
+        async with self._write() as db:
             await db.execute(
                 "UPDATE dashboards SET changed_at = ? WHERE channel_id = ? AND changed_at < ?",
                 (now, channel_id, now),
             )
 
     async def dashboard_shown(self, channel_id: int, changed_at: float) -> None:
-        async with self._tx() as db:
+        async with self._write() as db:
             await db.execute(
                 "UPDATE dashboards SET shown_at = ? WHERE channel_id = ? AND shown_at < ?",
                 (changed_at, channel_id, changed_at),
@@ -99,7 +101,7 @@ class SqlWatch:
     # -- followers ---------------------------------------------------------------------------
 
     async def follow(self, game_id: int, user_id: int, status: FollowStatus, now: float) -> bool:
-        async with self._tx() as db:
+        async with self._write() as db:
             if status == "following":  # a request becomes a follow; a follow stays one
                 return (
                     await db.execute(
@@ -121,7 +123,7 @@ class SqlWatch:
             )
 
     async def unfollow(self, game_id: int, user_id: int) -> bool:
-        async with self._tx() as db:
+        async with self._write() as db:
             return (
                 await db.execute(
                     "DELETE FROM followers WHERE game_id = ? AND user_id = ?", (game_id, user_id)

@@ -135,3 +135,33 @@ async def test_a_storage_left_open_never_keeps_the_process_alive(tmp_path: Path)
         assert storage._db._thread.daemon, "the database thread must not block the exit"
     finally:
         await storage.close()
+
+
+async def test_a_notice_is_claimed_once_with_its_debt_in_the_same_write(
+    manager: GameManager,
+) -> None:
+    """Claiming a turn's start or reminder marks its deadline and records the notice as owed
+    (until the lease ends) in one write; a second claim, or one for another turn, gets False."""
+    storage = manager.storage
+    view = await started_game(manager)
+    gid = view.game_id
+    timers = [Deadline(gid, "reminder", 0, 50.0, ALICE), Deadline(gid, "turn", 0, 60.0, ALICE)]
+    row = await storage.get_game(gid)
+    assert row is not None
+    await storage.save_game(row, deadlines=timers)
+    assert not await storage.claim_notice(gid, "start", 1, 10.0, 5.0)  # not this turn's
+    assert await storage.claim_notice(gid, "start", 0, 10.0, 5.0)
+    assert not await storage.claim_notice(gid, "start", 0, 11.0, 5.0)  # claimed already
+    assert await storage.claim_notice(gid, "reminder", 0, 12.0, 5.0)
+    assert not await storage.claim_notice(gid, "reminder", 0, 12.0, 5.0)
+    by_kind = {d.kind: d for d in await storage.deadlines(gid)}
+    assert by_kind["turn"].notified_at == 10.0 and by_kind["turn"].done_at is None
+    assert by_kind["reminder"].done_at == 12.0
+    # Both owed until their lease ends, then handed to whoever looks for expired claims.
+    assert await storage.expired_notices(14.0, 5.0) == []
+    assert sorted(await storage.expired_notices(17.5, 5.0)) == [
+        (gid, "reminder", 0),
+        (gid, "start", 0),
+    ]
+    await storage.notice_sent(gid, "start", 0, 18.0)
+    assert await storage.expired_notices(30.0, 5.0) == [(gid, "reminder", 0)]
