@@ -41,6 +41,7 @@ from bot.storage.sql import (
     _action_values,
     away_check,
     notice_claim,
+    paused_if_away,
     progress_step,
 )
 
@@ -137,8 +138,7 @@ TIMERS = (
     "AND NOT (kind = ANY(?::text[]))), "
     "timed AS (INSERT INTO deadlines (game_id, kind, turn, user_id, due_at, done_at, paused_at, "
     "notified_at) SELECT moved.id, d.kind, d.turn, d.user_id, d.due_at, d.done_at, "
-    "COALESCE(d.paused_at, (SELECT d.away FROM user_settings u "
-    "WHERE u.user_id = d.user_id AND u.away_until > d.away)), d.notified_at FROM moved, "
+    f"{paused_if_away('d.paused_at', 'd.away', 'd.user_id')}, d.notified_at FROM moved, "
     "unnest(?::text[], ?::bigint[], ?::bigint[], ?::float8[], ?::float8[], ?::float8[], "
     "?::float8[], ?::float8[]) "
     "AS d (kind, turn, user_id, due_at, done_at, paused_at, notified_at, away) "

@@ -185,13 +185,19 @@ def seat_steps(game_id: int, seats: Iterable[SeatRow]) -> list[Step]:
     ]
 
 
-#: A timer's ``paused_at`` as written: the one given (first parameter), else the time of
-#: writing (second and fourth) if its player (third) is away then. The time is NULL for a
-#: timer that no absence pauses, and nothing is greater than NULL.
-PAUSED_IF_AWAY = (
-    "COALESCE(CAST(? AS DOUBLE PRECISION), (SELECT CAST(? AS DOUBLE PRECISION) "
-    "FROM user_settings WHERE user_id = ? AND away_until > ?))"
-)
+def paused_if_away(paused: str, away: str, user: str) -> str:
+    """A timer's ``paused_at`` as written, from three SQL expressions: the one given
+    (``paused``), else the time of writing (``away``) if its player (``user``) is away then.
+    ``away`` is NULL for a timer that no absence pauses (see :func:`away_check`): nothing is
+    greater than NULL."""
+    return (
+        f"COALESCE({paused}, (SELECT {away} FROM user_settings "
+        f"WHERE user_settings.user_id = {user} AND away_until > {away}))"
+    )
+
+
+#: :func:`paused_if_away` on parameters: paused_at, the time of writing, user, that time again.
+PAUSED_IF_AWAY = paused_if_away("CAST(? AS DOUBLE PRECISION)", "CAST(? AS DOUBLE PRECISION)", "?")
 
 
 def away_check(deadline: Deadline, pause_away: float | None) -> float | None:
@@ -210,7 +216,7 @@ def deadline_steps(
     rows = []
     for d in deadlines:
         at = away_check(d, pause_away)
-        # The columns up to done_at, PAUSED_IF_AWAY's four parameters, then notified_at.
+        # The columns up to done_at, the four parameters of PAUSED_IF_AWAY, then notified_at.
         before = (game_id, d.kind, d.turn, d.user_id, d.due_at, d.done_at)
         rows.append((*before, d.paused_at, at, d.user_id, at, d.notified_at))
     return [
