@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ai import make_player
-from ai.evaluate import Heuristic
+from ai.evaluate import Heuristic, tiles_left
 from ai.observation import determinize, observe, unseen
 from ai.players import options
 from engine import Game, Phase, PlaceFigure, Setup
@@ -121,3 +121,32 @@ def test_goods_and_builders_count_for_their_owners_in_play() -> None:
                 assert board is game.board
             game.play(random_action(game, rng))
     assert builder_seen and goods_seen
+
+
+def test_a_barn_is_worth_the_open_cities_its_field_may_still_gain() -> None:
+    # Random games with Abbey & Mayor: a barn whose field touches an open city gives its owner
+    # a positive barn part (while tiles enough are left to close it); a player with no barn on
+    # the board has none.
+    heuristic = Heuristic()
+    seen = 0
+    for seed in range(12):
+        game = Game(Setup(players=("A", "B", "C"), seed=seed, expansions=("abbey_mayor",)))
+        rng = random.Random(seed)
+        while not game.finished:
+            if game.phase is Phase.TILE:
+                parts = heuristic.components(game)
+                board = game.board
+                owners: set[int] = set()
+                for root, figures in enumerate(board.figures):
+                    barns = {f.player for f in figures if f.kind == "barn"}
+                    if not barns or board.parent[root] != root:
+                        continue
+                    owners |= barns
+                    cities = {board.find(c) for c in board.cities[root]}
+                    if any(0 < board.open[c] <= tiles_left(game) for c in cities):
+                        seen += 1
+                        assert all(parts[p]["barn_open"] > 0 for p in barns)
+                for player in set(range(game.players)) - owners:
+                    assert parts[player]["barn_open"] == 0
+            game.play(random_action(game, rng))
+    assert seen
