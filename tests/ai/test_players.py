@@ -15,10 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ai import make_player
+from ai import players as players_module
 from ai.arena import Match, play_one, run, wilson
-from ai.evaluate import Heuristic, WinChance, log_normal_cdf, margin
-from ai.observation import observe, unseen
-from ai.players import OnePlyPlayer, hard_heuristic, lead, one_ply
+from ai.evaluate import Heuristic, WinChance, log_normal_cdf, margin, tiles_left
+from ai.observation import determinize, observe, unseen
+from ai.players import EndgamePlayer, OnePlyPlayer, hard_heuristic, lead, one_ply
 from engine import Game, Phase, PlaceFigure, PlaceTile, Setup
 from engine.cli import random_action
 
@@ -87,6 +88,66 @@ def test_a_decision_does_not_change_when_the_hidden_tiles_are_reshuffled(
         other = shuffled_copy(game, seat, seed)
         assert other.stack != game.stack
         assert player.choose(other, seat) == decision
+
+
+def near_the_end(players: int, seed: int, hand: bool = False, left: int = 6) -> Game:
+    """A game of ``players`` with Abbey & Mayor played at random to a tile decision with at
+    most ``left`` tiles to place."""
+    names = tuple(f"P{i}" for i in range(players))
+    setup = Setup(players=names, seed=seed, expansions=("abbey_mayor",), options={"hand": hand})
+    game = Game(setup)
+    rng = random.Random(seed)
+    while not (game.phase is Phase.TILE and tiles_left(game) <= left):
+        game.play(random_action(game, rng))
+    return game
+
+
+@pytest.mark.parametrize("hand", [False, True])
+def test_an_endgame_decision_does_not_change_when_the_hidden_tiles_are_reshuffled(
+    hand: bool,
+) -> None:
+    game = near_the_end(3, seed=12, hand=hand)
+    seat = game.actor
+    player = make_player("hard", seed=9)
+    decision = player.choose(game, seat)
+    for seed in range(3):
+        other = shuffled_copy(game, seat, seed)
+        assert other.stack != game.stack or other.hands != game.hands
+        assert player.choose(other, seat) == decision
+
+
+def test_the_hard_level_plays_the_end_out_against_several_opponents_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Deals of the unseen tiles are played out near the end with 3 or 4 players; never earlier,
+    # and never with 2 (where hard plays for the margin). The figure step it planned with the
+    # tile is the one it then plays.
+    deals: list[int] = []
+
+    def counted(obs: Game, seat: int, rng: random.Random) -> Game:
+        deals.append(seat)
+        return determinize(obs, seat, rng)
+
+    monkeypatch.setattr(players_module, "determinize", counted)
+    hard = make_player("hard", seed=3)
+    assert isinstance(hard, EndgamePlayer)
+    for players, seed in ((3, 21), (4, 22)):
+        early = Game(Setup(players=tuple("ABCD"[:players]), seed=seed, expansions=("abbey_mayor",)))
+        hard.choose(early, early.actor)
+        assert not deals
+        game = near_the_end(players, seed)
+        seat = game.actor
+        tile = hard.choose(game, seat)
+        assert len(deals) >= 2  # at least one deal of at least 2 candidate turns
+        deals.clear()
+        planned = hard.plan
+        game.play(tile)
+        if game.phase is Phase.FIGURE and game.actor == seat:
+            assert planned is not None and hard.choose(game, seat) == planned[1]
+        assert not deals
+    two = near_the_end(2, seed=23)
+    hard.choose(two, two.actor)
+    assert not deals
 
 
 def test_an_observation_holds_no_seed_no_forced_order_and_no_stack_order() -> None:
