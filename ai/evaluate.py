@@ -14,9 +14,11 @@ majority to win, so the cities its field may still gain count for its owner (``b
 Without it a barn was worth only the cities already completed, and the hard level put its barn
 where greedy does. With it, against three greedy players (4 players, farmers classic), the hard
 level won 9.5 ± 3.8 points of win share more on deals 30051-30100 (43.4 % against 33.9 %; barn
-points 16.5 a game against greedy's 12.4) and 5.5 ± 3.4 more on the benchmark's (36.3 % against
-30.8 %). Weighing those cities 0.6 or 2 times did worse (+6.8 and -1.5 on deals 30051-30100), and
-so did the odds from the unseen tiles that fit instead of the fixed chance per open edge (-6.0).
+points 16.5 a game against greedy's 12.4), where it was chosen, 5.5 ± 3.4 more on the
+benchmark's (36.3 % against 30.8 %) and 1.1 ± 3.1 more on deals 30101-30200 (35.1 % against
+34.0 %; barns +3.0 points a game, cities -2.0): +4.8 ± 2.0 over the three sets. Weighing those
+cities 0.6 or 2 times did worse (+6.8 and -1.5 on deals 30051-30100), and so did the odds from
+the unseen tiles that fit instead of the fixed chance per open edge (-6.0).
 
 The Big Box needs little more: the end scoring already pays the goods majorities and the pig,
 and ``feature_value`` already makes an inn road or a cathedral city worth 0 unfinished and more

@@ -226,10 +226,11 @@ class EndgamePlayer(OnePlyPlayer):
 
     Against greedy players (farmers classic), each game compared with one ply's on the same deal
     and seat: 4 players with Abbey & Mayor, +2.5 ± 1.1 points of win share on deals 30051-30100
-    (up to 16 deals a decision within 0.8 s) and 37.8 % against 36.3 % on the benchmark's
-    (these deal counts); 3 players, 72.2 % against 70.7 % on the benchmark's. Its 3 best turns
-    with more deals did as well (37.2 %); from 12 tiles left, +0.9 ± 2.2. With 2 players, where
-    hard plays for the margin, it is not used."""
+    (up to 16 deals a decision within 0.8 s), 37.8 % against 36.3 % on the benchmark's (these
+    deal counts) and -0.4 ± 1.0 on deals 30101-30200 (final margin +0.53 ± 0.16 points): about
+    +1 point of win share, and a higher margin on every set; 3 players, 72.2 % against 70.7 % on
+    the benchmark's. Its 3 best turns with more deals did as well (37.2 %); from 12 tiles left,
+    +0.9 ± 2.2. With 2 players, where hard plays for the margin, it is not used."""
 
     plan: tuple[tuple[int, int], Action] | None = field(default=None, repr=False, compare=False)
 
