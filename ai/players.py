@@ -112,15 +112,33 @@ def one_ply(game: Game, seat: int, values: Values, objective: Objective = lead) 
     is worth its best figure step that follows (the same player's, same turn). Each position is
     dropped once valued (``values`` may spend it: :func:`ai.evaluate.spent_end_values`)."""
     result: list[Scored] = []
+    for action, _, after in _after_each_turn(game, seat):
+        value = worth(after, seat, values, objective)
+        if result and result[-1].action is action:  # another figure step after this tile
+            if value > result[-1].value:
+                result[-1] = Scored(value, action)
+        else:
+            result.append(Scored(value, action))
+    return result
+
+
+def _after_each_turn(game: Game, seat: int) -> Iterator[tuple[Action, Action | None, Game]]:
+    """Each whole turn now and the game after it: a move (no step), or a tile placement with
+    each figure step the same player then takes, one after the other. The last step after a
+    placement is played on the placement's own copy (one copy fewer): value each game before
+    taking the next."""
     for action in options(game):
         after = game.fork()
         after.play(action)
         if after.phase is Phase.FIGURE and after.actor == seat and after.turn == game.turn:
-            best = max(worth(step, seat, values, objective) for step in _steps(after))
-            result.append(Scored(best, action))
+            steps = options(after)
+            last = len(steps) - 1
+            for index, step in enumerate(steps):
+                position = after if index == last else after.fork()
+                position.play(step)
+                yield action, step, position
         else:
-            result.append(Scored(worth(after, seat, values, objective), action))
-    return result
+            yield action, None, after
 
 
 def worth(game: Game, seat: int, values: Values, objective: Objective) -> float:
@@ -128,17 +146,6 @@ def worth(game: Game, seat: int, values: Values, objective: Objective) -> float:
     (which may spend the game)."""
     left = tiles_left(game)
     return objective(values(game), seat, left)
-
-
-def _steps(game: Game) -> Iterator[Game]:
-    """The game after each move now, one at a time; the last is played on ``game`` itself (one
-    copy fewer: the caller does not use ``game`` after)."""
-    moves = options(game)
-    last = len(moves) - 1
-    for index, action in enumerate(moves):
-        after = game if index == last else game.fork()
-        after.play(action)
-        yield after
 
 
 def pick(scored: list[Scored], rng: random.Random, among: int = 1) -> Scored:
@@ -176,9 +183,12 @@ class OnePlyPlayer:
 
     def choose(self, game: Game, seat: int) -> Action:
         with roomy_collector():
-            obs = observe(game, seat)
-            scored = one_ply(obs, seat, self.values, self.objective)
-            return pick(scored, decision_rng(self.seed, obs), self.among).action
+            return self.decide(observe(game, seat), seat)
+
+    def decide(self, obs: Game, seat: int) -> Action:
+        """The move by one ply on the observation ``obs``."""
+        scored = one_ply(obs, seat, self.values, self.objective)
+        return pick(scored, decision_rng(self.seed, obs), self.among).action
 
 
 def whole_turns(
@@ -186,18 +196,10 @@ def whole_turns(
 ) -> list[tuple[float, tuple[Action, ...]]]:
     """Each whole turn now with its worth: a move, or a tile placement with each figure step
     the same player then takes (valued as :func:`one_ply` values them, the step kept)."""
-    found: list[tuple[float, tuple[Action, ...]]] = []
-    for action in options(game):
-        after = game.fork()
-        after.play(action)
-        if after.phase is Phase.FIGURE and after.actor == seat and after.turn == game.turn:
-            for step in options(after):
-                last = after.fork()
-                last.play(step)
-                found.append((worth(last, seat, values, objective), (action, step)))
-        else:
-            found.append((worth(after, seat, values, objective), (action,)))
-    return found
+    return [
+        (worth(after, seat, values, objective), (action,) if step is None else (action, step))
+        for action, step, after in _after_each_turn(game, seat)
+    ]
 
 
 #: The hard level's endgame (:class:`EndgamePlayer`): from this many tiles left (the stack and
@@ -243,8 +245,7 @@ class EndgamePlayer(OnePlyPlayer):
             left = tiles_left(obs)
             if obs.phase is Phase.TILE and obs.players > 2 and 0 < left <= ENDGAME_TILES:
                 return self._endgame(obs, seat, left)
-            scored = one_ply(obs, seat, self.values, self.objective)
-            return pick(scored, decision_rng(self.seed, obs), self.among).action
+            return self.decide(obs, seat)
 
     def _endgame(self, obs: Game, seat: int, left: int) -> Action:
         ranked = sorted(whole_turns(obs, seat, self.values, self.objective), key=lambda t: -t[0])
