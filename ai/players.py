@@ -22,7 +22,8 @@ tiles by every other player's greedy reply, then valued again. With the valuatio
 that search lost points against one ply on the same 200 games (2 players against greedy: +25.9
 against +28.6 points per game), so the level plays one ply until the end nears. Looking one
 round ahead from anywhere in the game was measured again with 4 players and Abbey & Mayor
-(5 best turns, 6 deals each): -1.2 ± 5.2 and +2.2 ± 4.6 points of win share, not kept.
+(5 best turns, 6 deals each): -1.2 ± 5.2 and +2.2 ± 4.6 points of win share, and once more on
+deals 60001-60050 (4 best turns, 4 deals each): -2.3 ± 5.6; not kept.
 """
 
 from __future__ import annotations
@@ -232,7 +233,9 @@ class EndgamePlayer(OnePlyPlayer):
     deal counts) and -0.4 ± 1.0 on deals 30101-30200 (final margin +0.53 ± 0.16 points): about
     +1 point of win share, and a higher margin on every set; 3 players, 72.2 % against 70.7 % on
     the benchmark's. Its 3 best turns with more deals did as well (37.2 %); from 12 tiles left,
-    +0.9 ± 2.2. With 2 players, where hard plays for the margin, it is not used."""
+    +0.9 ± 2.2 on deals 30051-30100 and -1.1 ± 1.3 on deals 60051-60150 (4 turns, 64
+    placements), so it starts at 8. With 2 players, where hard plays for the margin, it is not
+    used."""
 
     plan: tuple[tuple[int, int], Action] | None = field(default=None, repr=False, compare=False)
 
