@@ -20,7 +20,7 @@ from ai.arena import Match, play_one, run, wilson
 from ai.evaluate import Heuristic, WinChance, log_normal_cdf, margin, tiles_left
 from ai.observation import determinize, observe, unseen
 from ai.players import EndgamePlayer, OnePlyPlayer, hard_heuristic, lead, one_ply
-from engine import Game, Phase, PlaceFigure, PlaceTile, Setup
+from engine import Game, Phase, PlaceAbbey, PlaceFigure, PlaceTile, Setup
 from engine.cli import random_action
 
 EXAMPLES = int(os.environ.get("CARCASSONNE_AI_EXAMPLES", "8"))
@@ -257,6 +257,53 @@ def test_the_hard_level_values_its_last_followers_more_than_its_seventh() -> Non
     chooser = make_player("hard")
     assert isinstance(chooser, OnePlyPlayer)
     assert getattr(chooser.values, "__self__", None) == hard
+
+
+def abbey_game() -> Game:
+    """Three greedy players, Abbey & Mayor, seed 1: after 37 moves the first player may put
+    its abbey into the hole at (1, 1)."""
+    game = Game(
+        Setup(
+            players=("A", "B", "C"),
+            seed=1,
+            expansions=("abbey_mayor",),
+            options={"farmers": "classic"},
+        )
+    )
+    greedy = [make_player("greedy", seed=seat) for seat in range(3)]
+    for _ in range(37):
+        game.play(greedy[game.actor].choose(game, game.actor))
+    return game
+
+
+def test_an_abbey_in_hand_counts_while_tiles_are_left_and_not_after() -> None:
+    game = abbey_game()
+    hard = hard_heuristic()
+    assert game.actor == 0 and PlaceAbbey(1, 1) in game.legal(PlaceAbbey)
+    held = [parts["abbey_held"] for parts in hard.components(game)]
+    assert held == [1.0, 1.0, 1.0]
+    game.play(PlaceAbbey(1, 1))
+    assert [parts["abbey_held"] for parts in hard.components(game)] == [0.0, 1.0, 1.0]
+    assert Heuristic().weights["abbey_held"] > 0
+    while game.tiles_left or game.phase is Phase.TILE:  # to the end: none counts then
+        game.play(make_player("greedy", seed=game.turn).choose(game, game.actor))
+    assert all(parts["abbey_held"] == 0.0 for parts in hard.components(game))
+
+
+def test_the_hard_level_keeps_its_abbey_where_greedy_spends_it_for_little() -> None:
+    # The hole at (1, 1) is worth more to greedy than the drawn tile now; the hard level counts
+    # what the abbey would still bring after the last tile, and places the drawn tile instead.
+    game = abbey_game()
+    assert make_player("greedy", seed=0).choose(game, 0) == PlaceAbbey(1, 1)
+    assert isinstance(make_player("hard", seed=0).choose(game, 0), PlaceTile)
+    spendthrift = EndgamePlayer(
+        "hard",
+        Heuristic(weights={**hard_heuristic().weights, "abbey_held": 0.0}, supply_decay=0.7).values,
+        1,
+        0,
+        WinChance(),
+    )
+    assert spendthrift.choose(game, 0) == PlaceAbbey(1, 1)
 
 
 def test_the_normal_distributions_logarithm_far_in_its_tail() -> None:
