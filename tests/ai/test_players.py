@@ -282,9 +282,15 @@ def test_an_abbey_in_hand_counts_while_tiles_are_left_and_not_after() -> None:
     assert game.actor == 0 and PlaceAbbey(1, 1) in game.legal(PlaceAbbey)
     held = [parts["abbey_held"] for parts in hard.components(game)]
     assert held == [1.0, 1.0, 1.0]
+    assert [parts["abbey_monk"] for parts in hard.components(game)] == held
+    followers, game.supply[1]["follower"] = game.supply[1]["follower"], 0
+    assert followers > 0  # with none left to put on it, the abbey is worth less
+    assert [parts["abbey_monk"] for parts in hard.components(game)] == [1.0, 0.0, 1.0]
+    game.supply[1]["follower"] = followers
     game.play(PlaceAbbey(1, 1))
     assert [parts["abbey_held"] for parts in hard.components(game)] == [0.0, 1.0, 1.0]
-    assert Heuristic().weights["abbey_held"] > 0
+    assert [parts["abbey_monk"] for parts in hard.components(game)] == [0.0, 1.0, 1.0]
+    assert Heuristic().weights["abbey_held"] > 0 and Heuristic().weights["abbey_monk"] > 0
     while game.tiles_left or game.phase is Phase.TILE:  # to the end: none counts then
         game.play(make_player("greedy", seed=game.turn).choose(game, game.actor))
     assert all(parts["abbey_held"] == 0.0 for parts in hard.components(game))
