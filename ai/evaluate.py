@@ -176,9 +176,10 @@ COMPONENTS = (
 BARN_PER_CITY = 4
 #: An abbey tile in hand, in points, while tiles are left (Abbey & Mayor). It is seldom lost:
 #: after the last tile each player who still holds one may put it into a hole (while one is
-#: left) with a figure, where it closes what it touches and is a cloister. Worth 0, the abbey went into the first
-#: hole where it scored more than the drawn tile, often mid-game (both the hard and the greedy
-#: level: median 40 of 83 tiles left), giving up that turn's tile. See :class:`Heuristic`.
+#: left) with a figure, where it closes what it touches and is a cloister. Worth 0, the abbey
+#: went into the first hole where it scored more than the drawn tile, often mid-game (both the
+#: hard and the greedy level: median 40 of 83 tiles left), giving up that turn's tile. See
+#: :class:`Heuristic`.
 ABBEY_HELD = 5.0
 #: ... and this much more while a follower in hand could go onto it (a cloister of 5 to 9 points
 #: in a hole): without it the last follower went onto the board and the abbey closed features
