@@ -293,7 +293,8 @@ def test_an_abbey_in_hand_counts_while_tiles_are_left_and_not_after() -> None:
     assert Heuristic().weights["abbey_held"] > 0 and Heuristic().weights["abbey_monk"] > 0
     while game.tiles_left or game.phase is Phase.TILE:  # to the end: none counts then
         game.play(make_player("greedy", seed=game.turn).choose(game, game.actor))
-    assert all(parts["abbey_held"] == 0.0 for parts in hard.components(game))
+    ends = hard.components(game)
+    assert all(parts["abbey_held"] == parts["abbey_monk"] == 0.0 for parts in ends)
 
 
 def test_the_hard_level_keeps_its_abbey_where_greedy_spends_it_for_little() -> None:
@@ -304,7 +305,10 @@ def test_the_hard_level_keeps_its_abbey_where_greedy_spends_it_for_little() -> N
     assert isinstance(make_player("hard", seed=0).choose(game, 0), PlaceTile)
     spendthrift = EndgamePlayer(
         "hard",
-        Heuristic(weights={**hard_heuristic().weights, "abbey_held": 0.0}, supply_decay=0.7).values,
+        Heuristic(
+            weights={**hard_heuristic().weights, "abbey_held": 0.0, "abbey_monk": 0.0},
+            supply_decay=0.7,
+        ).values,
         1,
         0,
         WinChance(),
