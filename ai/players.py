@@ -12,10 +12,11 @@ itself, and draws its random choices from a generator seeded by its own seed and
 - **medium**: one ply with :class:`ai.evaluate.Heuristic` using a fixed chance per open edge
   (completion odds, farmers' prospects, figures in hand).
 - **hard**: one ply with the same heuristic, but completion odds from the unseen tiles that fit
-  each open square, and followers in hand valued with diminishing returns
-  (:func:`hard_heuristic`); against several opponents it plays for its chance to finish ahead
-  of them all (:class:`ai.evaluate.WinChance`) rather than its lead over the best one, and
-  in the last tiles plays its best turns out to the end (:class:`EndgamePlayer`).
+  each open square, followers in hand valued with diminishing returns, and farmers' prospects
+  weighed twice as much (:func:`hard_heuristic`); against several opponents it plays for its
+  chance to finish ahead of them all (:class:`ai.evaluate.WinChance`) rather than its lead over
+  the best one, and in the last tiles plays its best turns out to the end
+  (:class:`EndgamePlayer`).
 
 The hard level once searched: its five best moves, each followed in three deals of the unseen
 tiles by every other player's greedy reply, then valued again. With the valuation it has now,
@@ -23,7 +24,8 @@ that search lost points against one ply on the same 200 games (2 players against
 against +28.6 points per game), so the level plays one ply until the end nears. Looking one
 round ahead from anywhere in the game was measured again with 4 players and Abbey & Mayor
 (5 best turns, 6 deals each): -1.2 ± 5.2 and +2.2 ± 4.6 points of win share, and once more on
-deals 60001-60050 (4 best turns, 4 deals each): -2.3 ± 5.6; not kept.
+deals 60001-60050 (4 best turns, 4 deals each): -2.3 ± 5.6, and +4.0 ± 5.6 with the abbey's
+worth (:data:`ai.evaluate.ABBEY_HELD`); not kept.
 """
 
 from __future__ import annotations
@@ -293,6 +295,17 @@ def play_out(world: Game, players: list[OnePlyPlayer], seat: int) -> float:
     return share + ENDGAME_MARGIN * (world.scores[seat] - best_other)
 
 
+#: The hard level's weight of farmers' prospects (``field_open``: the open cities a field
+#: majority may still score, times their completion odds), twice medium's 0.3. Against three
+#: greedy players (4 players, Abbey & Mayor, farmers classic), each game compared with 0.3's on
+#: the same deal and seat: +4.9 ± 3.0 points of win share on deals 60001-60050 and +4.3 ± 2.0
+#: on deals 60051-60150 (final margin +1.16 ± 0.82 and +1.44 ± 0.59 points a game; its fields
+#: +1.6 points a game, cities -0.8). Weighed 1.0, -0.9 ± 4.5 on deals 60001-60050 (on the level
+#: before the abbey's worth). 2 and 3 players (benchmarks/ai.py, seed 1): 91.3 % and 69.2 %
+#: against 93.0 % and 72.2 % with 0.3, margins +28.3 and +5.9 against +28.6 and +6.4.
+HARD_FIELD_OPEN = 0.6
+
+
 def hard_heuristic() -> Heuristic:
     """The hard level's valuation: each further follower in hand is worth 0.7 of the one
     before (the first 8.5 points, seven 26.0 in all against 28, times the share of the game
@@ -300,7 +313,8 @@ def hard_heuristic() -> Heuristic:
     them; with many, it spends them. One ply against greedy (600 games, 2 players, farmers
     classic), this won 5.0 points more per game (± 1.1) than 4 points each; decays from 0.6 to
     0.8, with the first follower worth 7.5 to 10.5, all gave 4.4 to 5.0 more."""
-    return Heuristic(weights={**DEFAULT_WEIGHTS, "supply_follower": 8.5}, supply_decay=0.7)
+    weights = {**DEFAULT_WEIGHTS, "supply_follower": 8.5, "field_open": HARD_FIELD_OPEN}
+    return Heuristic(weights=weights, supply_decay=0.7)
 
 
 def make_player(level: str, seed: int = 0) -> RandomPlayer | OnePlyPlayer:
