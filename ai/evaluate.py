@@ -214,6 +214,10 @@ DEFAULT_WEIGHTS: dict[str, float] = {
 }
 
 
+#: From this many players, :attr:`Heuristic.crowded` weights apply.
+CROWDED = 4
+
+
 @dataclass(frozen=True)
 class Heuristic:
     """A player's value: a weighted sum of :data:`COMPONENTS` (weights in points)."""
@@ -230,9 +234,13 @@ class Heuristic:
     #: Each further follower in the supply is worth this much of the one before (1: all alike;
     #: below 1, n followers count ``(1 - d**n) / (1 - d)`` followers).
     supply_decay: float = 1.0
+    #: Weights that replace some of :attr:`weights` in games of :data:`CROWDED` players or more.
+    crowded: dict[str, float] = field(default_factory=dict)
 
     def values(self, game: Game) -> list[float]:
         weights = self.weights
+        if self.crowded and game.players >= CROWDED:
+            weights = {**weights, **self.crowded}
         return [
             sum(weights.get(name, 0.0) * value for name, value in parts.items())
             for parts in self.components(game)

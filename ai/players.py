@@ -12,10 +12,10 @@ itself, and draws its random choices from a generator seeded by its own seed and
 - **medium**: one ply with :class:`ai.evaluate.Heuristic` using a fixed chance per open edge
   (completion odds, farmers' prospects, figures in hand).
 - **hard**: one ply with the same heuristic, but completion odds from the unseen tiles that fit
-  each open square, followers in hand valued with diminishing returns, and farmers' prospects
-  weighed twice as much (:func:`hard_heuristic`); against several opponents it plays for its
-  chance to finish ahead of them all (:class:`ai.evaluate.WinChance`) rather than its lead over
-  the best one, and in the last tiles plays its best turns out to the end
+  each open square, followers in hand valued with diminishing returns, and with 4 players or more
+  farmers' prospects weighed twice as much (:func:`hard_heuristic`); against several opponents
+  it plays for its chance to finish ahead of them all (:class:`ai.evaluate.WinChance`) rather
+  than its lead over the best one, and in the last tiles plays its best turns out to the end
   (:class:`EndgamePlayer`).
 
 The hard level once searched: its five best moves, each followed in three deals of the unseen
@@ -296,13 +296,16 @@ def play_out(world: Game, players: list[OnePlyPlayer], seat: int) -> float:
 
 
 #: The hard level's weight of farmers' prospects (``field_open``: the open cities a field
-#: majority may still score, times their completion odds), twice medium's 0.3. Against three
+#: majority may still score, times their completion odds) with 4 players or more
+#: (:data:`ai.evaluate.CROWDED`), twice the 0.3 of fewer players and of medium. Against three
 #: greedy players (4 players, Abbey & Mayor, farmers classic), each game compared with 0.3's on
 #: the same deal and seat: +4.9 ± 3.0 points of win share on deals 60001-60050 and +4.3 ± 2.0
 #: on deals 60051-60150 (final margin +1.16 ± 0.82 and +1.44 ± 0.59 points a game; its fields
 #: +1.6 points a game, cities -0.8). Weighed 1.0, -0.9 ± 4.5 on deals 60001-60050 (on the level
-#: before the abbey's worth). 2 and 3 players (benchmarks/ai.py, seed 1): 91.3 % and 69.2 %
-#: against 93.0 % and 72.2 % with 0.3, margins +28.3 and +5.9 against +28.6 and +6.4.
+#: before the abbey's worth). With fewer players it did worse: 2 players (benchmarks/ai.py,
+#: seed 1, and 400 games of seed 5) 91.3 % and 89.4 % against 93.0 % and 92.0 %, against the
+#: medium level 78.0 % against 81.5 % (margin +16.6 against +18.8); 3 players 69.2 % against
+#: 72.2 %.
 HARD_FIELD_OPEN = 0.6
 
 
@@ -313,8 +316,8 @@ def hard_heuristic() -> Heuristic:
     them; with many, it spends them. One ply against greedy (600 games, 2 players, farmers
     classic), this won 5.0 points more per game (± 1.1) than 4 points each; decays from 0.6 to
     0.8, with the first follower worth 7.5 to 10.5, all gave 4.4 to 5.0 more."""
-    weights = {**DEFAULT_WEIGHTS, "supply_follower": 8.5, "field_open": HARD_FIELD_OPEN}
-    return Heuristic(weights=weights, supply_decay=0.7)
+    weights = {**DEFAULT_WEIGHTS, "supply_follower": 8.5}
+    return Heuristic(weights=weights, supply_decay=0.7, crowded={"field_open": HARD_FIELD_OPEN})
 
 
 def make_player(level: str, seed: int = 0) -> RandomPlayer | OnePlyPlayer:

@@ -259,29 +259,35 @@ def test_the_hard_level_values_its_last_followers_more_than_its_seventh() -> Non
     assert getattr(chooser.values, "__self__", None) == hard
 
 
-def test_the_hard_level_weighs_farmers_prospects_twice_as_much_as_medium() -> None:
-    # Two players, seed 1, after 15 greedy moves: the second player has just placed tile H (a
-    # city cap north and one south, a field between) at (-1, 1); its field touches both open
-    # cities. The hard level puts a farmer there, and would put a knight in the north city
-    # with medium's weight of farmers' prospects.
-    game = Game(Setup(players=("A", "B"), seed=1, options={"farmers": "classic"}))
-    greedy = [make_player("greedy", seed=seat) for seat in range(2)]
-    for _ in range(15):
+def after_greedy_moves(players: int, moves: int) -> Game:
+    names = ("A", "B", "C", "D")[:players]
+    game = Game(Setup(players=names, seed=1, options={"farmers": "classic"}))
+    greedy = [make_player("greedy", seed=seat) for seat in range(players)]
+    for _ in range(moves):
         game.play(greedy[game.actor].choose(game, game.actor))
-    assert game.phase is Phase.FIGURE and game.actor == 1 and game.last_pos == (-1, 1)
-    medium_weight = Heuristic().weights["field_open"]
-    assert hard_heuristic().weights["field_open"] == players_module.HARD_FIELD_OPEN > medium_weight
-    assert make_player("hard", seed=0).choose(game, 1) == PlaceFigure("follower", -1, 1, 3)
-    as_medium = EndgamePlayer(
-        "hard",
-        Heuristic(
-            weights={**hard_heuristic().weights, "field_open": medium_weight}, supply_decay=0.7
-        ).values,
-        1,
-        0,
-        WinChance(),
+    return game
+
+
+def test_with_four_players_the_hard_level_weighs_farmers_prospects_twice_as_much() -> None:
+    # Seed 1, after 15 greedy moves, with 4 players and with 2: the player to move has just
+    # placed tile H (a city cap north and one south, a field between) at (-1, 1); its field
+    # touches both open cities. With 4 players the hard level puts a farmer there, and would
+    # put a knight in a city with the weight of fewer players (and of medium); with 2 it does.
+    crowded = after_greedy_moves(4, 15)
+    assert crowded.phase is Phase.FIGURE and crowded.last_pos == (-1, 1)
+    hard = hard_heuristic()
+    assert hard.crowded == {"field_open": players_module.HARD_FIELD_OPEN}
+    assert hard.weights["field_open"] < players_module.HARD_FIELD_OPEN
+    assert hard.weights["field_open"] == Heuristic().weights["field_open"]
+    seat = crowded.actor
+    assert make_player("hard", seed=0).choose(crowded, seat) == PlaceFigure("follower", -1, 1, 3)
+    uncrowded = EndgamePlayer(
+        "hard", Heuristic(weights=dict(hard.weights), supply_decay=0.7).values, 1, 0, WinChance()
     )
-    assert as_medium.choose(game, 1) == PlaceFigure("follower", -1, 1, 0)
+    assert uncrowded.choose(crowded, seat) == PlaceFigure("follower", -1, 1, 6)
+    two = after_greedy_moves(2, 15)
+    assert two.phase is Phase.FIGURE and two.last_pos == (-1, 1)
+    assert make_player("hard", seed=0).choose(two, two.actor) == PlaceFigure("follower", -1, 1, 0)
 
 
 def abbey_game() -> Game:
