@@ -236,11 +236,14 @@ class Heuristic:
     supply_decay: float = 1.0
     #: Weights that replace some of :attr:`weights` in games of :data:`CROWDED` players or more.
     crowded: dict[str, float] = field(default_factory=dict)
+    #: :attr:`weights` with :attr:`crowded` over them, merged once.
+    crowded_weights: dict[str, float] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "crowded_weights", {**self.weights, **self.crowded})
 
     def values(self, game: Game) -> list[float]:
-        weights = self.weights
-        if self.crowded and game.players >= CROWDED:
-            weights = {**weights, **self.crowded}
+        weights = self.crowded_weights if game.players >= CROWDED else self.weights
         return [
             sum(weights.get(name, 0.0) * value for name, value in parts.items())
             for parts in self.components(game)

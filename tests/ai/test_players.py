@@ -259,9 +259,11 @@ def test_the_hard_level_values_its_last_followers_more_than_its_seventh() -> Non
     assert getattr(chooser.values, "__self__", None) == hard
 
 
-def after_greedy_moves(players: int, moves: int) -> Game:
+def after_greedy_moves(players: int, moves: int, expansions: tuple[str, ...] = ()) -> Game:
+    """Seed 1, farmers classic: the game after ``moves`` moves of greedy players."""
     names = ("A", "B", "C", "D")[:players]
-    game = Game(Setup(players=names, seed=1, options={"farmers": "classic"}))
+    setup = Setup(players=names, seed=1, expansions=expansions, options={"farmers": "classic"})
+    game = Game(setup)
     greedy = [make_player("greedy", seed=seat) for seat in range(players)]
     for _ in range(moves):
         game.play(greedy[game.actor].choose(game, game.actor))
@@ -293,18 +295,7 @@ def test_with_four_players_the_hard_level_weighs_farmers_prospects_twice_as_much
 def abbey_game() -> Game:
     """Three greedy players, Abbey & Mayor, seed 1: after 37 moves the first player may put
     its abbey into the hole at (1, 1)."""
-    game = Game(
-        Setup(
-            players=("A", "B", "C"),
-            seed=1,
-            expansions=("abbey_mayor",),
-            options={"farmers": "classic"},
-        )
-    )
-    greedy = [make_player("greedy", seed=seat) for seat in range(3)]
-    for _ in range(37):
-        game.play(greedy[game.actor].choose(game, game.actor))
-    return game
+    return after_greedy_moves(3, 37, ("abbey_mayor",))
 
 
 def test_an_abbey_in_hand_counts_while_tiles_are_left_and_not_after() -> None:
