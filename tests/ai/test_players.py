@@ -7,6 +7,7 @@ import json
 import math
 import os
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -283,9 +284,7 @@ def test_with_four_players_the_hard_level_weighs_farmers_prospects_twice_as_much
     assert hard.weights["field_open"] == Heuristic().weights["field_open"]
     seat = crowded.actor
     assert make_player("hard", seed=0).choose(crowded, seat) == PlaceFigure("follower", -1, 1, 3)
-    uncrowded = EndgamePlayer(
-        "hard", Heuristic(weights=dict(hard.weights), supply_decay=0.7).values, 1, 0, WinChance()
-    )
+    uncrowded = EndgamePlayer("hard", replace(hard, crowded={}).values, 1, 0, WinChance())
     assert uncrowded.choose(crowded, seat) == PlaceFigure("follower", -1, 1, 6)
     two = after_greedy_moves(2, 15)
     assert two.phase is Phase.FIGURE and two.last_pos == (-1, 1)
