@@ -46,7 +46,7 @@ city's goods are worth what they would add to its owners' majorities.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from engine import Game
@@ -91,16 +91,6 @@ def _fitting(game: Game, pool: dict[str, int]) -> _Fitting:
     return found
 
 
-class Estimate(list[float]):
-    """Each player's value, and ``variance``: how far each may still move from it as the open
-    features it counts on get completed or not (over each open feature, its odds ``p`` times
-    ``1 - p`` times its weighted gain squared, as if the features were independent)."""
-
-    def __init__(self, values: Iterable[float], variance: list[float]) -> None:
-        super().__init__(values)
-        self.variance = variance
-
-
 def end_values(game: Game) -> list[float]:
     return [float(s) for s in game.projected_scores()]
 
@@ -133,15 +123,6 @@ def log_normal_cdf(z: float) -> float:
     return -0.5 * z * z - math.log(-z) - 0.5 * math.log(2.0 * math.pi) + math.log(series)
 
 
-#: :attr:`WinChance.uncertainty`: with it, a player behind prefers open features whose completion
-#: is uncertain (its way to catch up), and a leader points that are sure. The hard level against
-#: three greedy players (farmers classic), each game compared with none on the same deal and
-#: seat: base game, deals 100001-100200, +1.0 ± 1.0 points of win share (+0.5 ± 0.6 at 1, and
-#: +1.2 ± 1.5 at 10 with a spread of 1.5), where 3 was chosen; with Abbey & Mayor, deals
-#: 90001-90100, +0.8 ± 2.5 (51.3 % against 50.5 %, margin -0.16 ± 0.53).
-UNCERTAINTY = 3.0
-
-
 @dataclass(frozen=True)
 class WinChance:
     """A position's worth to ``seat`` with several opponents: the logarithm of its chance to
@@ -161,21 +142,15 @@ class WinChance:
     A spread of 1.5 did as well as 2.5 (40.5 %), 1 and 5 worse (34.7 %, 37.5 %)."""
 
     spread: float = 2.5
-    #: How much the open features' own uncertainty (:attr:`Estimate.variance`, both players')
-    #: adds to each difference's variance (0: nothing).
-    uncertainty: float = UNCERTAINTY
 
     def __call__(self, values: list[float], seat: int, left: int) -> float:
         """``left``: the tiles still to be placed (the stack and the hands)."""
         if len(values) <= 2:
             return margin(values, seat)
-        base = self.spread * self.spread * (left + 1.0)
-        variance = values.variance if isinstance(values, Estimate) else [0.0] * len(values)
-        mine, own = values[seat], self.uncertainty * variance[seat]
+        sigma = self.spread * math.sqrt(left + 1.0)
+        mine = values[seat]
         return sum(
-            log_normal_cdf(
-                (mine - value) / math.sqrt(base + own + self.uncertainty * variance[other])
-            )
+            log_normal_cdf((mine - value) / sigma)
             for other, value in enumerate(values)
             if other != seat
         )
@@ -267,32 +242,22 @@ class Heuristic:
     def __post_init__(self) -> None:
         object.__setattr__(self, "crowded_weights", {**self.weights, **self.crowded})
 
-    def values(self, game: Game) -> Estimate:
+    def values(self, game: Game) -> list[float]:
         weights = self.crowded_weights if game.players >= CROWDED else self.weights
-        parts, spreads = self._parts(game)
-        return Estimate(
-            (sum(weights.get(name, 0.0) * value for name, value in part.items()) for part in parts),
-            [
-                sum(weights.get(name, 0.0) ** 2 * value for name, value in spread.items())
-                for spread in spreads
-            ],
-        )
+        return [
+            sum(weights.get(name, 0.0) * value for name, value in parts.items())
+            for parts in self.components(game)
+        ]
 
     def components(self, game: Game) -> list[dict[str, float]]:
         """Each player's :data:`COMPONENTS`, unweighted."""
-        return self._parts(game)[0]
-
-    def _parts(self, game: Game) -> tuple[list[dict[str, float]], list[dict[str, float]]]:
-        """Each player's :data:`COMPONENTS`, unweighted, and the variance of each of those that
-        rest on open features' completion (:class:`Estimate`), unweighted too."""
         ends = end_values(game)
         parts = [dict.fromkeys(COMPONENTS, 0.0) for _ in range(game.players)]
-        spreads: list[dict[str, float]] = [{} for _ in range(game.players)]
         for player, part in enumerate(parts):
             part["score"] = float(game.scores[player])
             part["end_extra"] = ends[player] - game.scores[player]
         if game.finished:
-            return parts, spreads
+            return parts
         left = tiles_left(game)
         total = max(1, left + len(game.board.tiles))
         share = left / total
@@ -314,18 +279,13 @@ class Heuristic:
                 if pieces.get("follower", 0) or pieces.get("large_follower", 0):
                     parts[player]["abbey_monk"] = abbeys
         if isinstance(game, CarcassonneGame):
-            self._open_features(game, parts, spreads, left, share)
+            self._open_features(game, parts, left, share)
         else:
-            self._family_features(game, parts, spreads, left, share)
-        return parts, spreads
+            self._family_features(game, parts, left, share)
+        return parts
 
     def _family_features(
-        self,
-        game: Game,
-        parts: list[dict[str, float]],
-        spreads: list[dict[str, float]],
-        left: int,
-        share: float,
+        self, game: Game, parts: list[dict[str, float]], left: int, share: float
     ) -> None:
         """Hunters & Gatherers, The Castle: open features their followers may still win."""
         board = game.board
@@ -346,7 +306,6 @@ class Heuristic:
             gain = PER_TILE[kind] * (len(tiles) if tiles else 1)
             for player in majority(weights):
                 parts[player]["complete_other"] += chance * gain
-                _widen(spreads[player], "complete_other", chance, gain)
             for figure in followers:
                 parts[figure.player]["returns"] += chance * share
 
@@ -404,12 +363,7 @@ class Heuristic:
         return odds
 
     def _open_features(
-        self,
-        game: Game,
-        parts: list[dict[str, float]],
-        spreads: list[dict[str, float]],
-        left: int,
-        share: float,
+        self, game: Game, parts: list[dict[str, float]], left: int, share: float
     ) -> None:
         board = game.board
         parent = board.parent
@@ -421,7 +375,7 @@ class Heuristic:
                 continue
             kind = ftype[root]
             if kind == "field":
-                self._field(game, root, parts, spreads, left)
+                self._field(game, root, parts, left)
                 continue
             if kind not in ("road", "city", "cloister") or opened[root] <= 0:
                 continue
@@ -436,7 +390,6 @@ class Heuristic:
             owners = majority(game.strengths(root))
             for player in owners:
                 parts[player][name] += chance * gain
-                _widen(spreads[player], name, chance, gain)
             for figure in board.figures[root]:
                 if figure.kind in RETURNING:
                     parts[figure.player]["returns"] += chance * share
@@ -465,14 +418,7 @@ class Heuristic:
                 gain += after - before + count
             parts[player]["goods_open"] += chance * gain / len(owners)
 
-    def _field(
-        self,
-        game: Game,
-        root: int,
-        parts: list[dict[str, float]],
-        spreads: list[dict[str, float]],
-        left: int,
-    ) -> None:
+    def _field(self, game: Game, root: int, parts: list[dict[str, float]], left: int) -> None:
         """The cities a field may still gain: its farmer majority would score each, and so would
         every barn in it, which needs no majority (Abbey & Mayor)."""
         board = game.board
@@ -482,30 +428,15 @@ class Heuristic:
             return
         cities = {board.find(c) for c in board.cities[root]}
         expected = 0.0
-        unsure = 0.0  # the variance of the number of those cities completed
         for city in cities:
             if board.open[city] > 0:
-                chance = self.completion("city", board.open[city], left)
-                expected += chance
-                unsure += chance * (1.0 - chance)
+                expected += self.completion("city", board.open[city], left)
         if not expected:
             return
         for player in barns:
             parts[player]["barn_open"] += BARN_PER_CITY * expected
-            _add(spreads[player], "barn_open", unsure * BARN_PER_CITY**2)
         if winners:
             per_city = 4 if game.options.get("farmers") == "classic4" else 3
             for player in winners:
                 pig = game.farmer_bonus(player, [root])  # Traders & Builders: 1 more per city
                 parts[player]["field_open"] += (per_city + pig) * expected
-                _add(spreads[player], "field_open", unsure * (per_city + pig) ** 2)
-
-
-def _add(spread: dict[str, float], name: str, variance: float) -> None:
-    spread[name] = spread.get(name, 0.0) + variance
-
-
-def _widen(spread: dict[str, float], name: str, chance: float, gain: float) -> None:
-    """``spread`` of component ``name`` widened by a feature worth ``gain`` more with odds
-    ``chance`` of completion."""
-    _add(spread, name, chance * (1.0 - chance) * gain * gain)

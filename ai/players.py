@@ -14,9 +14,9 @@ itself, and draws its random choices from a generator seeded by its own seed and
 - **hard**: one ply with the same heuristic, but completion odds from the unseen tiles that fit
   each open square, followers in hand valued with diminishing returns, and with 4 players or more
   farmers' prospects weighed twice as much (:func:`hard_heuristic`); against several opponents
-  it plays for its chance to finish ahead of them all (:class:`ai.evaluate.WinChance`, which
-  weighs how uncertain each player's open features leave it) rather than its lead over the best
-  one, and in the last tiles plays its best turns out to the end (:class:`EndgamePlayer`).
+  it plays for its chance to finish ahead of them all (:class:`ai.evaluate.WinChance`) rather
+  than its lead over the best one, and in the last tiles plays its best turns out to the end
+  (:class:`EndgamePlayer`).
 
 The hard level once searched: its five best moves, each followed in three deals of the unseen
 tiles by every other player's greedy reply, then valued again. With the valuation it has now,

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from ai import make_player
 from ai import players as players_module
 from ai.arena import Match, play_one, run, wilson
-from ai.evaluate import Estimate, Heuristic, WinChance, log_normal_cdf, margin, tiles_left
+from ai.evaluate import Heuristic, WinChance, log_normal_cdf, margin, tiles_left
 from ai.observation import determinize, observe, unseen
 from ai.players import EndgamePlayer, OnePlyPlayer, hard_heuristic, lead, one_ply
 from engine import Game, Phase, PlaceAbbey, PlaceFigure, PlaceTile, Setup
@@ -375,47 +375,3 @@ def test_the_hard_level_plays_for_the_win_against_several_and_for_the_margin_aga
     by_lead = one_ply(game, 0, values, lead)
     by_chance = one_ply(game, 0, values, chooser.objective)
     assert [s.value for s in by_chance] == [s.value for s in by_lead]
-
-
-def test_the_valuation_tells_how_uncertain_each_players_open_features_leave_it() -> None:
-    # A knight on a city still open: its owner's value rests on that city's completion odds;
-    # the others, with nothing on the board, are sure of theirs (as everyone is at the start).
-    game = Game(Setup(players=("A", "B", "C"), seed=1, draw=("D", "E", "E", "E", "D", "D")))
-    hard = hard_heuristic()
-    assert hard.values(game).variance == [0.0, 0.0, 0.0]
-    for placement in game.legal_placements():
-        trial = game.fork()
-        trial.play(placement)
-        knights = [f for f in trial.legal_figures() if f.figure == "follower"]
-        for knight in knights:
-            after = trial.fork()
-            after.play(knight)
-            parts = hard.components(after)[0]
-            if parts["complete_city"] > 0:
-                variance = hard.values(after).variance
-                assert variance[0] > 0 and variance[1:] == [0.0, 0.0]
-                return
-    raise AssertionError("no open city to put a knight on")
-
-
-def test_the_win_chance_weighs_what_open_features_leave_uncertain() -> None:
-    chance = WinChance()
-    assert chance.uncertainty > 0
-    behind = [20.0, 30.0, 30.0]
-    sure, unsure = Estimate(behind, [0.0] * 3), Estimate(behind, [80.0, 0.0, 0.0])
-    # Behind, open features that may or may not pay are worth more than sure points (the only
-    # way to catch up) ...
-    assert chance(unsure, 0, 10) > chance(sure, 0, 10)
-    # ... ahead, less; and an opponent's uncertain features matter the other way round.
-    ahead = [40.0, 30.0, 30.0]
-    assert chance(Estimate(ahead, [80.0, 0.0, 0.0]), 0, 10) < chance(
-        Estimate(ahead, [0.0] * 3), 0, 10
-    )
-    assert chance(Estimate(ahead, [0.0, 80.0, 0.0]), 0, 10) < chance(
-        Estimate(ahead, [0.0] * 3), 0, 10
-    )
-    # Values without a variance, or a chance without the uncertainty, count the tiles left only.
-    assert chance(behind, 0, 10) == chance(sure, 0, 10)
-    assert WinChance(uncertainty=0.0)(unsure, 0, 10) == chance(sure, 0, 10)
-    # Against one opponent it stays the margin.
-    assert chance(Estimate([20.0, 30.0], [80.0, 0.0]), 0, 10) == -10.0
