@@ -146,7 +146,11 @@ class WinChance:
     prefers uncertain features and a leader sure points, was measured and not kept: 4 players
     against three greedy, base game, +1.0 ± 1.0 points of win share on deals 100001-100200, where
     it was chosen; with Abbey & Mayor +0.8 ± 2.5 on deals 90001-90100, but 47.7 % against 49.1 %
-    on the benchmark's 800 games (and 3 players 71.2 % against 72.2 %)."""
+    on the benchmark's 800 games (and 3 players 71.2 % against 72.2 %). Sharing half of each
+    difference's variance as the player's own luck (the same for all its differences, so that
+    the chance to be ahead of all is not the product of the chances against each): base game
+    +1.5 ± 1.1 on deals 100001-100200, where it was chosen; with Abbey & Mayor +0.4 ± 1.5 on
+    deals 90001-90100 (margin +0.38 ± 0.45); not kept."""
 
     spread: float = 2.5
 
