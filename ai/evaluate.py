@@ -151,7 +151,9 @@ class WinChance:
     the chance to be ahead of all is not the product of the chances against each): base game
     +1.5 ± 1.1 on deals 100001-100200, where it was chosen; with Abbey & Mayor +0.4 ± 1.5 on
     deals 90001-90100 and +0.9 ± 1.8 on deals 110001-110100 (margin +0.38 ± 0.45 and
-    -0.43 ± 0.41), and in the base game again on deals 130001-130200, -0.2 ± 1.1; not kept."""
+    -0.43 ± 0.41), and in the base game again on deals 130001-130200, -0.2 ± 1.1; not kept.
+    A spread of 1.75 with 4 players and Abbey & Mayor: +1.8 ± 1.6 points of win share on deals
+    110001-110100 and +0.2 ± 1.4 on deals 90001-90100 (margin +0.02 and +0.01); not kept."""
 
     spread: float = 2.5
 
