@@ -329,7 +329,8 @@ def hard_heuristic() -> Heuristic:
     points, +2.1 ± 1.9 (margin +0.60 ± 0.34), but with Abbey & Mayor on deals 110001-110100
     -1.2 ± 3.0 (margin -1.30 ± 0.89); 14 points, +0.2 ± 2.1; a decay of 0.6, +0.2 ± 1.8. With
     Abbey & Mayor, 7 points did worse too: -2.5 ± 2.8 (margin -1.70 ± 0.70) on deals
-    110001-110100."""
+    110001-110100, and so did a follower's odds of coming back weighed 5.5 instead of 4:
+    -1.7 ± 3.1 (margin -1.49 ± 0.93)."""
     weights = {**DEFAULT_WEIGHTS, "supply_follower": 8.5}
     return Heuristic(weights=weights, supply_decay=0.7, crowded={"field_open": HARD_FIELD_OPEN})
 
