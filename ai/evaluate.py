@@ -338,7 +338,15 @@ class Heuristic:
         self, game: Game, left: int, types: Collection[str] = ("road", "city")
     ) -> dict[int, float]:
         """For each open road or city (by root): the chance that every empty square on its
-        open edges gets a tile that fits there before the end, from the unseen tiles."""
+        open edges gets a tile that fits there before the end, from the unseen tiles.
+
+        A square counts as filled if one of the owner's share of the unseen tiles (the unseen
+        tiles over the players) fits there. With 4 players, 0.7 and 1.4 times that many draws
+        both did worse (hard level against three greedy players, base game, deals
+        130001-130200, 800 games, each game compared on the same deal and seat): -1.9 ± 1.3
+        and -2.0 ± 1.2 points of win share (margin -0.32 and -0.27 points a game). A city
+        square's chance of not opening more (:attr:`close_city`) of 0.7 instead of 0.6, on the
+        same games: -0.8 ± 1.9 points of win share (margin +0.34 ± 0.36)."""
         board = game.board
         pool: dict[str, int] = {}
         for name in game.stack:
