@@ -7,6 +7,7 @@ import json
 import math
 import os
 import random
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -18,10 +19,18 @@ from hypothesis import strategies as st
 from ai import make_player
 from ai import players as players_module
 from ai.arena import Match, play_one, run, wilson
-from ai.evaluate import Heuristic, WinChance, log_normal_cdf, margin, tiles_left
+from ai.evaluate import (
+    Heuristic,
+    WinChance,
+    log_normal_cdf,
+    margin,
+    spent_end_values,
+    tiles_left,
+)
 from ai.observation import determinize, observe, unseen
-from ai.players import EndgamePlayer, OnePlyPlayer, hard_heuristic, lead, one_ply
+from ai.players import EndgamePlayer, OnePlyPlayer, hard_heuristic, lead, next_draws, one_ply
 from engine import Game, Phase, PlaceAbbey, PlaceFigure, PlaceTile, Setup
+from engine.carcassonne.river import River
 from engine.cli import random_action
 
 EXAMPLES = int(os.environ.get("CARCASSONNE_AI_EXAMPLES", "8"))
@@ -73,10 +82,11 @@ def shuffled_copy(game: Game, seat: int, seed: int) -> Game:
 
 @pytest.mark.parametrize("level", ["greedy", "easy", "medium", "hard"])
 @pytest.mark.parametrize("hand", [False, True])
+@pytest.mark.parametrize("players", [3, 4])
 def test_a_decision_does_not_change_when_the_hidden_tiles_are_reshuffled(
-    level: str, hand: bool
+    level: str, hand: bool, players: int
 ) -> None:
-    game = Game(Setup(players=("A", "B", "C"), seed=4, options={"hand": hand}))
+    game = Game(Setup(players=tuple("ABCD"[:players]), seed=4, options={"hand": hand}))
     rng = random.Random(4)
     for _ in range(30):
         game.play(random_action(game, rng))
@@ -149,6 +159,59 @@ def test_the_hard_level_plays_the_end_out_against_several_opponents_only(
     two = near_the_end(2, seed=23)
     hard.choose(two, two.actor)
     assert not deals
+
+
+def test_with_four_players_the_hard_level_weighs_its_best_turns_after_the_next_reply(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Before the endgame, with 4 players, each of its best turns is valued after the next
+    # player's greedy turn with every tile that player may draw. Not with 3 players, nor with
+    # the tactical hand (the next player's tiles are then in a hand nobody sees).
+    replies: list[tuple[int, str | None]] = []
+    real = players_module.whole_turns
+
+    def counted(
+        game: Game, seat: int, values: players_module.Values, objective: players_module.Objective
+    ) -> list[tuple[float, tuple[Any, ...]]]:
+        if values is spent_end_values:
+            replies.append((seat, game.tile))
+        return real(game, seat, values, objective)
+
+    monkeypatch.setattr(players_module, "whole_turns", counted)
+    hard = make_player("hard", seed=5)
+    game = Game(Setup(players=("A", "B", "C", "D"), seed=31, expansions=("abbey_mayor",)))
+    rng = random.Random(31)
+    for _ in range(24):
+        game.play(random_action(game, rng))
+    while game.phase is not Phase.TILE:
+        game.play(random_action(game, rng))
+    seat = game.actor
+    draws = next_draws(observe(game, seat))
+    assert sum(draws.values()) == len(game.stack) and len(draws) > 5
+    tile = hard.choose(game, seat)
+    assert {who for who, _ in replies} == {(seat + 1) % 4}
+    assert len(replies) == players_module.REPLY_TURNS * len(draws)
+    for name in draws:  # each candidate turn met each tile the next player may draw
+        assert sum(drawn == name for _, drawn in replies) == players_module.REPLY_TURNS
+    assert tile in players_module.options(observe(game, seat))
+    replies.clear()
+    for setup in (
+        Setup(players=("A", "B", "C"), seed=31, expansions=("abbey_mayor",)),
+        Setup(players=("A", "B", "C", "D"), seed=31, options={"hand": True}),
+    ):
+        other = Game(setup)
+        hard.choose(other, other.actor)
+    assert not replies
+
+
+def test_the_next_player_draws_from_the_river_while_it_lasts() -> None:
+    game = Game(Setup(players=("A", "B", "C", "D"), seed=3, expansions=("river",)))
+    river = game.plugins[River.name]
+    assert isinstance(river, River)
+    draws = next_draws(observe(game, game.actor))
+    assert draws and set(draws) <= set(river.kinds) - {river.lake}
+    plain = Game(Setup(players=("A", "B", "C", "D"), seed=3))
+    assert next_draws(observe(plain, 0)) == dict(Counter(plain.stack))
 
 
 def test_an_observation_holds_no_seed_no_forced_order_and_no_stack_order() -> None:
