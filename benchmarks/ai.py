@@ -22,8 +22,9 @@ GAMES = 200
 #: 1-50 first): its target, a win share of 50 %, lies inside the 95 % interval of 200 games
 #: (about ± 7 points), so 200 games cannot tell a level that meets it from one that misses it
 #: by a few points. With 800 the interval is about ± 3.5. The other rows' results lie far from
-#: their targets. The hard level against three greedy players: 49.1 % (45.7-52.6) over 800,
-#: 47.9 % over the first 200.
+#: their targets. The hard level against three greedy players, before it weighed the next
+#: player's reply (one ply until the endgame): 49.1 % (45.7-52.6) over 800, 47.9 % over the
+#: first 200. The reply costs time: this row takes about 85 minutes with 2 jobs (25 before).
 ROW_GAMES = {"hard-greedy-am-4p": 800}
 TABLE: dict[str, tuple[Match, str]] = {
     "hard-greedy": (Match("hard", "greedy", 2, options=CLASSIC), ">= 88 %, CI low >= 82 %, +27"),
