@@ -80,18 +80,23 @@ def shuffled_copy(game: Game, seat: int, seed: int) -> Game:
     return other
 
 
+def to_a_tile(game: Game, moves: int = 30, seed: int = 4) -> Game:
+    """``game`` after ``moves`` random moves and then to its next tile decision."""
+    rng = random.Random(seed)
+    for _ in range(moves):
+        game.play(random_action(game, rng))
+    while game.phase is not Phase.TILE:
+        game.play(random_action(game, rng))
+    return game
+
+
 @pytest.mark.parametrize("level", ["greedy", "easy", "medium", "hard"])
 @pytest.mark.parametrize("hand", [False, True])
 @pytest.mark.parametrize("players", [3, 4])
 def test_a_decision_does_not_change_when_the_hidden_tiles_are_reshuffled(
     level: str, hand: bool, players: int
 ) -> None:
-    game = Game(Setup(players=tuple("ABCD"[:players]), seed=4, options={"hand": hand}))
-    rng = random.Random(4)
-    for _ in range(30):
-        game.play(random_action(game, rng))
-    while game.phase is not Phase.TILE:
-        game.play(random_action(game, rng))
+    game = to_a_tile(Game(Setup(players=tuple("ABCD"[:players]), seed=4, options={"hand": hand})))
     seat = game.actor
     player = make_player(level, seed=9)
     decision = player.choose(game, seat)
@@ -180,11 +185,7 @@ def test_with_four_players_the_hard_level_weighs_its_best_turns_after_the_next_r
     monkeypatch.setattr(players_module, "whole_turns", counted)
     hard = make_player("hard", seed=5)
     game = Game(Setup(players=("A", "B", "C", "D"), seed=31, expansions=("abbey_mayor",)))
-    rng = random.Random(31)
-    for _ in range(24):
-        game.play(random_action(game, rng))
-    while game.phase is not Phase.TILE:
-        game.play(random_action(game, rng))
+    game = to_a_tile(game, moves=24, seed=31)
     seat = game.actor
     draws = next_draws(observe(game, seat))
     assert sum(draws.values()) == len(game.stack) and len(draws) > 5
