@@ -205,6 +205,13 @@ def test_with_four_players_the_hard_level_weighs_its_best_turns_after_the_next_r
     assert not replies
 
 
+def test_the_hard_level_weighs_the_next_reply_in_hunters_and_gatherers() -> None:
+    # With 4 players it looks at the next player's reply there too, where a bonus tile gives
+    # its player another turn: every move of the game is legal and the record replays.
+    game = Game(Setup(players=("A", "B", "C", "D"), seed=2, game="hunters"))
+    play_level_against_random(game, "hard", seed=2)
+
+
 def test_the_next_player_draws_from_the_river_while_it_lasts() -> None:
     game = Game(Setup(players=("A", "B", "C", "D"), seed=3, expansions=("river",)))
     river = game.plugins[River.name]
