@@ -17,7 +17,9 @@ import statistics
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from contextlib import ExitStack
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from ai.players import PLAYERS, make_player
@@ -86,16 +88,42 @@ def _job(args: tuple[Match, int, int]) -> Outcome:
     return play_one(*args)
 
 
-def run(match: Match, games: int, seed: int, jobs: int = 1) -> dict[str, Any]:
-    """Play ``games`` games (whole deals from every seat) and summarise them."""
+def run(
+    match: Match, games: int, seed: int, jobs: int = 1, log: Path | None = None
+) -> dict[str, Any]:
+    """Play ``games`` games (whole deals from every seat) and summarise them. With ``log``,
+    each game is appended to that file as it ends (one JSON line), and the games of this match
+    already there are read back instead of played again: a long match stopped halfway
+    resumes where it stopped."""
     deals = max(1, games // match.players)
     tasks = [(match, seed + d, s) for d in range(deals) for s in range(match.players)]
-    if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            outcomes = list(pool.map(_job, tasks, chunksize=1))
-    else:
-        outcomes = [_job(task) for task in tasks]
-    return summary(match, outcomes)
+    done = _logged(match, log) if log is not None else {}
+    todo = [task for task in tasks if task[1:] not in done]
+    with ExitStack() as stack:
+        pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs)) if jobs > 1 else None
+        out = stack.enter_context(log.open("a", encoding="utf-8")) if log is not None else None
+        played = pool.map(_job, todo, chunksize=1) if pool is not None else map(_job, todo)
+        for (_, deal, seat), outcome in zip(todo, played, strict=True):
+            done[deal, seat] = outcome
+            if out is not None:
+                line = {"match": asdict(match), "deal": deal, "seat": seat, **asdict(outcome)}
+                out.write(json.dumps(line) + "\n")
+                out.flush()
+    return summary(match, [done[task[1:]] for task in tasks])
+
+
+def _logged(match: Match, log: Path) -> dict[tuple[int, int], Outcome]:
+    """The games of ``match`` already in ``log`` (none if it does not exist yet)."""
+    found: dict[tuple[int, int], Outcome] = {}
+    if not log.exists():
+        return found
+    key = json.loads(json.dumps(asdict(match)))
+    for text in log.read_text(encoding="utf-8").splitlines():
+        line = json.loads(text) if text.strip() else None
+        if line is not None and line["match"] == key:
+            seconds = tuple(line["seconds"])
+            found[line["deal"], line["seat"]] = Outcome(line["share"], line["margin"], seconds)
+    return found
 
 
 def summary(match: Match, outcomes: Sequence[Outcome]) -> dict[str, Any]:
@@ -135,6 +163,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     arena.add_argument("--expansion", action="append", default=[])
     arena.add_argument("--option", action="append", type=parse_option, default=[])
     arena.add_argument("--jobs", type=int, default=1)
+    arena.add_argument(
+        "--log", type=Path, help="append each game to this file, and resume from the games in it"
+    )
     args = parser.parse_args(argv)
     match = Match(
         args.a,
@@ -144,5 +175,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         tuple(args.expansion),
         tuple(sorted(dict(args.option).items())),
     )
-    print(json.dumps(run(match, args.games, args.seed, args.jobs), indent=1))
+    print(json.dumps(run(match, args.games, args.seed, args.jobs, args.log), indent=1))
     return 0

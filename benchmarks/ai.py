@@ -1,5 +1,5 @@
 """Strength and speed of the computer players: the table of the AI issue, one JSON line per
-match (run: python -m benchmarks.ai [--games N] [--jobs 2] [--only NAME ...]).
+match (run: python -m benchmarks.ai [--games N] [--jobs 2] [--only NAME ...] [--log FILE]).
 
 Each match is ``python -m ai arena`` with the same settings: deals played from every seat, win
 share of the first player with its Wilson 95 % interval, mean score margin with its standard
@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import time
+from pathlib import Path
 
 from ai.arena import Match, run
 
@@ -50,12 +51,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--only", nargs="*", choices=sorted(TABLE), help="these matches only")
+    parser.add_argument(
+        "--log",
+        type=Path,
+        help="append each game to this file, and resume from the games in it (a long row that"
+        " stopped halfway goes on where it stopped)",
+    )
     args = parser.parse_args()
     for name in args.only or TABLE:
         match, target = TABLE[name]
         started = time.perf_counter()
         games = args.games or ROW_GAMES.get(name, GAMES)
-        result = run(match, games, args.seed, args.jobs)
+        result = run(match, games, args.seed, args.jobs, args.log)
         result.update(match=name, target=target, wall_seconds=round(time.perf_counter() - started))
         print(json.dumps(result), flush=True)
 

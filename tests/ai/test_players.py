@@ -9,6 +9,7 @@ import os
 import random
 from collections import Counter
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from ai_helpers import play_level_against_random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ai import arena as arena_module
 from ai import make_player
 from ai import players as players_module
 from ai.arena import Match, play_one, run, wilson
@@ -270,6 +272,41 @@ def test_an_arena_plays_each_deal_from_every_seat() -> None:
     assert result["games"] == 4
     assert result["win_share"] >= 0.75  # greedy against random
     assert result["wilson_95"][0] <= result["win_share"] <= result["wilson_95"][1]
+
+
+def test_an_arena_with_a_log_resumes_where_it_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each game is logged as it ends; run again, the match plays only the games not logged yet
+    # (here the last, whose line was lost) and sums up the same games. Another match's games
+    # in the same file are not counted.
+    log = tmp_path / "games.jsonl"
+    match = Match("greedy", "random", 2)
+    whole = run(match, games=4, seed=3, log=log)
+    lines = log.read_text().splitlines()
+    assert [(json.loads(x)["deal"], json.loads(x)["seat"]) for x in lines] == [
+        (3, 0),
+        (3, 1),
+        (4, 0),
+        (4, 1),
+    ]
+    log.write_text("\n".join(lines[:3]) + "\n")
+    played: list[tuple[int, int]] = []
+
+    def counted(match: Match, deal: int, seat: int) -> Any:
+        played.append((deal, seat))
+        return play_one(match, deal, seat)
+
+    monkeypatch.setattr(arena_module, "play_one", counted)
+    again = run(match, games=4, seed=3, log=log)
+    assert played == [(4, 1)]
+    skip = {"seconds_per_decision_median", "seconds_per_decision_p95"}
+    assert {k: v for k, v in again.items() if k not in skip} == {
+        k: v for k, v in whole.items() if k not in skip
+    }
+    other = run(Match("easy", "random", 2), games=2, seed=3, log=log)
+    assert other["games"] == 2 and played[1:] == [(3, 0), (3, 1)]
+    assert len(log.read_text().splitlines()) == 6
 
 
 def test_the_arena_command_prints_its_summary(capsys: pytest.CaptureFixture[str]) -> None:
