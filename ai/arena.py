@@ -102,6 +102,8 @@ def run(
     with ExitStack() as stack:
         pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs)) if jobs > 1 else None
         out = stack.enter_context(log.open("a", encoding="utf-8")) if log is not None else None
+        if log is not None and out is not None and out.tell() and not _ends_a_line(log):
+            out.write("\n")  # after a line cut short
         played = pool.map(_job, todo, chunksize=1) if pool is not None else map(_job, todo)
         for (_, deal, seat), outcome in zip(todo, played, strict=True):
             done[deal, seat] = outcome
@@ -112,15 +114,25 @@ def run(
     return summary(match, [done[task[1:]] for task in tasks])
 
 
+def _ends_a_line(log: Path) -> bool:
+    with log.open("rb") as file:
+        file.seek(-1, 2)
+        return file.read(1) == b"\n"
+
+
 def _logged(match: Match, log: Path) -> dict[tuple[int, int], Outcome]:
-    """The games of ``match`` already in ``log`` (none if it does not exist yet)."""
+    """The games of ``match`` already in ``log`` (none if it does not exist yet). A line cut
+    short (the run stopped while writing it) is skipped: that game is played again."""
     found: dict[tuple[int, int], Outcome] = {}
     if not log.exists():
         return found
     key = json.loads(json.dumps(asdict(match)))
     for text in log.read_text(encoding="utf-8").splitlines():
-        line = json.loads(text) if text.strip() else None
-        if line is not None and line["match"] == key:
+        try:
+            line = json.loads(text)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(line, dict) and line.get("match") == key:
             seconds = tuple(line["seconds"])
             found[line["deal"], line["seat"]] = Outcome(line["share"], line["margin"], seconds)
     return found

@@ -278,7 +278,7 @@ def test_an_arena_with_a_log_resumes_where_it_stopped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Each game is logged as it ends; run again, the match plays only the games not logged yet
-    # (here the last, whose line was lost) and sums up the same games. Another match's games
+    # (here the last, whose line was cut short) and sums up the same games. Another match's games
     # in the same file are not counted.
     log = tmp_path / "games.jsonl"
     match = Match("greedy", "random", 2)
@@ -290,7 +290,7 @@ def test_an_arena_with_a_log_resumes_where_it_stopped(
         (4, 0),
         (4, 1),
     ]
-    log.write_text("\n".join(lines[:3]) + "\n")
+    log.write_text("\n".join(lines[:3]) + "\n" + lines[3][:20])  # the last line cut short
     played: list[tuple[int, int]] = []
 
     def counted(match: Match, deal: int, seat: int) -> Any:
@@ -306,7 +306,9 @@ def test_an_arena_with_a_log_resumes_where_it_stopped(
     }
     other = run(Match("easy", "random", 2), games=2, seed=3, log=log)
     assert other["games"] == 2 and played[1:] == [(3, 0), (3, 1)]
-    assert len(log.read_text().splitlines()) == 6
+    after = log.read_text().splitlines()
+    assert len(after) == 7 and after[3] == lines[3][:20]  # the cut line alone, then whole ones
+    assert [json.loads(x)["seat"] for x in after[4:]] == [1, 0, 1]
 
 
 def test_the_arena_command_prints_its_summary(capsys: pytest.CaptureFixture[str]) -> None:
