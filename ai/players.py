@@ -280,13 +280,21 @@ class EndgamePlayer(OnePlyPlayer):
     def _reply(self, obs: Game, seat: int) -> Action:
         """The best of the :data:`REPLY_TURNS` best whole turns by one ply, each valued after
         the next player's greedy reply, averaged over every tile that player may draw."""
-        ranked = sorted(whole_turns(obs, seat, self.values, self.objective), key=lambda t: -t[0])
-        turns = [actions for _, actions in ranked[:REPLY_TURNS]]
+        turns = self._best_turns(obs, seat, REPLY_TURNS)
         chosen = turns[0]
         draws = next_draws(obs)
         if len(turns) > 1 and draws:
             expected = [self._after_reply(obs, seat, actions, draws) for actions in turns]
             chosen = turns[max(range(len(turns)), key=lambda i: (expected[i], -i))]
+        return self._start(obs, seat, chosen)
+
+    def _best_turns(self, obs: Game, seat: int, count: int) -> list[tuple[Action, ...]]:
+        """The ``count`` best whole turns by one ply, best first."""
+        ranked = sorted(whole_turns(obs, seat, self.values, self.objective), key=lambda t: -t[0])
+        return [actions for _, actions in ranked[:count]]
+
+    def _start(self, obs: Game, seat: int, chosen: tuple[Action, ...]) -> Action:
+        """The first step of the whole turn ``chosen``; its figure step is kept for next."""
         if len(chosen) == 2:
             self.plan = ((obs.turn, seat), chosen[1])
         return chosen[0]
@@ -315,8 +323,7 @@ class EndgamePlayer(OnePlyPlayer):
         return total / sum(draws.values())
 
     def _endgame(self, obs: Game, seat: int, left: int) -> Action:
-        ranked = sorted(whole_turns(obs, seat, self.values, self.objective), key=lambda t: -t[0])
-        turns = [actions for _, actions in ranked[:ENDGAME_TURNS]]
+        turns = self._best_turns(obs, seat, ENDGAME_TURNS)
         chosen = turns[0]
         if len(turns) > 1:
             rng = decision_rng(self.seed, obs, "endgame")
@@ -335,9 +342,7 @@ class EndgamePlayer(OnePlyPlayer):
                         world.play(action)
                     totals[index] += play_out(world, players, seat)
             chosen = turns[max(range(len(turns)), key=lambda i: (totals[i], -i))]
-        if len(chosen) == 2:
-            self.plan = ((obs.turn, seat), chosen[1])
-        return chosen[0]
+        return self._start(obs, seat, chosen)
 
 
 def next_draws(obs: Game) -> dict[str, int]:
