@@ -25,7 +25,8 @@ GAMES = 200
 #: by a few points. With 800 the interval is about ± 3.5. The other rows' results lie far from
 #: their targets. The hard level against three greedy players, before it weighed the next
 #: player's reply (one ply until the endgame): 49.1 % (45.7-52.6) over 800, 47.9 % over the
-#: first 200. The reply costs time: this row takes about 85 minutes with 2 jobs (25 before).
+#: first 200; with the reply (:data:`ai.players.REPLY_TURNS`), 52.3 % (48.8-55.7) over 800.
+#: The reply costs time: this row takes about 90 minutes with 2 jobs (25 before).
 ROW_GAMES = {"hard-greedy-am-4p": 800}
 TABLE: dict[str, tuple[Match, str]] = {
     "hard-greedy": (Match("hard", "greedy", 2, options=CLASSIC), ">= 88 %, CI low >= 82 %, +27"),
