@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import gc
 import random
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -352,11 +353,7 @@ def next_draws(obs: Game) -> dict[str, int]:
     (only its top part's, with The River: :func:`ai.observation.layer`)."""
     part = layer(obs)
     top = max((part(name) for name in obs.stack), default=0)
-    draws: dict[str, int] = {}
-    for name in sorted(obs.stack):
-        if part(name) == top:
-            draws[name] = draws.get(name, 0) + 1
-    return draws
+    return Counter(name for name in sorted(obs.stack) if part(name) == top)
 
 
 def _is_next(planned: tuple[tuple[int, int], Action], obs: Game, seat: int) -> bool:
