@@ -300,10 +300,12 @@ class GameManager(LeavingManager):
         return await self.leagues.league_profile(league_id, user_id, name)
 
     async def annul_result(
-        self, game_id: int, user_id: int, why: str, *, admin: bool
+        self, game_id: int, user_id: int, why: str, *, admin: bool, guild_id: int | None = None
     ) -> tuple[LeagueRow, LeagueResult]:
         """See :meth:`LeagueOps.annul_result`."""
-        return await self.leagues.annul_result(game_id, user_id, why, admin=admin)
+        return await self.leagues.annul_result(
+            game_id, user_id, why, admin=admin, guild_id=guild_id
+        )
 
     async def close_season(
         self,
@@ -433,8 +435,9 @@ class GameManager(LeavingManager):
         versus: int | None = None,
         league_id: int | None = None,
         season: int | None = None,
+        viewer: int | None = None,
     ) -> StatsReport:
         """See :meth:`StatsOps.player_stats`."""
         return await self.stats.player_stats(
-            guild_id, user_id, versus=versus, league_id=league_id, season=season
+            guild_id, user_id, versus=versus, league_id=league_id, season=season, viewer=viewer
         )

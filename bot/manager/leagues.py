@@ -622,9 +622,10 @@ class LeagueOps:
     # -- destructive, logged ------------------------------------------------------------------
 
     async def annul_result(
-        self, game_id: int, user_id: int, why: str, *, admin: bool
+        self, game_id: int, user_id: int, why: str, *, admin: bool, guild_id: int | None = None
     ) -> tuple[LeagueRow, LeagueResult]:
-        """An admin annuls the counted result of a league game, with a reason (logged)."""
+        """An admin annuls the counted result of a league game, with a reason (logged).
+        ``guild_id``: the admin's server; a game of another server's league is not found."""
         if not admin:
             raise OnlyAdmins()
         text = leagues.check_reason(why)
@@ -632,6 +633,8 @@ class LeagueOps:
         if link is None:
             raise NotLeagueGame(game_id=game_id)
         league = await self.league(link.league_id)
+        if guild_id is not None and league.guild_id != guild_id:
+            raise NotLeagueGame(game_id=game_id)
         found = next(
             (r for r in await self._results(league.id) if r.game_id == game_id and r.counted), None
         )

@@ -84,10 +84,12 @@ class StatsOps:
         versus: int | None = None,
         league_id: int | None = None,
         season: int | None = None,
+        viewer: int | None = None,
     ) -> StatsReport:
         """``user_id``'s statistics over the finished games of the guild, or over the games
         that counted in a league's season (``league_id``; ``season`` default: the current one);
-        with ``versus``, also their head-to-head against that player."""
+        with ``versus``, also their head-to-head against that player. Asked by ``viewer``, the
+        private games count only where the viewer played or was let in to follow."""
         storage = self.core.storage
         game_ids: list[int] | None = None
         scope: tuple[int, int] | None = None
@@ -106,7 +108,7 @@ class StatsOps:
             ]
             scope = (league_id, number)
         summarised = await self._backfill(guild_id, user_id)
-        rows = await storage.game_stats_of(guild_id, user_id, game_ids)
+        rows = await storage.game_stats_of(guild_id, user_id, game_ids, viewer)
         together = head_to_head(user_id, versus, rows) if versus is not None else None
         colour = None
         latest = max((r.game_id for r in rows if r.user_id == user_id), default=None)

@@ -111,9 +111,12 @@ class TimingOps:
         return TurnClock.of(deadline, user, self.core._clock())
 
     async def digest_lines(self, guild_id: int) -> list[DigestLine]:
-        """Every active game of the guild with whose turn it is, the most pressing first."""
+        """Every active public game of the guild with whose turn it is, the most pressing
+        first (the digest is posted in a channel: private games are left out)."""
         lines: list[DigestLine] = []
         for row in await self.core.storage.list_games(guild_id=guild_id, statuses=("active",)):
+            if row.private:
+                continue
             seat = row.current_seat
             if seat is None or seat >= len(row.seats):
                 continue

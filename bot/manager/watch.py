@@ -130,11 +130,12 @@ class WatchOps:
         await self.core.storage.dashboard_posted(channel_id, message_id)
 
     async def running_in(self, channel_id: int, limit: int = 1000) -> list[GameRow]:
-        """The running games of a channel, oldest first (a dashboard's list)."""
+        """The running public games of a channel, oldest first (a dashboard's list: a message
+        every member of the channel reads, so private games are left out)."""
         rows = await self.core.storage.list_games(
             channel_id=channel_id, statuses=("active",), limit=limit
         )
-        return sorted(rows, key=lambda row: row.id)
+        return sorted((row for row in rows if not row.private), key=lambda row: row.id)
 
     async def turn_started_at(self, game_id: int) -> float | None:
         """When the current turn began: the last action of an earlier turn, else the start."""

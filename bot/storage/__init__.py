@@ -542,10 +542,15 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def game_stats_of(
-        self, guild_id: int, user_id: int, game_ids: Sequence[int] | None = None
+        self,
+        guild_id: int,
+        user_id: int,
+        game_ids: Sequence[int] | None = None,
+        viewer: int | None = None,
     ) -> list[SeatStats]:
         """Every seat's current statistics row of the finished games of the guild where
-        ``user_id`` played (only those of ``game_ids`` if given), by game and seat."""
+        ``user_id`` played (only those of ``game_ids`` if given), by game and seat; with
+        ``viewer``, only the private games where the viewer played or was let in to follow."""
 
     # -- leagues (rows defined at the end of this module; used by bot.manager.leagues) -------------
 

@@ -103,11 +103,23 @@ class SqlStats:
         return [int(row[0]) for row in rows]
 
     async def game_stats_of(
-        self, guild_id: int, user_id: int, game_ids: Sequence[int] | None = None
+        self,
+        guild_id: int,
+        user_id: int,
+        game_ids: Sequence[int] | None = None,
+        viewer: int | None = None,
     ) -> list[SeatStats]:
         columns = ", ".join(f"t.{c}" for c in STATS_COLUMNS.split(", "))
         sql = f"SELECT {columns}, g.kind {CURRENT}"
         args: list[Any] = [guild_id, user_id]
+        if viewer is not None:  # private games only where the viewer sat or was let in
+            sql += (
+                " AND (g.private = 0"
+                " OR t.game_id IN (SELECT game_id FROM game_stats WHERE user_id = ?)"
+                " OR t.game_id IN"
+                " (SELECT game_id FROM followers WHERE user_id = ? AND status = 'following'))"
+            )
+            args += [viewer, viewer]
         if game_ids is not None:
             if not game_ids:
                 return []

@@ -126,5 +126,7 @@ async def on_button(interaction: discord.Interaction, game_id: int, agree: bool)
 class AbandonButton(IdButton, template=r"cc:abandon:(?P<game>\d+):(?P<op>yes|no)"):
     """Agree / Refuse on a request to abandon a game (state in the id: game and answer)."""
 
+    action = "abandon answer"
+
     async def answer(self, interaction: discord.Interaction, fields: dict[str, str]) -> None:
         await on_button(interaction, int(fields["game"]), fields["op"] == "yes")

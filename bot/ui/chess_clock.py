@@ -209,5 +209,7 @@ async def on_button(interaction: discord.Interaction, game_id: int, agree: bool)
 class PauseButton(IdButton, template=r"cc:pause:(?P<game>\d+):(?P<op>yes|no)"):
     """Pause / Keep playing on a request to pause a game's chess clocks (state in the id)."""
 
+    action = "pause answer"
+
     async def answer(self, interaction: discord.Interaction, fields: dict[str, str]) -> None:
         await on_button(interaction, int(fields["game"]), fields["op"] == "yes")

@@ -25,6 +25,7 @@ from bot.i18n import language, shown_name
 from bot.storage import GameRow, Status
 from bot.ui import (
     abandon,
+    access,
     chess_clock,
     clocks,
     final,
@@ -148,6 +149,13 @@ def chosen_options(
     return options or None
 
 
+def shared(interaction: discord.Interaction, row: GameRow) -> bool:
+    """Whether an answer about ``row`` may be posted for all to see: a public game's, or a
+    private game's in its own private thread (where only its table reads); elsewhere a
+    private game's answers are the asker's alone."""
+    return not row.private or interaction.channel_id == row.thread_id
+
+
 def require_started(row: GameRow) -> None:
     """Refuse game commands on a lobby, saying how it starts."""
     if row.status == "lobby":
@@ -185,6 +193,7 @@ class CarcassonneGroup(app_commands.Group):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         await adopt_server_locale(interaction)
         check_options(interaction)
+        await access.authorise_command(interaction)
         return True
 
     @app_commands.command(
@@ -331,7 +340,7 @@ class CarcassonneGroup(app_commands.Group):
     @app_commands.rename(game=_("game"))
     @app_commands.describe(game=_("Game number (default: the game of this thread)"))
     async def board(self, interaction: discord.Interaction, game: GameNumber | None = None) -> None:
-        row = await resolve(interaction, game)
+        row = await resolve(interaction, game, "carcassonne board")
         require_started(row)
         await interaction.response.defer(ephemeral=True, thinking=True)
         snap = await snapshot(bot_of(interaction).manager, row.id)
@@ -356,7 +365,7 @@ class CarcassonneGroup(app_commands.Group):
     async def tiles(self, interaction: discord.Interaction, game: GameNumber | None = None) -> None:
         # Private: a player checks the tiles mid-game without filling the game's thread.
         await interaction.response.defer(ephemeral=True, thinking=True)
-        row = await resolve(interaction, game)
+        row = await resolve(interaction, game, "carcassonne tiles")
         require_started(row)
         locale = here_locale(interaction, row)
         if row.purist:
@@ -388,9 +397,9 @@ class CarcassonneGroup(app_commands.Group):
         """The game so far (finished or not) as an animated picture, posted where asked: drawn
         in a render worker, with a word first when it will take a while. With ``page``, the
         viewer's page too; with the host's ``VIEWER_URL``, a button opening the game there."""
-        row = await resolve(interaction, game)
+        row = await resolve(interaction, game, "carcassonne replay")
         require_started(row)
-        await interaction.response.defer(thinking=True)
+        await interaction.response.defer(thinking=True, ephemeral=not shared(interaction, row))
         snap = await snapshot(bot_of(interaction).manager, row.id)
         if snap.game is None:
             raise UIError("no_game_here")
@@ -420,7 +429,7 @@ class CarcassonneGroup(app_commands.Group):
     async def status(
         self, interaction: discord.Interaction, game: GameNumber | None = None
     ) -> None:
-        row = await resolve(interaction, game)
+        row = await resolve(interaction, game, "carcassonne status")
         snap = await snapshot(bot_of(interaction).manager, row.id)
         locale = here_locale(interaction, row)
         if snap.game is None:
@@ -472,7 +481,7 @@ class CarcassonneGroup(app_commands.Group):
         figure: Figure = "none",
         game: GameNumber | None = None,
     ) -> None:
-        row = await resolve(interaction, game)
+        row = await resolve(interaction, game, "carcassonne place")
         await place_cmd.place(interaction, row, cell, rotation, figure)
 
     @app_commands.command(
@@ -483,7 +492,7 @@ class CarcassonneGroup(app_commands.Group):
     async def resign(
         self, interaction: discord.Interaction, game: GameNumber | None = None
     ) -> None:
-        row = await resolve(interaction, game)
+        row = await resolve(interaction, game, "carcassonne resign")
         require_started(row)
         await interaction.response.defer(ephemeral=True, thinking=True)
         manager = bot_of(interaction).manager
@@ -507,7 +516,7 @@ class CarcassonneGroup(app_commands.Group):
     async def abandon(
         self, interaction: discord.Interaction, game: GameNumber | None = None
     ) -> None:
-        await abandon.command(interaction, await resolve(interaction, game))
+        await abandon.command(interaction, await resolve(interaction, game, "carcassonne abandon"))
 
     @app_commands.command(
         name=_("undo"), description=_("Take back the last move (others may have to agree)")
@@ -515,7 +524,7 @@ class CarcassonneGroup(app_commands.Group):
     @app_commands.rename(game=_("game"))
     @app_commands.describe(game=_("Game number (default: the game of this thread)"))
     async def undo(self, interaction: discord.Interaction, game: GameNumber | None = None) -> None:
-        row = await resolve(interaction, game)
+        row = await resolve(interaction, game, "carcassonne undo")
         require_started(row)
         await interaction.response.defer(ephemeral=True, thinking=True)
         await undo.ask(bot_of(interaction), interaction, row)
@@ -527,13 +536,15 @@ class CarcassonneGroup(app_commands.Group):
     async def export(
         self, interaction: discord.Interaction, game: GameNumber | None = None
     ) -> None:
-        row = await resolve(interaction, game)
+        row = await resolve(interaction, game, "carcassonne export")
         require_started(row)
         record = await bot_of(interaction).manager.export_record(row.id)
         data = json.dumps(record, indent=1, ensure_ascii=False).encode()
         file = discord.File(io.BytesIO(data), filename=f"carcassonne-{row.id}.json")
         await interaction.response.send_message(
-            tr("exported", here_locale(interaction, row), game_id=row.id), file=file
+            tr("exported", here_locale(interaction, row), game_id=row.id),
+            file=file,
+            ephemeral=not shared(interaction, row),
         )
 
     @app_commands.command(name=_("import"), description=_("Continue a game from a record file"))
@@ -575,6 +586,7 @@ class CarcassonneGroup(app_commands.Group):
         locale = here_locale(interaction)
         if which == "channel":
             rows = await manager.games_in_channel(interaction.channel_id or 0, ALL)
+            rows = [row for row in rows if await access.may_list(interaction, row)]
         else:
             filters: dict[str, tuple[Status, ...]] = {
                 "playing": ("lobby", "active"),
@@ -637,7 +649,7 @@ class CarcassonneGroup(app_commands.Group):
     async def help(self, interaction: discord.Interaction, game: str | None = None) -> None:
         row: GameRow | None = None
         with contextlib.suppress(UIError):
-            row = await resolve(interaction, None)
+            row = await resolve(interaction, None, None)
         locale = here_locale(interaction, row)
         tree = bot_of(interaction).tree
         await help_ui.show(interaction, tree, row, game, locale)
@@ -648,7 +660,7 @@ class CarcassonneGroup(app_commands.Group):
     async def rules(self, interaction: discord.Interaction, game: GameNumber | None = None) -> None:
         row: GameRow | None = None
         try:
-            row = await resolve(interaction, game)
+            row = await resolve(interaction, game, "carcassonne rules")
         except UIError:
             if game is not None:
                 raise
@@ -734,6 +746,10 @@ class CarcassonneGroup(app_commands.Group):
         guild_id = interaction.guild_id
         if guild_id is None:
             raise UIError("guild_only")
+        asked: tuple[object, ...] = (language, channel, expansion, small_city, farmers)
+        asked += (incomplete, hand, turn_hours, timeout, digest_channel, digest_off, dashboard)
+        if any(value is not None for value in asked):
+            await access.authorise(interaction, "carcassonne settings change")
         extra: list[str] = []
         if dashboard is not None:  # posting it takes a moment: answered as a follow-up
             extra.append(await dashboards.setting(interaction, dashboard))
@@ -748,9 +764,6 @@ class CarcassonneGroup(app_commands.Group):
         changes.update(timing)
         options = chosen_options(small_city, farmers, incomplete, hand)
         if changes or options:
-            perms = interaction.permissions
-            if not (perms.manage_guild or perms.administrator):
-                raise UIError("manage_only")
             if options:
                 current = await manager.guild_settings(guild_id)
                 changes["options"] = {**current.options, **options}

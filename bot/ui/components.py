@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any, Self, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 import discord
 
-from bot.ui.errors import guarded
+from bot.ui import access
+from bot.ui.errors import UIError, guarded
 
 Handler = Callable[..., Awaitable[None]]
 H = TypeVar("H", bound=Handler)
@@ -56,6 +57,23 @@ def _fields(match: re.Match[str]) -> dict[str, Any]:
     return {k: v for k, v in match.groupdict().items() if v is not None}
 
 
+async def _turn(
+    interaction: discord.Interaction, answer: Handler, fields: dict[str, Any], value: str | None
+) -> None:
+    """A turn component, once the policy lets the caller use it on its game (a player's click
+    on a prompt of an earlier turn is told the prompt is out of date)."""
+    game_id = int(fields["game"])
+    try:
+        await access.authorise_game(interaction, access.turn_action(fields["kind"]), game_id)
+    except UIError as error:
+        if error.key == "not_for_you" and await access.stale_for_player(
+            interaction, game_id, int(fields["turn"])
+        ):
+            raise UIError("stale") from None
+        raise
+    await answer(interaction, fields, value)
+
+
 class IdButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
     """A button whose whole state is its custom id (subclasses give the ``template`` and answer
     in :meth:`answer` with the id's fields); rebuilt from the id after a restart."""
@@ -70,11 +88,19 @@ class IdButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)")
         assert isinstance(item, discord.ui.Button)
         return cls(item.custom_id or "", item.label or "", item.style)
 
+    #: The policy row the button's game is checked against (see :mod:`bot.policy`).
+    action: ClassVar[str] = ""
+
     async def callback(self, interaction: discord.Interaction) -> None:
         match = self.__discord_ui_compiled_template__.fullmatch(self.item.custom_id or "")
         assert match is not None
         fields = match.groupdict()
-        await guarded(interaction, lambda i: self.answer(i, fields))
+
+        async def run(i: discord.Interaction) -> None:
+            await access.authorise_game(i, self.action, int(fields["game"]))
+            await self.answer(i, fields)
+
+        await guarded(interaction, run)
 
     async def answer(self, interaction: discord.Interaction, fields: dict[str, str]) -> None:
         raise NotImplementedError
@@ -101,7 +127,12 @@ class LobbyButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         answer = handler("lobby")
-        await guarded(interaction, lambda i: answer(i, self.game, self.op))
+
+        async def run(i: discord.Interaction) -> None:
+            await access.authorise_game(i, access.LOBBY_BUTTONS[self.op], self.game)
+            await answer(i, self.game, self.op)
+
+        await guarded(interaction, run)
 
 
 class LobbyOption(
@@ -127,7 +158,12 @@ class LobbyOption(
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list(self.item.values)
         answer = handler("lobby_option")
-        await guarded(interaction, lambda i: answer(i, self.game, self.name, values, self.arg))
+
+        async def run(i: discord.Interaction) -> None:
+            await access.authorise_game(i, access.lobby_menu_action(self.name), self.game)
+            await answer(i, self.game, self.name, values, self.arg)
+
+        await guarded(interaction, run)
 
 
 class TurnButton(
@@ -154,7 +190,7 @@ class TurnButton(
         match = self.__discord_ui_compiled_template__.fullmatch(self.item.custom_id or "")
         assert match is not None
         answer = handler(match["kind"])
-        await guarded(interaction, lambda i: answer(i, _fields(match), None))
+        await guarded(interaction, lambda i: _turn(i, answer, _fields(match), None))
 
 
 class TurnSelect(
@@ -178,7 +214,7 @@ class TurnSelect(
         assert match is not None
         value = self.item.values[0] if self.item.values else ""
         answer = handler(match["kind"])
-        await guarded(interaction, lambda i: answer(i, _fields(match), value))
+        await guarded(interaction, lambda i: _turn(i, answer, _fields(match), value))
 
 
 def button(

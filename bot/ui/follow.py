@@ -161,6 +161,8 @@ async def on_button(interaction: discord.Interaction, game_id: int, asker: int, 
 class FollowButton(IdButton, template=r"cc:follow:(?P<game>\d+):(?P<user>\d+):(?P<op>yes|no)"):
     """Let in / Refuse on a request to follow a private game (state in the id)."""
 
+    action = "follow answer"
+
     async def answer(self, interaction: discord.Interaction, fields: dict[str, str]) -> None:
         await on_button(
             interaction, int(fields["game"]), int(fields["user"]), fields["op"] == "yes"

@@ -28,12 +28,13 @@ from discord.app_commands import Choice
 from discord.app_commands import locale_str as _
 
 import catalogs
+from bot.errors import ManagerError
 from bot.i18n import language
-from bot.leagues import OnlyOrganisers, Profile, Standing
+from bot.leagues import Profile, Standing
 from bot.manager.leagues import LeagueChange, SeasonTable
 from bot.narrate import feature_name as scored_feature
 from bot.storage import GameRow, LeagueRow
-from bot.ui import lobby_ui, post, stats_ui
+from bot.ui import access, lobby_ui, post, stats_ui
 from bot.ui.commands import (
     EXPANSIONS,
     FARMERS,
@@ -45,7 +46,7 @@ from bot.ui.commands import (
     chosen_expansions,
     chosen_options,
 )
-from bot.ui.errors import guarded
+from bot.ui.errors import UIError, guarded
 from bot.ui.limits import Day, GameNumber, LeagueName, Points, Reason, Season, check_options, heavy
 from bot.ui.state import snapshot
 from bot.ui.texts import family_title, player_locale, tr
@@ -146,14 +147,22 @@ def stamp(value: float) -> str:
 # -- league resolution and autocomplete ------------------------------------------------------
 
 
-async def resolve(interaction: discord.Interaction, name: str | None) -> LeagueRow:
+async def resolve(interaction: discord.Interaction, name: str | None, action: str) -> LeagueRow:
+    """The league named (else this channel's), of the caller's server, once the policy lets
+    the caller do ``action`` to it."""
     guild_id = interaction.guild_id
     assert guild_id is not None  # the group is guild-only
-    return await bot_of(interaction).manager.find_league(guild_id, name, interaction.channel_id)
+    found = await bot_of(interaction).manager.find_league(guild_id, name, interaction.channel_id)
+    await access.authorise(interaction, action, league=found)
+    return found
 
 
 async def league_names(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
     if interaction.guild_id is None:
+        return []
+    try:
+        await access.authorise(interaction, "autocomplete league")
+    except (UIError, ManagerError):
         return []
     found = await bot_of(interaction).manager.guild_leagues(interaction.guild_id)
     typed = current.casefold().strip()
@@ -404,7 +413,11 @@ class ChallengeButton(
         return cls(int(match["game"]), match["op"], item.label or "", item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, lambda i: on_challenge(i, self.game, self.op == "yes"))
+        async def run(i: discord.Interaction) -> None:
+            await access.authorise_game(i, "challenge answer", self.game)
+            await on_challenge(i, self.game, self.op == "yes")
+
+        await guarded(interaction, run)
 
 
 def challenge_view(game_id: int, locale: str) -> discord.ui.View:
@@ -476,6 +489,7 @@ class LeagueGroup(app_commands.Group):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         await adopt_server_locale(interaction)
         check_options(interaction)
+        await access.authorise_command(interaction)
         return True
 
     @app_commands.command(
@@ -587,7 +601,7 @@ class LeagueGroup(app_commands.Group):
     async def join(
         self, interaction: discord.Interaction, league: LeagueName | None = None
     ) -> None:
-        found = await resolve(interaction, league)
+        found = await resolve(interaction, league, "league join")
         user = interaction.user
         await bot_of(interaction).manager.join_league(found.id, user.id, user.display_name)
         await interaction.response.send_message(
@@ -601,7 +615,7 @@ class LeagueGroup(app_commands.Group):
     async def leave(
         self, interaction: discord.Interaction, league: LeagueName | None = None
     ) -> None:
-        found = await resolve(interaction, league)
+        found = await resolve(interaction, league, "league leave")
         await bot_of(interaction).manager.leave_league(found.id, interaction.user.id)
         await interaction.response.send_message(
             lt("left", here(interaction), name=found.name), ephemeral=True
@@ -621,7 +635,7 @@ class LeagueGroup(app_commands.Group):
         league: LeagueName | None = None,
         season: Season | None = None,
     ) -> None:
-        found = await resolve(interaction, league)
+        found = await resolve(interaction, league, "league standings")
         await interaction.response.defer(thinking=True)
         table = await bot_of(interaction).manager.season_table(found.id, season)
         await interaction.followup.send(embed=standings_embed(table, here(interaction)))
@@ -634,7 +648,7 @@ class LeagueGroup(app_commands.Group):
     async def leaderboard(
         self, interaction: discord.Interaction, league: LeagueName | None = None
     ) -> None:
-        found = await resolve(interaction, league)
+        found = await resolve(interaction, league, "league leaderboard")
         await interaction.response.defer(thinking=True)
         board = await bot_of(interaction).manager.leaderboard(found.id)
         locale = here(interaction)
@@ -671,7 +685,7 @@ class LeagueGroup(app_commands.Group):
         player: discord.Member | None = None,
         league: LeagueName | None = None,
     ) -> None:
-        found = await resolve(interaction, league)
+        found = await resolve(interaction, league, "league profile")
         await interaction.response.defer(thinking=True)
         manager = bot_of(interaction).manager
         who = player or interaction.user
@@ -705,7 +719,7 @@ class LeagueGroup(app_commands.Group):
         league: LeagueName | None = None,
         season: Season | None = None,
     ) -> None:
-        found = await resolve(interaction, league)
+        found = await resolve(interaction, league, "league stats")
         await stats_ui.show(interaction, player, versus, league=found, season=season)
 
     @heavy
@@ -740,7 +754,7 @@ class LeagueGroup(app_commands.Group):
         player4: discord.Member | None = None,
         player5: discord.Member | None = None,
     ) -> None:
-        found = await resolve(interaction, league)
+        found = await resolve(interaction, league, "league schedule")
         named = [p for p in (player1, player2, player3, player4, player5) if p is not None]
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = bot_of(interaction)
@@ -790,7 +804,7 @@ class LeagueGroup(app_commands.Group):
         league: LeagueName | None = None,
         computers: app_commands.Range[int, 0, 4] = 0,
     ) -> None:
-        found = await resolve(interaction, league)
+        found = await resolve(interaction, league, "league challenge")
         named = [p for p in (opponent1, opponent2, opponent3, opponent4) if p is not None]
         bot = bot_of(interaction)
         user = interaction.user
@@ -827,8 +841,16 @@ class LeagueGroup(app_commands.Group):
         reason: Reason,
     ) -> None:
         manager = bot_of(interaction).manager
+        link = await manager.storage.league_game(game)
+        if link is not None:
+            found = await manager.league(link.league_id)
+            await access.authorise(interaction, "league annul", league=found, game_id=game)
         league, result = await manager.annul_result(
-            game, interaction.user.id, reason, admin=is_admin(interaction)
+            game,
+            interaction.user.id,
+            reason,
+            admin=is_admin(interaction),
+            guild_id=interaction.guild_id,
         )
         text = lt(
             "annulled",
@@ -859,9 +881,7 @@ class LeagueGroup(app_commands.Group):
         league: LeagueName | None = None,
         next_ends: Day | None = None,
     ) -> None:
-        found = await resolve(interaction, league)
-        if not (is_admin(interaction) or interaction.user.id == found.organiser_id):
-            raise OnlyOrganisers()  # said privately: nothing was answered in public yet
+        found = await resolve(interaction, league, "league close")
         await interaction.response.defer(thinking=True)
         table, now = await bot_of(interaction).manager.close_season(
             found.id, interaction.user.id, reason, admin=is_admin(interaction), next_ends=next_ends
@@ -902,7 +922,7 @@ class LeagueGroup(app_commands.Group):
     @app_commands.describe(league=_("League name (default: the league of this channel)"))
     @app_commands.autocomplete(league=league_names)
     async def log(self, interaction: discord.Interaction, league: LeagueName | None = None) -> None:
-        found = await resolve(interaction, league)
+        found = await resolve(interaction, league, "league log")
         entries = await bot_of(interaction).manager.league_log(
             found.id, interaction.user.id, admin=is_admin(interaction)
         )

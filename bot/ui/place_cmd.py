@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 import discord
 from discord.app_commands import Choice
 
-from bot.errors import NotAPlayer, NotYourTurn
+from bot.errors import ManagerError, NotAPlayer, NotYourTurn
 from bot.i18n import quote_input
 from bot.ui import post
 from bot.ui.errors import UIError
@@ -128,12 +128,16 @@ async def place(
     await interaction.followup.send(tr("done", locale), ephemeral=True)
 
 
-async def _snap(interaction: discord.Interaction) -> Snapshot | None:
+async def _snap(interaction: discord.Interaction, option: str) -> Snapshot | None:
+    """The game being typed into, when the policy lets the caller see its turn's choices
+    (the player in turn only); None offers nothing."""
     namespace = interaction.namespace
     try:
-        row = await resolve(interaction, getattr(namespace, "game", None))
+        row = await resolve(
+            interaction, getattr(namespace, "game", None), f"autocomplete place {option}"
+        )
         snap = await snapshot(bot_of(interaction).manager, row.id)
-    except (UIError, ValueError):
+    except (UIError, ManagerError, ValueError):
         return None
     if snap.game is None or snap.view.phase != "tile" or snap.game.hand_mode:
         return None
@@ -141,7 +145,7 @@ async def _snap(interaction: discord.Interaction) -> Snapshot | None:
 
 
 async def cell_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    snap = await _snap(interaction)
+    snap = await _snap(interaction, "cell")
     if snap is None:
         return []
     labels = turn_labels(snap.require_game())
@@ -154,7 +158,7 @@ async def cell_choices(interaction: discord.Interaction, current: str) -> list[C
 
 
 async def rotation_choices(interaction: discord.Interaction, current: str) -> list[Choice[int]]:
-    snap = await _snap(interaction)
+    snap = await _snap(interaction, "rotation")
     cell = getattr(interaction.namespace, "cell", None)
     if snap is None or not cell:
         return [Choice(name=f"{r}°", value=r) for r in (0, 90, 180, 270)]
@@ -166,7 +170,7 @@ async def rotation_choices(interaction: discord.Interaction, current: str) -> li
 
 
 async def figure_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
-    snap = await _snap(interaction)
+    snap = await _snap(interaction, "figure")
     namespace = interaction.namespace
     none_word = tr("none_word", player_locale(interaction, snap.locale if snap else None))
     none = Choice(name=none_word, value="none")

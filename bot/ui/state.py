@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING, cast
 
 import discord
 
+from bot.errors import GameNotFound
 from bot.lobby import player_names
 from bot.manager import GameManager
 from bot.outcomes import TurnView
 from bot.storage import GameRow
+from bot.ui import access
 from bot.ui.errors import UIError
 from bot.ui.texts import player_locale
 from engine import Game, MoveWagon, PlaceAbbey, PlaceFigure, PlaceTile
@@ -53,8 +55,12 @@ class Snapshot:
         return self.game
 
 
-async def resolve(interaction: discord.Interaction, game: int | None) -> GameRow:
-    """The game named, else the one game of this thread or channel."""
+async def resolve(
+    interaction: discord.Interaction, game: int | None, action: str | None
+) -> GameRow:
+    """The game named, else the one game of this thread or channel, once the policy lets the
+    caller do ``action`` to it (None: only to find the context, such as help's language; a
+    game of another server is then never found)."""
     manager = bot_of(interaction).manager
     if game is not None:
         row = await manager.game(game)
@@ -71,10 +77,11 @@ async def resolve(interaction: discord.Interaction, game: int | None) -> GameRow
         if len(rows) > 1:
             raise UIError("several_games", ids=", ".join(f"#{r.id}" for r in rows[:10]))
         row = rows[0]
+    if action is not None:
+        await access.authorise(interaction, action, row)
+    elif row.guild_id is not None and row.guild_id != interaction.guild_id:
+        raise GameNotFound(game_id=row.id)
     interaction.extras["locale"] = row.locale
-    here = interaction.guild_id
-    if row.guild_id is not None and here is not None and row.guild_id != here:
-        raise UIError("other_guild", game_id=row.id)
     return row
 
 

@@ -166,6 +166,7 @@ async def show(
         versus=versus.id if versus is not None else None,
         league_id=league.id if league is not None else None,
         season=season,
+        viewer=interaction.user.id,
     )
     locale = player_locale(interaction, interaction.extras.get("locale"))
     name = discord.utils.escape_markdown(who.display_name)

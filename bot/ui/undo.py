@@ -121,5 +121,7 @@ def _asker(message: discord.Message | None) -> int | None:
 class UndoButton(IdButton, template=r"cc:undo:(?P<game>\d+):(?P<start>\d+):(?P<op>yes|no)"):
     """Agree / Refuse on an undo request (state in the id: game, turn's first action, answer)."""
 
+    action = "undo answer"
+
     async def answer(self, interaction: discord.Interaction, fields: dict[str, str]) -> None:
         await on_button(interaction, int(fields["game"]), int(fields["start"]), fields["op"])

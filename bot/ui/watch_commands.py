@@ -31,7 +31,7 @@ def commands() -> list[Command]:
     async def follow_command(
         interaction: discord.Interaction, game: GameNumber | None = None
     ) -> None:
-        await follow.follow(interaction, await resolve(interaction, game))
+        await follow.follow(interaction, await resolve(interaction, game, "carcassonne follow"))
 
     @app_commands.command(
         name=_("unfollow"), description=_("Stop following a game: leave its thread")
@@ -41,7 +41,7 @@ def commands() -> list[Command]:
     async def unfollow_command(
         interaction: discord.Interaction, game: GameNumber | None = None
     ) -> None:
-        await follow.unfollow(interaction, await resolve(interaction, game))
+        await follow.unfollow(interaction, await resolve(interaction, game, "carcassonne unfollow"))
 
     return [follow_command, unfollow_command]
 

@@ -365,7 +365,7 @@ async def test_a_lobby_is_cancelled_by_its_creator_and_a_game_abandoned_by_an_ad
     await alice.slash(table.thread(), "carcassonne abandon")
     request = table.last()
     outsider = await admin_free_click(simcord_env, table, request, started)
-    assert any("not playing" in m.content and m.ephemeral for m in outsider.followups)
+    assert outsider.ephemeral and any("not playing" in t for t in said_text(outsider))
     await bob.click(request, custom_id=f"cc:abandon:{started}:yes")
     assert (await manager.game(started)).status == "abandoned"
     assert f"Game #{started} was abandoned by" in table.last().content
