@@ -147,6 +147,15 @@ class LocalPostgres:
     def start(self, timeout: float = 60.0) -> LocalPostgres:
         self._user = _system_user()
         self.folder = Path(tempfile.mkdtemp(prefix="carcassonne-pg-", dir=_temporary(self._user)))
+        try:
+            return self._start(timeout)
+        except BaseException:
+            # A failed start leaves nothing behind (its folder may hold a copy of the server).
+            self.stop()
+            raise
+
+    def _start(self, timeout: float) -> LocalPostgres:
+        assert self.folder is not None
         self._bin = binaries()
         # The server's data folder and its socket live in its home: a folder the server may write.
         self._home = self.folder
@@ -180,7 +189,6 @@ class LocalPostgres:
             if self._launch(data, timeout):
                 return self
         output = (self.folder / "server.log").read_text(errors="replace")
-        self.stop()
         raise RuntimeError(f"PostgreSQL did not start on {tries} ports:\n{output[-2000:]}")
 
     def _launch(self, data: Path, timeout: float) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -53,3 +54,29 @@ def test_the_server_starts_from_an_installation_only_the_caller_can_enter(
         folder = server.folder
         assert folder is not None
     assert not folder.exists()
+
+
+def test_a_failed_start_leaves_no_folder_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server's temporary folder (under root, with its copy of the installation) goes when
+    ``initdb`` fails, as it does at :meth:`LocalPostgres.stop`."""
+    installation = tmp_path / "pginstall"
+    for part in ("bin", "lib", "share"):
+        (installation / part).mkdir(parents=True)
+    initdb = installation / "bin" / "initdb"
+    initdb.write_text("#!/bin/sh\nexit 1\n")
+    initdb.chmod(0o755)
+    monkeypatch.setattr(local_postgres, "binaries", lambda: installation / "bin")
+    made: list[str] = []
+
+    def mkdtemp(**options: str) -> str:
+        made.append(tempfile_mkdtemp(**options))
+        return made[-1]
+
+    tempfile_mkdtemp = tempfile.mkdtemp
+    monkeypatch.setattr(tempfile, "mkdtemp", mkdtemp)
+    with pytest.raises(subprocess.CalledProcessError):
+        LocalPostgres().start()
+    assert len(made) == 1
+    assert not Path(made[0]).exists()
