@@ -80,7 +80,7 @@ def record_with(**changes: Any) -> bytes:
 #: option values are replaced by that game's number.
 CASES: list[tuple[str, str, str, str, dict[str, Any], str]] = [
     ("unknown game", "alice", "thread", "board", {"game": 999}, "There is no game #999"),
-    ("game of another server", "alice", "thread", "board", {"game": "foreign"}, "There is no game #"),
+    ("game of another server", "alice", "thread", "board", {"game": "foreign"}, "no game #"),
     ("lobby not started", "carol", "channel", "board", {"game": "lobby"}, "has not started yet"),
     ("status unknown game", "alice", "thread", "status", {"game": 999}, "There is no game #999"),
     ("status other server", "alice", "thread", "status", {"game": "foreign"}, "There is no game #"),
