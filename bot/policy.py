@@ -296,3 +296,88 @@ def needs(action: str) -> frozenset[Role]:
     """Every role the row names (public or private): which facts are worth fetching."""
     found = POLICY[action]
     return found.who | (found.private or frozenset[Role]())
+
+
+# -- the security table (docs/SECURITY.md) ------------------------------------------------------
+
+INTRO = """# Security: who may do what
+
+Generated from the bot's one authorisation policy (`bot/policy.py`) by
+`python -m bot.docs security`; a test keeps it current, another fails when a command, button,
+menu or autocomplete has no row, and the table-driven tests try every row with every role
+below, including a member and an admin of another server and a non-player in a private game.
+
+## Roles
+
+A role is what the caller is *to the game or league* acted on, from what the bot stores:
+
+| role | who |
+|---|---|
+| player in turn | the player whose decision the game waits for |
+| player | seated in the game (also after resigning) |
+| game creator | opened the lobby |
+| admitted follower | follows the game (in a private game: a player let them in) |
+| member of its server | a member of the server where the game or league lives |
+| server admin | a member there with Manage Server or Administrator |
+| league organiser | created the league |
+| anyone else | everybody else, a member or admin of another server included |
+
+A caller who is *anyone else* is told exactly what a number that does not exist gets
+("There is no game #12 here"): a refusal never confirms that a game exists in another server.
+A private game shows itself only to its players and admitted followers: anybody else is told
+that it is private and how to ask to follow it. Its board, status, tiles, export, replay,
+viewer link and statistics lines go to them alone, privately, except in the game's own private
+thread (where only they read). A private game is left out of channel lists, dashboards and
+daily digests.
+
+## The table
+
+"Who may" lists the roles allowed; "private game" the roles allowed when the game is private
+(when they differ). Scope: what the action is checked against (a game, a league, the caller's
+server, or only the caller's own data). "Refused with" is the text key (in `catalogs/`) a
+member without the role reads; `not_your_turn` and `players_only` say "It is not your turn:
+… is playing" or "You are not playing in game #…".
+"""
+
+OUTRO = """
+## What others can still see or do
+
+- **A member or admin of another server** can use the bot in their own server only: every
+  game number, league game or component of another server is refused as a number that does not
+  exist. League names are looked up in the caller's server only. Nothing of another server's
+  games, leagues, players or statistics is shown to them.
+- **A member who is not a player, in a public game**: what the game's thread shows anyway
+  (board, status, tiles left, the record, the replay), following it, and the lobby's **Join**.
+  They cannot play, undo, resign, vote, or change the lobby.
+- **A member who is not a player nor an admitted follower, in a private game**: that the game
+  exists and who opened it (the lobby was posted in the channel), and asking to follow it; the
+  players decide. Nothing else: no board, status, tiles, record, replay, link or statistics.
+- **A server admin who does not play** can stop (abandon) any game of their server at once,
+  change the server's settings, create leagues, annul results and act as a league organiser;
+  like any member, they do not see private games they do not play or follow.
+- **Statistics**: a member's statistics count a private game only when the asker played it or
+  follows it; the asker's own statistics may include their private games, shown where they ask.
+"""
+
+
+def security_markdown() -> str:
+    """docs/SECURITY.md: the roles, the table of every action, and what others still see."""
+
+    def names(roles: frozenset[Role] | None) -> str:
+        if roles is None:
+            return ""
+        return ", ".join(role.value for role in ROLES if role in roles)
+
+    rows = [
+        "| action | scope | who may | private game | refused with | what it shows or changes |",
+        "|---|---|---|---|---|---|",
+    ]
+    for action, found in POLICY.items():
+        private = found.private if found.private != found.who else None
+        # Rows every member may use refuse only outsiders (and others in a private game).
+        refused = "-" if found.who >= EVERYONE else f"`{found.refusal}`"
+        rows.append(
+            f"| {action} | {found.scope.value} | {names(found.who)} | {names(private)} "
+            f"| {refused} | {found.what} |"
+        )
+    return INTRO + "\n" + "\n".join(rows) + "\n" + OUTRO

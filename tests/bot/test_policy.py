@@ -1,0 +1,248 @@
+"""The authorisation policy covers every command, component and autocomplete, and decides by
+role as its table says (the table-driven tests through Discord are in test_ui_policy_*.py)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot import policy
+from bot.policy import Actor, GameFacts, LeagueFacts, Role, ServerFacts
+from bot.ui import access, components
+from bot.ui.abandon import AbandonButton
+from bot.ui.chess_clock import PauseButton
+from bot.ui.follow import FollowButton
+from bot.ui.league_commands import ChallengeButton
+from bot.ui.undo import UndoButton
+
+ROOT = Path(__file__).parents[2]
+
+
+async def tree() -> app_commands.CommandTree[Any]:
+    from bot.docs import command_tree
+
+    return await command_tree()
+
+
+def leaves(tree: app_commands.CommandTree[Any]) -> list[app_commands.Command[Any, ..., Any]]:
+    found: list[app_commands.Command[Any, ..., Any]] = []
+    for command in tree.walk_commands():
+        if isinstance(command, app_commands.Command):
+            found.append(command)
+    return found
+
+
+async def test_every_slash_command_has_a_row() -> None:
+    names = {command.qualified_name for command in leaves(await tree())}
+    assert len(names) > 30
+    missing = names - policy.POLICY.keys()
+    assert not missing, f"commands without a policy row: {sorted(missing)}"
+
+
+async def test_every_autocomplete_has_a_row() -> None:
+    """Each option typed with suggestions asks the row named after it (``place``'s options
+    one each, every league name one)."""
+    found = set()
+    for command in leaves(await tree()):
+        for param in command.parameters:
+            if param.autocomplete:
+                if command.qualified_name == "carcassonne place":
+                    found.add(f"autocomplete place {param.name}")
+                else:
+                    assert param.name == "league", (command.qualified_name, param.name)
+                    found.add("autocomplete league")
+    assert found == {r for r in policy.POLICY if r.startswith("autocomplete ")}
+
+
+def alternatives(template: str, group: str) -> list[str]:
+    """The words a template's named group accepts, e.g. ``join|leave`` -> [join, leave]."""
+    match = re.search(rf"\(\?P<{group}>([a-z_|]+)\)", template)
+    assert match is not None, (template, group)
+    return match.group(1).split("|")
+
+
+def test_every_component_has_a_row() -> None:
+    """Every custom id the bot answers maps to a row: the lobby's buttons and menus, every turn
+    kind, and each answer button (its class names its row)."""
+    lobby = components.LobbyButton.__discord_ui_compiled_template__.pattern
+    for op in alternatives(lobby, "op"):
+        assert access.LOBBY_BUTTONS[op] in policy.POLICY, op
+    for name in [*access.LOBBY_MENUS, "expansions", "expansion", "small_city", "hand"]:
+        assert access.lobby_menu_action(name) in policy.POLICY, name
+    kinds = components.BUTTON_KINDS.split("|") + components.MENU_KINDS.split("|")
+    for kind in kinds:
+        assert access.turn_action(kind) in policy.POLICY, kind
+    for button in (UndoButton, AbandonButton, PauseButton, FollowButton):
+        assert button.action in policy.POLICY, button
+    # Every persistent component class the bot registers is one of those above.
+    known = {
+        components.LobbyButton,
+        components.LobbyOption,
+        components.TurnButton,
+        components.TurnSelect,
+        UndoButton,
+        AbandonButton,
+        PauseButton,
+        FollowButton,
+        ChallengeButton,
+    }
+    registered = set(components.DYNAMIC_ITEMS) | {
+        UndoButton,
+        AbandonButton,
+        PauseButton,
+        FollowButton,
+        ChallengeButton,
+    }
+    assert registered == known
+    source = (ROOT / "bot" / "ui" / "__init__.py").read_text()
+    added = re.findall(r"add_dynamic_items\(([^)]*)\)", source)
+    named = {n.strip().lstrip("*") for part in added for n in part.split(",")}
+    assert named == {"DYNAMIC_ITEMS", "UndoButton", "AbandonButton", "PauseButton", "FollowButton"}
+    assert '"challenge answer"' in (ROOT / "bot" / "ui" / "league_commands.py").read_text()
+
+
+async def test_every_row_is_asked_somewhere() -> None:
+    """No row is dead: each is a command's own name (asked by its group's check, or by
+    ``resolve`` naming it), a component's table entry, or a literal the code asks."""
+    source = "\n".join(p.read_text() for p in (ROOT / "bot").rglob("*.py") if p.name != "policy.py")
+    for group in ("commands.py", "league_commands.py"):
+        text = (ROOT / "bot" / "ui" / group).read_text()
+        assert "await access.authorise_command(interaction)" in text, group
+    commands = {command.qualified_name for command in leaves(await tree())}
+    derived = set(access.LOBBY_BUTTONS.values()) | set(access.LOBBY_MENUS.values())
+    derived |= {"lobby options", "turn", "turn hand"}
+    for action in policy.POLICY:
+        if action in commands | derived or action.startswith("autocomplete place "):
+            continue
+        assert f'"{action}"' in source, f"nothing asks the row {action!r}"
+
+
+def test_the_security_document_is_the_policy() -> None:
+    documented = (ROOT / "docs" / "SECURITY.md").read_text(encoding="utf-8")
+    assert documented == policy.security_markdown(), (
+        "regenerate docs/SECURITY.md: python -m bot.docs security > docs/SECURITY.md"
+    )
+
+
+# -- the decision itself, role by role -----------------------------------------------------------
+
+HOME, AWAY = 100, 200
+ALICE, BOB, CAROL, DAVE = 1, 2, 3, 4
+GAME = GameFacts(
+    7,
+    HOME,
+    private=False,
+    owner_id=ALICE,
+    players=frozenset({ALICE, BOB}),
+    in_turn=BOB,
+    followers=frozenset({CAROL}),
+)
+
+
+def test_a_stranger_from_another_server_is_only_ever_an_outsider() -> None:
+    for admin in (False, True):
+        for user in (ALICE, DAVE):  # even a player of the game, acting from elsewhere
+            held = policy.roles(Actor(user, AWAY, admin), GAME)
+            assert held == {Role.OUTSIDER}
+            for action, found in policy.POLICY.items():
+                if found.scope is policy.Scope.GAME:
+                    decided = policy.decide(action, Actor(user, AWAY, admin), GAME)
+                    assert decided.refusal == policy.ELSEWHERE, action
+
+
+def test_roles_follow_the_facts() -> None:
+    assert policy.roles(Actor(BOB, HOME), GAME) == {Role.MEMBER, Role.PLAYER, Role.TURN}
+    assert policy.roles(Actor(ALICE, HOME), GAME) == {Role.MEMBER, Role.PLAYER, Role.CREATOR}
+    assert policy.roles(Actor(CAROL, HOME), GAME) == {Role.MEMBER, Role.FOLLOWER}
+    assert policy.roles(Actor(DAVE, HOME, True), GAME) == {Role.MEMBER, Role.ADMIN}
+    league = LeagueFacts(1, HOME, DAVE)
+    assert policy.roles(Actor(DAVE, HOME), league) == {Role.MEMBER, Role.ORGANISER}
+    assert policy.roles(Actor(DAVE, AWAY, True), league) == {Role.OUTSIDER}
+    assert policy.roles(Actor(DAVE, AWAY, True), ServerFacts(AWAY)) == {Role.MEMBER, Role.ADMIN}
+
+
+def test_a_private_game_shows_only_to_its_table() -> None:
+    private = GameFacts(7, HOME, private=True, owner_id=ALICE, players=frozenset({ALICE, BOB}))
+    for action in ("carcassonne status", "carcassonne export", "carcassonne replay"):
+        assert policy.decide(action, Actor(BOB, HOME), private).allowed
+        assert policy.decide(action, Actor(DAVE, HOME, True), private).refusal == policy.PRIVATE
+        assert policy.decide(action, Actor(DAVE, HOME), GAME).allowed  # public: any member
+    # Anything else a non-player tries on a private game says only that it is private.
+    assert policy.decide("turn", Actor(DAVE, HOME), private).refusal == policy.PRIVATE
+    assert policy.decide("carcassonne follow", Actor(DAVE, HOME), private).allowed
+
+
+def test_an_unknown_action_is_refused() -> None:
+    assert policy.decide("carcassonne launch", Actor(ALICE, HOME), GAME).refusal == "not_allowed"
+
+
+ROLE_SETS = st.sets(st.sampled_from([r for r in policy.ROLES if r is not Role.OUTSIDER]))
+
+
+@given(
+    action=st.sampled_from(sorted(policy.POLICY)),
+    player=st.booleans(),
+    in_turn=st.booleans(),
+    creator=st.booleans(),
+    follower=st.booleans(),
+    admin=st.booleans(),
+    private=st.booleans(),
+)
+def test_a_decision_is_the_row_applied_to_the_roles(
+    action: str,
+    player: bool,
+    in_turn: bool,
+    creator: bool,
+    follower: bool,
+    admin: bool,
+    private: bool,
+) -> None:
+    """Allowed exactly when a role held is one the row lists (in a private game, the private
+    list); a refusal names the row's text, or privacy for a caller not at the table."""
+    found = policy.POLICY[action]
+    user = 9
+    facts = GameFacts(
+        7,
+        HOME,
+        private=private,
+        owner_id=user if creator else ALICE,
+        players=frozenset({user, ALICE} if player or in_turn else {ALICE}),
+        in_turn=user if in_turn else ALICE,
+        followers=frozenset({user} if follower else ()),
+    )
+    held = {Role.MEMBER}
+    held |= {Role.ADMIN} if admin else set()
+    held |= {Role.PLAYER} if player or in_turn else set()
+    held |= {Role.TURN} if in_turn else set()
+    held |= {Role.CREATOR} if creator else set()
+    held |= {Role.FOLLOWER} if follower else set()
+    decided = policy.decide(action, Actor(user, HOME, admin), facts)
+    assert decided.roles == held
+    allowed = bool(held & found.allowed(private))
+    assert decided.allowed == allowed
+    if not allowed:
+        at_table = held & {Role.PLAYER, Role.FOLLOWER}
+        expected = policy.PRIVATE if private and not at_table else found.refusal
+        assert decided.refusal == expected
+
+
+def test_the_admin_flag_comes_from_the_callers_permissions() -> None:
+    """Manage Server or Administrator, in a server; never in a direct message."""
+
+    class Fake:
+        def __init__(self, guild: int | None, perms: discord.Permissions) -> None:
+            self.guild_id = guild
+            self.permissions = perms
+            self.user = discord.Object(5)
+
+    manage = discord.Permissions(manage_guild=True)
+    assert access.actor(Fake(HOME, manage)).admin  # type: ignore[arg-type]
+    assert access.actor(Fake(HOME, discord.Permissions(administrator=True))).admin  # type: ignore[arg-type]
+    assert not access.actor(Fake(HOME, discord.Permissions.none())).admin  # type: ignore[arg-type]
+    assert not access.actor(Fake(None, manage)).admin  # type: ignore[arg-type]
