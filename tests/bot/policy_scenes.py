@@ -125,7 +125,7 @@ class Scene:
         alice, bob, pat = self.people["alice"], self.people["bob"], self.people["pat"]
         await alice.slash(self.channel, "carcassonne new", private=private)
         rows = await manager.games_in_channel(self.channel.id, ("lobby",))
-        game_id = max(r.id for r in rows)
+        game_id: int = max(r.id for r in rows)
         lobby = self.channel.last_message
         for player in (bob, pat):
             await player.click(lobby, custom_id=f"cc:lobby:{game_id}:join")
@@ -175,7 +175,9 @@ class Scene:
         for league in await manager.guild_leagues(self.home.id):
             members = await manager.league_members(league.id)
             audit = await storage.league_audit(league.id, 100)
-            leagues.append((league, sorted(m.user_id for m in members if m.left_at is None), len(audit)))
+            leagues.append(
+                (league, sorted(m.user_id for m in members if m.left_at is None), len(audit))
+            )
         settings = await manager.guild_settings(self.home.id)
         return sorted(games, key=lambda g: g[0]), leagues, settings
 
