@@ -102,27 +102,36 @@ async def show_step(
 
     The player's previous step is edited in place while Discord allows it (the click that
     asked for it changes nothing visible); otherwise this click's own private reply becomes
-    the step and the older one is deleted.
+    the step and the older one is deleted. Two clicks at the same instant (a double click on a
+    menu) may both have opened a private reply already: the one that finishes last is the
+    step, the other is deleted, and neither answers its interaction twice.
     """
     bot = bot_of(interaction)
     key = (game_id, interaction.user.id)
     now = asyncio.get_running_loop().time()
     old = bot.steps.get(key)
-    if old is not None and now - old[1] < STEP_EDITABLE:
+    if (
+        old is not None
+        and now - old[1] < STEP_EDITABLE
+        and old[0] is not interaction
+        and not interaction.response.is_done()
+    ):
         await interaction.response.defer()
         try:
             await old[0].edit_original_response(content=content, attachments=[file], view=view)
             return
         except discord.HTTPException:
             file.fp.seek(0)
-            bot.steps.pop(key, None)
+            if bot.steps.get(key) is old:
+                bot.steps.pop(key, None)
             await interaction.followup.send(content, file=file, view=view, ephemeral=True)
             return
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
     await interaction.edit_original_response(content=content, attachments=[file], view=view)
+    old = bot.steps.get(key)  # read again: a click at the same instant may have shown its own
     bot.steps[key] = (interaction, now)
-    if old is not None:
+    if old is not None and old[0] is not interaction:
         with contextlib.suppress(discord.HTTPException):
             await old[0].delete_original_response()
 
