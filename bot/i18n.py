@@ -34,6 +34,13 @@ def hidden_chars(text: str) -> bool:
     return any(unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs") for c in text)
 
 
+def digits(text: str) -> bool:
+    """Whether ``text`` is a whole number written with the ASCII digits 0-9 only, the one way
+    numbers are typed in options (``str.isdigit`` also takes superscripts, which ``int``
+    refuses, and other scripts' digits, which ``int`` reads as numbers)."""
+    return text.isascii() and text.isdigit()
+
+
 #: How long a player's name may be where it is shown (Discord's own display-name limit).
 NAME_LIMIT = 32
 

@@ -37,7 +37,7 @@ from openskill.models import PlackettLuce
 
 import catalogs
 from bot.errors import ManagerError
-from bot.i18n import hidden_chars, quote_input, shown_name
+from bot.i18n import digits, hidden_chars, quote_input, shown_name
 from bot.storage import LeaguePlacing, LeagueResult, SeatRow
 
 MU = 25.0
@@ -351,7 +351,7 @@ def pair_tables(
 def parse_points(text: str) -> tuple[int, ...]:
     """``"3,1,0"`` -> (3, 1, 0); at most 5 places, each 0 to 100."""
     parts = [p.strip() for p in text.replace(";", ",").replace(" ", ",").split(",") if p.strip()]
-    if not 1 <= len(parts) <= MAX_TABLE or not all(p.isdigit() for p in parts):
+    if not 1 <= len(parts) <= MAX_TABLE or not all(digits(p) for p in parts):
         raise BadPoints(text=quote_input(text))
     values = tuple(int(p) for p in parts)
     if any(v > 100 for v in values):
@@ -359,12 +359,18 @@ def parse_points(text: str) -> tuple[int, ...]:
     return values
 
 
+#: A day as typed: four, two and two ASCII digits (``strptime`` also takes other scripts'
+#: digits, and one digit for a month or a day).
+DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 #: Seasons are dated within these years (a typo such as 9999 is refused, not crashed on).
 YEARS = (2000, 2100)
 
 
 def parse_day(text: str) -> datetime:
-    """A date written YYYY-MM-DD between the years of :data:`YEARS`, as midnight UTC."""
+    """A date written YYYY-MM-DD (ASCII digits) between the years of :data:`YEARS`, as
+    midnight UTC."""
+    if not DAY.fullmatch(text.strip()):
+        raise BadDate(text=quote_input(text))
     try:
         day = datetime.strptime(text.strip(), "%Y-%m-%d")
     except ValueError:

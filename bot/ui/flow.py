@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import digits
 from bot.narrate import role_name as role_words
 from bot.outcomes import MoveResult
 from bot.ui import components, families, images, post
@@ -320,7 +321,7 @@ def rot_of(first: PlaceTile | PlaceAbbey | None) -> int | None:
 
 
 def _at(text: str) -> int | str:
-    return int(text) if text.isdigit() else text
+    return int(text) if digits(text) else text
 
 
 #: Figures offered with the feature they would stand on: "mayor on the city", "large follower

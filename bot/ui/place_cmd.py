@@ -18,7 +18,7 @@ import discord
 from discord.app_commands import Choice
 
 from bot.errors import NotAPlayer, NotYourTurn
-from bot.i18n import quote_input
+from bot.i18n import digits, quote_input
 from bot.ui import post
 from bot.ui.errors import UIError
 from bot.ui.flow import role_name
@@ -151,7 +151,7 @@ def parse_figure(after: Game, text: str, locale: str | None = None) -> PlaceFigu
         return None
     number = value.split(" ")[0]
     # Numbers are those of the placement step: one per figure choice, in the engine's order.
-    if number.isascii() and number.isdigit() and 1 <= int(number) <= len(figures):
+    if digits(number) and 1 <= int(number) <= len(figures):
         chosen = figures[int(number) - 1]
         if "hut" in value and chosen.figure != "hut":  # "3 hut": the hut on that same spot
             return next((f for f in figures if f.at == chosen.at and f.figure == "hut"), chosen)
