@@ -37,7 +37,7 @@ from openskill.models import PlackettLuce
 
 import catalogs
 from bot.errors import ManagerError
-from bot.i18n import digits, hidden_chars, quote_input, shown_name
+from bot.i18n import digits, hidden_chars, quote_input, shown_name, shown_text
 from bot.storage import LeaguePlacing, LeagueResult, SeatRow
 
 MU = 25.0
@@ -387,7 +387,7 @@ def season_dates(starts: str | None, ends: str | None, now: float) -> tuple[floa
     if ends:
         end = (parse_day(ends) + timedelta(days=1)).timestamp()
         if end <= start or end <= now:
-            raise BadDates(ends=ends)
+            raise BadDates(ends=quote_input(ends))
     return start, end
 
 
@@ -413,13 +413,23 @@ def check_reason(reason: str) -> str:
 # -- refusals --------------------------------------------------------------------------------
 
 
+#: The parameters of league refusals that hold text users typed (a league's name as typed or
+#: stored, a list of names), and how much of each is shown.
+FREE_TEXT = {"league": NAME_LENGTH, "name": NAME_LENGTH, "names": 10 * (NAME_LENGTH + 2)}
+
+
 class LeagueError(ManagerError):
-    """A refusal about leagues, in the player's language (catalog context ``league``)."""
+    """A refusal about leagues, in the player's language (catalog context ``league``). The
+    names in it are shown harmlessly (:func:`bot.i18n.shown_text`): no control or direction
+    characters, no markdown, no mentions."""
 
     key: ClassVar[str] = "league_not_found"
 
     def __init__(self, **params: Any) -> None:
-        self.params = params
+        self.params = {
+            k: shown_text(v, FREE_TEXT[k]) if k in FREE_TEXT and isinstance(v, str) else v
+            for k, v in params.items()
+        }
         ValueError.__init__(self, self.message("en"))
 
     def message(self, locale: str | None = None) -> str:

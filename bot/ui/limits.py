@@ -59,7 +59,8 @@ RULES: dict[str, str] = {
     "max_players": "at least min_players",
     "file": "a JSON record exported with /carcassonne export: at most 1 MiB, nested at most "
     "32 deep, numbers in range, every action legal",
-    "reason": "shown to the league as written, mentions do not ping",
+    "reason": "shown to the league as typed: control and direction characters left out, "
+    "markdown and mentions shown as plain text",
     "season": "a season of the league",
     "turn_hours": "whole hours",
 }

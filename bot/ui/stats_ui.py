@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, cast
 import discord
 from babel.numbers import format_decimal
 
-from bot.i18n import language
+from bot.i18n import language, shown_text
+from bot.leagues import NAME_LENGTH
 from bot.manager.stats import StatsReport
 from bot.ui import images
 from bot.ui.errors import UIError
@@ -56,7 +57,12 @@ def stats_embed(
 ) -> discord.Embed:
     stats = report.player
     if report.season is not None and league is not None:
-        scope = tr("stats_scope_season", locale, league=league.name, season=report.season[1])
+        scope = tr(
+            "stats_scope_season",
+            locale,
+            league=shown_text(league.name, NAME_LENGTH),
+            season=report.season[1],
+        )
     else:
         scope = tr("stats_scope_server", locale)
     embed = discord.Embed(
@@ -168,11 +174,11 @@ async def show(
         season=season,
     )
     locale = player_locale(interaction, interaction.extras.get("locale"))
-    name = discord.utils.escape_markdown(who.display_name)
+    name = shown_text(who.display_name)
     if not report.player.games:
         await interaction.followup.send(tr("stats_no_games", locale, name=name))
         return
-    other = discord.utils.escape_markdown(versus.display_name) if versus is not None else None
+    other = shown_text(versus.display_name) if versus is not None else None
     embed = stats_embed(report, name, other, locale, league)
     embed.set_thumbnail(url=who.display_avatar.url)
     stats = report.player
