@@ -390,11 +390,11 @@ async def confirm(
     phase = PHASES.get(rot, "tile")
     what = played_words(game, first, second, x, y, locale)
     try:
-        if first is not None:
-            results.append(await manager.apply(game_id, user, first, turn=turn, phase=phase))
-            phase = "figure"
-        view = results[-1].view if results else snap.view
-        if second is not None and view.phase == "figure" and view.turn == turn:
+        if first is not None:  # the tile and its figure step in one move (saved together)
+            results.append(
+                await manager.apply(game_id, user, first, turn=turn, phase=phase, then=second)
+            )
+        elif second is not None and snap.view.phase == "figure" and snap.view.turn == turn:
             results.append(await manager.apply(game_id, user, second, turn=turn, phase="figure"))
     finally:
         public = interaction.message is not None and not interaction.message.flags.ephemeral

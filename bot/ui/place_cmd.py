@@ -190,15 +190,11 @@ async def place(
     after = await asyncio.to_thread(tried, game, tile)
     chosen = parse_figure(after, figure, player_locale(interaction, row.locale))
     await interaction.response.defer(ephemeral=True, thinking=True)
-    first = await manager.apply(row.id, interaction.user.id, tile, turn=view.turn, phase="tile")
-    results = [first]
-    if first.view.phase == "figure" and first.view.turn == view.turn:
-        second = chosen or Pass()
-        results.append(
-            await manager.apply(row.id, interaction.user.id, second, turn=view.turn, phase="figure")
-        )
-    events = [e for r in results for e in r.events]
-    await post.announce(bot_of(interaction), await snapshot(manager, row.id), events)
+    # The tile and its figure step in one move, saved together (a crash never splits a turn).
+    user = interaction.user.id
+    then = chosen or Pass()
+    played = await manager.apply(row.id, user, tile, turn=view.turn, phase="tile", then=then)
+    await post.announce(bot_of(interaction), await snapshot(manager, row.id), list(played.events))
     await interaction.followup.send(tr("done", locale), ephemeral=True)
 
 
