@@ -404,10 +404,11 @@ def check_name(name: str) -> str:
 
 
 def check_reason(reason: str) -> str:
-    cleaned = " ".join(reason.split())
-    if not cleaned:
+    """A reason as kept and shown: needed, and made of more than invisible characters."""
+    visible = "".join(c for c in reason if not hidden_chars(c))
+    if not visible.strip():
         raise ReasonNeeded()
-    return shown_name(cleaned, REASON_LENGTH)
+    return shown_name(visible, REASON_LENGTH)
 
 
 # -- refusals --------------------------------------------------------------------------------

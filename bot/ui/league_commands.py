@@ -884,6 +884,12 @@ class LeagueGroup(app_commands.Group):
         found = await resolve(interaction, league)
         if not (is_admin(interaction) or interaction.user.id == found.organiser_id):
             raise OnlyOrganisers()  # said privately: nothing was answered in public yet
+        # The refusals of what was typed are private too: checked before the public answer.
+        leagues.check_reason(reason)
+        if found.closed:
+            raise leagues.LeagueClosed(league=found.name)
+        if next_ends is not None:
+            leagues.season_dates(None, next_ends, bot_of(interaction).manager.clock())
         await interaction.response.defer(thinking=True)
         table, now = await bot_of(interaction).manager.close_season(
             found.id, interaction.user.id, reason, admin=is_admin(interaction), next_ends=next_ends

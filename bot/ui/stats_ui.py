@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, cast
 import discord
 from babel.numbers import format_decimal
 
+from bot.errors import NoSuchSeason
 from bot.i18n import language, shown_text
 from bot.leagues import NAME_LENGTH
 from bot.manager.stats import StatsReport
@@ -162,6 +163,8 @@ async def show(
         _person(versus)
         if versus.id == who.id:
             raise UIError("stats_versus_self")
+    if league is not None and season is not None and not 1 <= season <= league.season.season:
+        raise NoSuchSeason(season=season)  # told privately: the answer is not deferred yet
     guild_id = interaction.guild_id
     assert guild_id is not None  # the groups are guild-only
     await interaction.response.defer(thinking=True)

@@ -293,3 +293,26 @@ async def test_reasons_and_names_users_typed_are_shown_harmlessly(
     for hidden in ("\x00", "\u202e", "**bold**", "<@123>"):
         assert hidden not in text, (hidden, text)
     assert manager is table.bot.manager
+
+
+async def test_refusals_of_typed_values_in_close_and_stats_are_private(
+    simcord_env: simcord.Env,
+) -> None:
+    """Both commands answer in public: what was typed is checked before that answer starts,
+    so a refusal is shown to the one who typed it only (found by the Unicode fuzz)."""
+    table = Table(simcord_env, players=2)
+    zoe = admin_of(table, simcord_env)
+    channel = table.channel
+    await zoe.slash(channel, "league create", name="Spring")
+    cases: list[tuple[str, dict[str, Any], str]] = [
+        ("league stats", {"season": 60}, "This league has no season 60."),
+        ("league close", {"reason": "\u200b\u202e"}, "reason"),
+        ("league close", {"reason": "end", "next_season_ends": "2030-1-1"}, "is not a date"),
+    ]
+    for command, options, expected in cases:
+        refused = await zoe.slash(channel, command, **options)
+        assert refused.ephemeral and any(expected in t for t in said(refused)), said(refused)
+    closed = await zoe.slash(channel, "league close", reason="end of spring")
+    assert not closed.ephemeral
+    again = await zoe.slash(channel, "league close", reason="again")
+    assert again.ephemeral and said(again) == ["Spring is closed: its last season is over."]
