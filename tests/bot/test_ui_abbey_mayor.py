@@ -29,6 +29,9 @@ from conftest_ui import (
 )
 from PIL import Image
 from ui_scenes import (
+    RING,
+    RING_LAST,
+    abbey_scene,
     button_id,
     button_labels,
     forced_game,
@@ -43,20 +46,6 @@ from ui_scenes import (
 from engine import Pass, PlaceAbbey, PlaceFigure, PlaceTile
 
 __all__ = ["simcord_bot"]
-
-#   y=0    U  U  D  U        roads west-east; the hole (0, 1) gets tiles on its four sides
-#   y=1    A  U  .  U        bob's thief on the road ending at the hole from the west
-#   y=2          N  B
-Move = tuple[int, int, int, str | None, int | None]
-RING: list[Move] = [
-    (-1, 0, 0, None, None),
-    (-1, 1, 0, "follower", 4),
-    (-2, 1, 270, None, None),
-    (1, 0, 0, None, None),
-    (1, 1, 0, None, None),
-    (1, 2, 0, None, None),
-]
-RING_LAST: Move = (0, 2, 0, None, None)
 
 
 async def pick_cell(
@@ -314,15 +303,6 @@ async def place_offers(
         key = (int(square[1]), int(square[2]), abbey)
         found[key] = (choice["value"], {r["value"] for r in rotations})
     return found
-
-
-async def abbey_scene(table: Table, last: str) -> int:
-    """The ring around the hole (0, 1) with ``last`` to place (E does not fit the hole, D
-    does)."""
-    game_id = await forced_game(table, f"D U U A U U B N U {last}")
-    for move in [*RING, RING_LAST, (-2, 0, 0, None, None)]:
-        await put(table, game_id, *move)
-    return game_id
 
 
 async def test_place_offers_and_plays_the_abbey_in_a_hole_as_the_menus_do(
