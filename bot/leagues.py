@@ -37,7 +37,7 @@ from openskill.models import PlackettLuce
 
 import catalogs
 from bot.errors import ManagerError
-from bot.i18n import hidden_chars, quote_input, shown_name
+from bot.i18n import digits, hidden_chars, quote_input, shown_name, shown_text
 from bot.storage import LeaguePlacing, LeagueResult, SeatRow
 
 MU = 25.0
@@ -351,7 +351,7 @@ def pair_tables(
 def parse_points(text: str) -> tuple[int, ...]:
     """``"3,1,0"`` -> (3, 1, 0); at most 5 places, each 0 to 100."""
     parts = [p.strip() for p in text.replace(";", ",").replace(" ", ",").split(",") if p.strip()]
-    if not 1 <= len(parts) <= MAX_TABLE or not all(p.isdigit() for p in parts):
+    if not 1 <= len(parts) <= MAX_TABLE or not all(digits(p) for p in parts):
         raise BadPoints(text=quote_input(text))
     values = tuple(int(p) for p in parts)
     if any(v > 100 for v in values):
@@ -359,12 +359,18 @@ def parse_points(text: str) -> tuple[int, ...]:
     return values
 
 
+#: A day as typed: four, two and two ASCII digits (``strptime`` also takes other scripts'
+#: digits, and one digit for a month or a day).
+DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 #: Seasons are dated within these years (a typo such as 9999 is refused, not crashed on).
 YEARS = (2000, 2100)
 
 
 def parse_day(text: str) -> datetime:
-    """A date written YYYY-MM-DD between the years of :data:`YEARS`, as midnight UTC."""
+    """A date written YYYY-MM-DD (ASCII digits) between the years of :data:`YEARS`, as
+    midnight UTC."""
+    if not DAY.fullmatch(text.strip()):
+        raise BadDate(text=quote_input(text))
     try:
         day = datetime.strptime(text.strip(), "%Y-%m-%d")
     except ValueError:
@@ -381,7 +387,7 @@ def season_dates(starts: str | None, ends: str | None, now: float) -> tuple[floa
     if ends:
         end = (parse_day(ends) + timedelta(days=1)).timestamp()
         if end <= start or end <= now:
-            raise BadDates(ends=ends)
+            raise BadDates(ends=quote_input(ends))
     return start, end
 
 
@@ -398,22 +404,33 @@ def check_name(name: str) -> str:
 
 
 def check_reason(reason: str) -> str:
-    cleaned = " ".join(reason.split())
-    if not cleaned:
+    """A reason as kept and shown: needed, and made of more than invisible characters."""
+    visible = "".join(c for c in reason if not hidden_chars(c))
+    if not visible.strip():
         raise ReasonNeeded()
-    return shown_name(cleaned, REASON_LENGTH)
+    return shown_name(visible, REASON_LENGTH)
 
 
 # -- refusals --------------------------------------------------------------------------------
 
 
+#: The parameters of league refusals that hold text users typed (a league's name as typed or
+#: stored, a list of names), and how much of each is shown.
+FREE_TEXT = {"league": NAME_LENGTH, "name": NAME_LENGTH, "names": 10 * (NAME_LENGTH + 2)}
+
+
 class LeagueError(ManagerError):
-    """A refusal about leagues, in the player's language (catalog context ``league``)."""
+    """A refusal about leagues, in the player's language (catalog context ``league``). The
+    names in it are shown harmlessly (:func:`bot.i18n.shown_text`): no control or direction
+    characters, no markdown, no mentions."""
 
     key: ClassVar[str] = "league_not_found"
 
     def __init__(self, **params: Any) -> None:
-        self.params = params
+        self.params = {
+            k: shown_text(v, FREE_TEXT[k]) if k in FREE_TEXT and isinstance(v, str) else v
+            for k, v in params.items()
+        }
         ValueError.__init__(self, self.message("en"))
 
     def message(self, locale: str | None = None) -> str:

@@ -93,12 +93,18 @@ class TurnsManager(ManagerBase):
         turn: int,
         phase: str | None = None,
         render: bool = False,
+        then: Action | None = None,
     ) -> MoveResult:
         """Play ``action`` (an engine action or its record JSON) for ``user_id``.
 
         ``turn`` (and ``phase`` if given) must match the decision at hand, else
         :class:`StaleAction`. Raises :class:`NotYourTurn`, :class:`IllegalAction`... (all
         :class:`ManagerError`) leaving the game unchanged. Saved before it returns.
+
+        ``then``: the figure step of the same turn (a figure, or a pass), played in the same
+        move if the game then waits for this player's figure in this turn. Both are saved in
+        one transaction: a crash (a SIGKILL) never leaves a turn whose tile is down and whose
+        figure step nobody was asked for, which a restarted bot would not offer to finish.
         """
         parsed = _parse(action)
         async with self.lock(game_id):
@@ -109,7 +115,7 @@ class TurnsManager(ManagerBase):
             # as stored, so a player is refused only by the game as it is.
             live, current = await self._cached(game_id)
             try:
-                return await self._move(live, parsed, user_id, turn, phase, render)
+                return await self._move(live, parsed, user_id, turn, phase, render, then)
             except Conflict:
                 if current:
                     raise
@@ -118,7 +124,7 @@ class TurnsManager(ManagerBase):
                     raise
             self.cache.drop(game_id)
             live = await self._live(game_id)
-            return await self._move(live, parsed, user_id, turn, phase, render)
+            return await self._move(live, parsed, user_id, turn, phase, render, then)
 
     async def _move(
         self,
@@ -128,6 +134,7 @@ class TurnsManager(ManagerBase):
         turn: int,
         phase: str | None,
         render: bool,
+        then: Action | None = None,
     ) -> MoveResult:
         """:meth:`apply` on the game ``live``."""
         require_active(live.row)
@@ -145,6 +152,15 @@ class TurnsManager(ManagerBase):
         now = self._clock()
         await self.clocks.require_time(live, now)
         done = [self._play(live, action, user_id, None, now, [])]
+        after = live.game.decision
+        if (
+            then is not None
+            and not live.game.finished
+            and after.phase is Phase.FIGURE
+            and after.turn == turn
+            and after.player == decision.player
+        ):
+            done.append(self._play(live, then, user_id, None, now, done))
         return await self._finish_move(live, done, now, render=render)
 
     async def force_turn(

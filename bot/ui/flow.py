@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import digits
 from bot.narrate import role_name as role_words
 from bot.outcomes import MoveResult
 from bot.ui import components, families, images, post
@@ -102,27 +103,36 @@ async def show_step(
 
     The player's previous step is edited in place while Discord allows it (the click that
     asked for it changes nothing visible); otherwise this click's own private reply becomes
-    the step and the older one is deleted.
+    the step and the older one is deleted. Two clicks at the same instant (a double click on a
+    menu) may both have opened a private reply already: the one that finishes last is the
+    step, the other is deleted, and neither answers its interaction twice.
     """
     bot = bot_of(interaction)
     key = (game_id, interaction.user.id)
     now = asyncio.get_running_loop().time()
     old = bot.steps.get(key)
-    if old is not None and now - old[1] < STEP_EDITABLE:
+    if (
+        old is not None
+        and now - old[1] < STEP_EDITABLE
+        and old[0] is not interaction
+        and not interaction.response.is_done()
+    ):
         await interaction.response.defer()
         try:
             await old[0].edit_original_response(content=content, attachments=[file], view=view)
             return
         except discord.HTTPException:
             file.fp.seek(0)
-            bot.steps.pop(key, None)
+            if bot.steps.get(key) is old:
+                bot.steps.pop(key, None)
             await interaction.followup.send(content, file=file, view=view, ephemeral=True)
             return
     if not interaction.response.is_done():
         await interaction.response.defer(ephemeral=True, thinking=True)
     await interaction.edit_original_response(content=content, attachments=[file], view=view)
+    old = bot.steps.get(key)  # read again: a click at the same instant may have shown its own
     bot.steps[key] = (interaction, now)
-    if old is not None:
+    if old is not None and old[0] is not interaction:
         with contextlib.suppress(discord.HTTPException):
             await old[0].delete_original_response()
 
@@ -311,7 +321,7 @@ def rot_of(first: PlaceTile | PlaceAbbey | None) -> int | None:
 
 
 def _at(text: str) -> int | str:
-    return int(text) if text.isdigit() else text
+    return int(text) if digits(text) else text
 
 
 #: Figures offered with the feature they would stand on: "mayor on the city", "large follower
@@ -380,11 +390,11 @@ async def confirm(
     phase = PHASES.get(rot, "tile")
     what = played_words(game, first, second, x, y, locale)
     try:
-        if first is not None:
-            results.append(await manager.apply(game_id, user, first, turn=turn, phase=phase))
-            phase = "figure"
-        view = results[-1].view if results else snap.view
-        if second is not None and view.phase == "figure" and view.turn == turn:
+        if first is not None:  # the tile and its figure step in one move (saved together)
+            results.append(
+                await manager.apply(game_id, user, first, turn=turn, phase=phase, then=second)
+            )
+        elif second is not None and snap.view.phase == "figure" and snap.view.turn == turn:
             results.append(await manager.apply(game_id, user, second, turn=turn, phase="figure"))
     finally:
         public = interaction.message is not None and not interaction.message.flags.ephemeral

@@ -28,8 +28,9 @@ from discord.app_commands import Choice
 from discord.app_commands import locale_str as _
 
 import catalogs
+from bot import leagues
 from bot.errors import ManagerError
-from bot.i18n import language
+from bot.i18n import language, shown_text
 from bot.leagues import Profile, Standing
 from bot.manager.leagues import LeagueChange, SeasonTable
 from bot.narrate import feature_name as scored_feature
@@ -86,7 +87,21 @@ COUNTED = {
 }
 
 
+#: The parameters of the league texts that always hold text users typed (the league's name, a
+#: reason), and how much of each is shown (see :func:`lt`).
+FREE_TEXT = {"league": leagues.NAME_LENGTH, "reason": leagues.REASON_LENGTH}
+#: Texts that are not markdown (a thread's name): their parameters are shown as they are.
+PLAIN = frozenset({"thread_name"})
+
+
 def lt(key: str, locale: str | None, **params: Any) -> str:
+    """A league text. Its ``league`` and ``reason`` are shown harmlessly: visible characters
+    only, no markdown, no mentions (:func:`bot.i18n.shown_text`)."""
+    if key not in PLAIN:
+        params = {
+            k: shown_text(v, FREE_TEXT[k]) if k in FREE_TEXT and isinstance(v, str) else v
+            for k, v in params.items()
+        }
     counted = COUNTED.get(key)
     if counted is not None:
         return catalogs.plural("league_ui", key, int(params[counted]), locale, **params)
@@ -215,7 +230,7 @@ def profile_embed(
 ) -> discord.Embed:
     none = lt("none", locale)
     embed = discord.Embed(
-        title=lt("profile_title", locale, name=profile.name, league=league.name),
+        title=lt("profile_title", locale, name=shown_text(profile.name), league=league.name),
         colour=discord.Colour.blurple(),
     )
     rating = str(profile.rating.display)
@@ -591,7 +606,12 @@ class LeagueGroup(app_commands.Group):
             computers=computers,
         )
         await interaction.response.send_message(
-            lt("created", public_locale(interaction), name=league.name, where=f"<#{target}>")
+            lt(
+                "created",
+                public_locale(interaction),
+                name=shown_text(league.name, leagues.NAME_LENGTH),
+                where=f"<#{target}>",
+            )
         )
 
     @app_commands.command(name=_("join"), description=_("Join a league"))
@@ -605,7 +625,8 @@ class LeagueGroup(app_commands.Group):
         user = interaction.user
         await bot_of(interaction).manager.join_league(found.id, user.id, user.display_name)
         await interaction.response.send_message(
-            lt("joined", here(interaction), name=found.name), ephemeral=True
+            lt("joined", here(interaction), name=shown_text(found.name, leagues.NAME_LENGTH)),
+            ephemeral=True,
         )
 
     @app_commands.command(name=_("leave"), description=_("Leave a league (your results stay)"))
@@ -618,7 +639,8 @@ class LeagueGroup(app_commands.Group):
         found = await resolve(interaction, league, "league leave")
         await bot_of(interaction).manager.leave_league(found.id, interaction.user.id)
         await interaction.response.send_message(
-            lt("left", here(interaction), name=found.name), ephemeral=True
+            lt("left", here(interaction), name=shown_text(found.name, leagues.NAME_LENGTH)),
+            ephemeral=True,
         )
 
     @heavy
@@ -882,6 +904,12 @@ class LeagueGroup(app_commands.Group):
         next_ends: Day | None = None,
     ) -> None:
         found = await resolve(interaction, league, "league close")
+        # The refusals of what was typed are private too: checked before the public answer.
+        leagues.check_reason(reason)
+        if found.closed:
+            raise leagues.LeagueClosed(league=found.name)
+        if next_ends is not None:
+            leagues.season_dates(None, next_ends, bot_of(interaction).manager.clock())
         await interaction.response.defer(thinking=True)
         table, now = await bot_of(interaction).manager.close_season(
             found.id, interaction.user.id, reason, admin=is_admin(interaction), next_ends=next_ends
@@ -894,7 +922,7 @@ class LeagueGroup(app_commands.Group):
                 season=table.season.season,
                 league=found.name,
                 by=interaction.user.mention,
-                reason=" ".join(reason.split()),
+                reason=reason,
             )
         ]
         if now.closed:
@@ -935,7 +963,7 @@ class LeagueGroup(app_commands.Group):
                 who=f"<@{a.user_id}>",
                 action=lt(f"action_{a.action}", locale, season=a.season),
                 target=f" #{a.game_id}" if a.game_id else "",
-                reason=discord.utils.escape_markdown(a.reason) or "-",
+                reason=a.reason or "-",
             )
             for a in entries
         ]

@@ -45,7 +45,8 @@ Opponents = app_commands.Range[int, 1, 5]
 
 #: What the parsers check beyond the type and bounds, by option name.
 RULES: dict[str, str] = {
-    "cell": "a lettered square of this turn's picture, or x,y coordinates next to a tile",
+    "cell": "a lettered square of this turn's picture, or x,y coordinates next to a tile (digits "
+    "0-9); a hole's letter followed by abbey plays the abbey there",
     "rotation": "0, 90, 180 or 270, among the rotations that fit the square",
     "figure": "a spot number shown this turn, or none",
     "game": "the number of a game of this server",
@@ -58,7 +59,8 @@ RULES: dict[str, str] = {
     "max_players": "at least min_players",
     "file": "a JSON record exported with /carcassonne export: at most 1 MiB, nested at most "
     "32 deep, numbers in range, every action legal",
-    "reason": "shown to the league as written, mentions do not ping",
+    "reason": "shown to the league as typed: control and direction characters left out, "
+    "markdown and mentions shown as plain text",
     "season": "a season of the league",
     "turn_hours": "whole hours",
 }

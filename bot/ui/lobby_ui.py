@@ -15,6 +15,7 @@ import discord
 
 import catalogs
 from bot import lobby
+from bot.i18n import digits
 from bot.storage import GameRow
 from bot.ui import chess_clock, components, images, lobby_seats, post
 from bot.ui.clocks import chess_timing, timing_summary
@@ -360,12 +361,14 @@ async def on_seat_option(
     if row.owner_id != interaction.user.id:
         raise UIError("options_not_owner", owner=f"<@{row.owner_id}>")
     if name == "seat_who":
+        if not digits(value):
+            raise UIError("stale")
         await interaction.response.edit_message(
             content=lobby_seats.seats_text(row, locale),
             view=lobby_seats.seats_view(row, locale, who=int(value)),
         )
         return
-    if arg is None or not value.isdigit():
+    if arg is None or not digits(value):
         raise UIError("stale")
     order = lobby_seats.moved(row, arg, int(value))
     row = await manager.configure(game_id, interaction.user.id, seat_order=order)
@@ -444,7 +447,7 @@ async def on_computer_option(
         seat_name = lobby.computer_name(row, lambda n: namer(n, value))
         row = await manager.add_computer(game_id, user, value, seat_name)
     else:
-        if not value.isdigit():
+        if not digits(value):
             raise UIError("stale")
         row = await manager.remove_computer(game_id, user, int(value))
     await interaction.response.edit_message(

@@ -1,26 +1,39 @@
 """``/carcassonne place``: a whole turn typed in one line, with autocomplete, checked on the server.
 
 ``cell`` is a square's letter on the board (or ``x,y``), ``rotation`` one of the legal rotations,
-``figure`` a spot number shown by the autocomplete (``1``, ``2``...) or ``none``. Autocomplete
-only helps: every value is checked again against the game before anything is played.
+``figure`` a spot number shown by the autocomplete (``1``, ``2``...) or ``none``. With Abbey &
+Mayor, a hole's letter plays the abbey there instead of the tile (``F abbey`` where the tile fits
+the hole too; an abbey takes no rotation), as the turn message's menus offer it. The
+autocomplete offers exactly the menus' squares, rotations and spots; it only helps: every value
+is checked again against the game before anything is played. Numbers are ASCII digits.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, cast
+import re
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 import discord
 from discord.app_commands import Choice
 
 from bot.errors import ManagerError, NotAPlayer, NotYourTurn
-from bot.i18n import quote_input
+from bot.i18n import digits, quote_input
 from bot.ui import post
 from bot.ui.errors import UIError
 from bot.ui.flow import role_name
-from bot.ui.state import Snapshot, candidate_cells, resolve, snapshot, tried, turn_labels
+from bot.ui.state import (
+    Snapshot,
+    candidate_cells,
+    offered_rotations,
+    resolve,
+    snapshot,
+    tried,
+    turn_labels,
+)
 from bot.ui.texts import player_locale, tr
-from engine import Game, Pass, PlaceFigure, PlaceTile
+from catalogs import LANGUAGES
+from engine import Game, Pass, PlaceAbbey, PlaceFigure, PlaceTile
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
@@ -33,30 +46,101 @@ def bot_of(interaction: discord.Interaction) -> CarcassonneBot:
     return cast("CarcassonneBot", interaction.client)
 
 
-def parse_cell(game: Game, text: str) -> Pos:
-    """A letter from the board or ``x,y``; raises :class:`UIError` naming the real reason."""
+#: Coordinates typed for a square: ``x,y`` or ``(x, y)``, ASCII digits only.
+COORDINATES = re.compile(r"\(?\s*(-?[0-9]+)\s*,\s*(-?[0-9]+)\s*\)?")
+#: The sign of the abbey in the ``cell`` option (the words are the catalogs' ``abbey_word``).
+ABBEY_SIGN = "⛪"
+
+
+def abbey_words() -> frozenset[str]:
+    """What may follow a square to ask for the abbey there ("F abbey"), in every language."""
+    return frozenset({tr("abbey_word", lang).casefold() for lang in LANGUAGES} | {ABBEY_SIGN})
+
+
+def holes(game: Game) -> set[Pos]:
+    """The holes where the player may play their abbey instead of the tile (this turn)."""
+    if game.decision.phase.value != "tile":
+        return set()
+    return {(a.x, a.y) for a in game.legal(PlaceAbbey)}
+
+
+class Square(NamedTuple):
+    """A square typed in ``cell``: where, whether the abbey goes there, and how to name it."""
+
+    pos: Pos
+    abbey: bool
+    shown: str
+
+
+def parse_square(game: Game, text: str) -> Square:
+    """A letter from the board or ``x,y``, and whether the abbey goes there (a hole where the
+    tile does not fit, or a hole asked for with "abbey"), as the turn message's menus offer
+    them; raises :class:`UIError` naming the real reason."""
+    head, _, last = text.strip().rpartition(" ")
+    asked = bool(head.strip()) and last.casefold() in abbey_words()
+    typed = head.strip() if asked else text.strip()
     cells = candidate_cells(game)
-    labels = {lab: pos for pos, lab in turn_labels(game).items()}
-    key = text.strip().upper().split(" ")[0] if text.strip() else ""
+    hollow = holes(game)
+    lettered = turn_labels(game)
+    labels = {lab: pos for pos, lab in lettered.items()}
+    word = typed.split(" ")[0] if typed else ""
+    key = word.upper() if word.isascii() else word  # "ß".upper() is "SS": letters are ASCII
     if key in labels:
-        return labels[key]
-    try:
-        x, y = (int(v) for v in text.replace("(", "").replace(")", "").split(","))
-    except ValueError:
-        if key.isalpha() and len(key) <= 3 and labels:
-            letters = sorted(labels, key=lambda lab: (len(lab), lab))
-            raise UIError(
-                "no_such_letter", cell=quote_input(key), first=letters[0], last=letters[-1]
-            ) from None
-        raise UIError("bad_cell", cell=quote_input(text)) from None
-    if (x, y) not in cells:
+        pos, shown = labels[key], key
+    else:
+        found = COORDINATES.fullmatch(typed)
+        if found is None:
+            if key.isalpha() and len(key) <= 3 and labels:
+                letters = sorted(labels, key=lambda lab: (len(lab), lab))
+                raise UIError(
+                    "no_such_letter", cell=quote_input(key), first=letters[0], last=letters[-1]
+                )
+            raise UIError("bad_cell", cell=quote_input(text))
+        pos = (int(found[1]), int(found[2]))
+        shown = f"({pos[0]}, {pos[1]})"
+    if asked or (pos not in cells and pos in hollow):
+        if pos in hollow:
+            return Square(pos, True, shown)
+        if not hollow:
+            raise UIError("abbey_none")
+        where = ", ".join(lab for hole, lab in lettered.items() if hole in hollow)
+        raise UIError("abbey_not_hole", cell=shown, holes=where)
+    if pos not in cells:
+        x, y = pos
         tiles = game.board.tiles
-        if (x, y) in tiles:
+        if pos in tiles:
             raise UIError("cell_taken", cell=f"({x}, {y})")
         if not any((x + dx, y + dy) in tiles for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0))):
             raise UIError("cell_alone", cell=f"({x}, {y})")
         raise UIError("cell_no_fit", cell=f"({x}, {y})")
-    return x, y
+    return Square(pos, False, shown)
+
+
+def parse_cell(game: Game, text: str) -> Pos:
+    """The square of :func:`parse_square` (the tile's or the abbey's)."""
+    return parse_square(game, text).pos
+
+
+def first_move(game: Game, text: str, rotation: int | None) -> PlaceTile | PlaceAbbey:
+    """The tile (or the abbey) that ``cell`` and ``rotation`` ask for, as the menus offer it:
+    the rotation may be left out where the tile lies one way only (as the menus show it)."""
+    square = parse_square(game, text)
+    (x, y), cell = square.pos, square.shown
+    if square.abbey:
+        if rotation is not None:
+            raise UIError("abbey_rotation", cell=cell)
+        return PlaceAbbey(x, y)
+    rotations = candidate_cells(game)[(x, y)]
+    offered = offered_rotations(game, (x, y)) or rotations
+    if rotation is None and len(offered) == 1:
+        rotation = offered[0]
+    if rotation is None:
+        legal = ", ".join(f"{r}°" for r in offered)
+        raise UIError("no_rotation", legal=legal, cell=cell)
+    if rotation not in rotations:
+        legal = ", ".join(f"{r}°" for r in offered)
+        raise UIError("place_rotation", rotation=rotation, legal=legal, cell=cell)
+    return PlaceTile(x, y, rotation)
 
 
 def parse_figure(after: Game, text: str, locale: str | None = None) -> PlaceFigure | None:
@@ -67,7 +151,7 @@ def parse_figure(after: Game, text: str, locale: str | None = None) -> PlaceFigu
         return None
     number = value.split(" ")[0]
     # Numbers are those of the placement step: one per figure choice, in the engine's order.
-    if number.isdigit() and 1 <= int(number) <= len(figures):
+    if digits(number) and 1 <= int(number) <= len(figures):
         chosen = figures[int(number) - 1]
         if "hut" in value and chosen.figure != "hut":  # "3 hut": the hut on that same spot
             return next((f for f in figures if f.at == chosen.at and f.figure == "hut"), chosen)
@@ -102,29 +186,15 @@ async def place(
     if view.phase != "tile":
         raise UIError("not_tile_phase")
     game = snap.require_game()
-    x, y = parse_cell(game, cell)
-    rotations = candidate_cells(game)[(x, y)]
-    if rotation is None and len(rotations) == 1:
-        rotation = rotations[0]
-    if rotation is None:
-        legal = ", ".join(f"{r}°" for r in rotations)
-        raise UIError("no_rotation", legal=legal, cell=cell.strip().upper())
-    if rotation not in rotations:
-        legal = ", ".join(f"{r}°" for r in rotations)
-        raise UIError("place_rotation", rotation=rotation, legal=legal, cell=cell.strip().upper())
-    tile = PlaceTile(x, y, rotation)
+    tile = first_move(game, cell, rotation)
     after = await asyncio.to_thread(tried, game, tile)
     chosen = parse_figure(after, figure, player_locale(interaction, row.locale))
     await interaction.response.defer(ephemeral=True, thinking=True)
-    first = await manager.apply(row.id, interaction.user.id, tile, turn=view.turn, phase="tile")
-    results = [first]
-    if first.view.phase == "figure" and first.view.turn == view.turn:
-        second = chosen or Pass()
-        results.append(
-            await manager.apply(row.id, interaction.user.id, second, turn=view.turn, phase="figure")
-        )
-    events = [e for r in results for e in r.events]
-    await post.announce(bot_of(interaction), await snapshot(manager, row.id), events)
+    # The tile and its figure step in one move, saved together (a crash never splits a turn).
+    user = interaction.user.id
+    then = chosen or Pass()
+    played = await manager.apply(row.id, user, tile, turn=view.turn, phase="tile", then=then)
+    await post.announce(bot_of(interaction), await snapshot(manager, row.id), list(played.events))
     await interaction.followup.send(tr("done", locale), ephemeral=True)
 
 
@@ -145,31 +215,46 @@ async def _snap(interaction: discord.Interaction, option: str) -> Snapshot | Non
 
 
 async def cell_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """The squares of the turn message's menus: each square where the tile fits, and each
+    hole for the abbey ("F abbey"), lettered as on the board."""
     snap = await _snap(interaction, "cell")
     if snap is None:
         return []
-    labels = turn_labels(snap.require_game())
+    game = snap.require_game()
+    locale = player_locale(interaction, snap.locale)
+    cells, hollow = candidate_cells(game), holes(game)
     typed = current.strip().upper()
-    return [
-        Choice(name=f"{lab} · ({x}, {y})", value=lab)
-        for (x, y), lab in labels.items()
-        if lab.startswith(typed) or not typed
-    ][:25]
+    choices: list[Choice[str]] = []
+    for (x, y), lab in turn_labels(game).items():
+        if typed and not lab.startswith(typed.split(" ")[0]):
+            continue
+        if (x, y) in cells:
+            choices.append(Choice(name=f"{lab} · ({x}, {y})", value=lab))
+        if (x, y) in hollow:
+            name = f"{ABBEY_SIGN} {tr('put_abbey', locale, label=lab)} · ({x}, {y})"
+            choices.append(Choice(name=name, value=f"{lab} {tr('abbey_word', locale)}"))
+    return choices[:25]
 
 
 async def rotation_choices(interaction: discord.Interaction, current: str) -> list[Choice[int]]:
+    """The rotations the menus offer on the square typed (none for the abbey)."""
     snap = await _snap(interaction, "rotation")
     cell = getattr(interaction.namespace, "cell", None)
     if snap is None or not cell:
         return [Choice(name=f"{r}°", value=r) for r in (0, 90, 180, 270)]
+    game = snap.require_game()
     try:
-        pos = parse_cell(snap.require_game(), str(cell))
+        pos, abbey, _ = parse_square(game, str(cell))
     except UIError:
         return []
-    return [Choice(name=f"{r}°", value=r) for r in candidate_cells(snap.require_game())[pos]]
+    if abbey:
+        return []
+    offered = offered_rotations(game, pos) or candidate_cells(game)[pos]
+    return [Choice(name=f"{r}°", value=r) for r in offered]
 
 
 async def figure_choices(interaction: discord.Interaction, current: str) -> list[Choice[str]]:
+    """The figure spots of the step the menus open for the square (and rotation) typed."""
     snap = await _snap(interaction, "figure")
     namespace = interaction.namespace
     none_word = tr("none_word", player_locale(interaction, snap.locale if snap else None))
@@ -179,13 +264,16 @@ async def figure_choices(interaction: discord.Interaction, current: str) -> list
     game = snap.require_game()
     locale = player_locale(interaction, snap.locale)
     try:
-        x, y = parse_cell(game, str(namespace.cell))
+        (x, y), abbey, _ = parse_square(game, str(namespace.cell))
     except UIError:
         return [none]
-    rotations = candidate_cells(game)[(x, y)]
-    rotation = getattr(namespace, "rotation", None)
-    rotation = rotation if rotation in rotations else rotations[0]
-    after = await asyncio.to_thread(tried, game, PlaceTile(x, y, rotation))
+    first: PlaceTile | PlaceAbbey = PlaceAbbey(x, y)
+    if not abbey:
+        rotations = candidate_cells(game)[(x, y)]
+        offered = offered_rotations(game, (x, y)) or rotations
+        rotation = getattr(namespace, "rotation", None)
+        first = PlaceTile(x, y, rotation if rotation in rotations else offered[0])
+    after = await asyncio.to_thread(tried, game, first)
     figures = after.legal_figures()
     choices = [
         Choice(

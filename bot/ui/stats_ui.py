@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, cast
 import discord
 from babel.numbers import format_decimal
 
-from bot.i18n import language
+from bot.errors import NoSuchSeason
+from bot.i18n import language, shown_text
+from bot.leagues import NAME_LENGTH
 from bot.manager.stats import StatsReport
 from bot.ui import images
 from bot.ui.errors import UIError
@@ -56,7 +58,12 @@ def stats_embed(
 ) -> discord.Embed:
     stats = report.player
     if report.season is not None and league is not None:
-        scope = tr("stats_scope_season", locale, league=league.name, season=report.season[1])
+        scope = tr(
+            "stats_scope_season",
+            locale,
+            league=shown_text(league.name, NAME_LENGTH),
+            season=report.season[1],
+        )
     else:
         scope = tr("stats_scope_server", locale)
     embed = discord.Embed(
@@ -156,6 +163,8 @@ async def show(
         _person(versus)
         if versus.id == who.id:
             raise UIError("stats_versus_self")
+    if league is not None and season is not None and not 1 <= season <= league.season.season:
+        raise NoSuchSeason(season=season)  # told privately: the answer is not deferred yet
     guild_id = interaction.guild_id
     assert guild_id is not None  # the groups are guild-only
     await interaction.response.defer(thinking=True)
@@ -169,11 +178,11 @@ async def show(
         viewer=interaction.user.id,
     )
     locale = player_locale(interaction, interaction.extras.get("locale"))
-    name = discord.utils.escape_markdown(who.display_name)
+    name = shown_text(who.display_name)
     if not report.player.games:
         await interaction.followup.send(tr("stats_no_games", locale, name=name))
         return
-    other = discord.utils.escape_markdown(versus.display_name) if versus is not None else None
+    other = shown_text(versus.display_name) if versus is not None else None
     embed = stats_embed(report, name, other, locale, league)
     embed.set_thumbnail(url=who.display_avatar.url)
     stats = report.player

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +117,25 @@ class Table:
 
     def actor(self, user_id: int | None) -> Any:
         return next(p for p in self.players if p.id == user_id)
+
+
+async def at_once(env: simcord.Env, *calls: Callable[[], Awaitable[Any]]) -> list[Any]:
+    """Run simcord operations (clicks, selects, commands) as if they came at the same instant:
+    each is handed to the bot before the bot answers any (simcord waits for the bot once, after
+    the last). Their results, in order."""
+
+    async def later(**_: Any) -> None:
+        return None
+
+    results = []
+    env._settle_internal = later  # type: ignore[method-assign]
+    try:
+        for call in calls[:-1]:
+            results.append(await call())
+    finally:
+        del env._settle_internal
+    results.append(await calls[-1]())
+    return results
 
 
 def custom_ids(message: Any, prefix: str = "") -> list[str]:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.errors import ManagerError
-from bot.leagues import check_name, parse_day
+from bot.leagues import BadPoints, check_name, parse_day, parse_points
 
 
 @pytest.mark.parametrize(
@@ -32,6 +32,11 @@ def test_ordinary_league_names_pass(name: str) -> None:
         ("1999-12-31", "is too far away"),
         ("@everyone", "“@\u200beveryone” is not a date"),
         ("x" * 5000, "“xxxxxxxxxxxxxxxxxxx…” is not a date"),
+        # ASCII digits only, two for the month and the day.
+        ("\uff12\uff10\uff12\uff16-09-30", "“\uff12\uff10\uff12\uff16-09-30” is not a date"),
+        ("2026-\u0660\u0669-30", "is not a date"),
+        ("2026-9-30", "is not a date"),
+        ("2026-09-3²", "is not a date"),
     ],
 )
 def test_season_dates_out_of_range_or_garbage_are_refused_shortly(text: str, expected: str) -> None:
@@ -39,6 +44,13 @@ def test_season_dates_out_of_range_or_garbage_are_refused_shortly(text: str, exp
         parse_day(text)
     message = refused.value.message("en")
     assert expected in message and len(message) < 200
+
+
+@pytest.mark.parametrize("text", ["²", "3,1,²", "\uff13,\uff11,\uff10", "3,\u0661,0", "1\u00b9"])
+def test_points_are_ascii_digits(text: str) -> None:
+    with pytest.raises(BadPoints) as refused:
+        parse_points(text)
+    assert "3,1,0" in refused.value.message("en")
 
 
 def test_a_normal_date_is_midnight_utc() -> None:

@@ -238,3 +238,81 @@ async def test_a_league_with_computer_players(simcord_env: simcord.Env) -> None:
     assert set(ratings.current) == {alice.id, bob.id}
     text = standings_text(table)
     assert "alice" in text and "bob" in text and "Computer" not in text, text
+
+
+#: A reason or a name as a mischievous member types it: NUL, a right-to-left override, a
+#: zero-width space, markdown (bold, spoiler, code, masked link, heading), mentions.
+NASTY = "a\x00b\u202ec\u200b **bold** ||hidden|| `code` <@123> @everyone [x](https://e.xyz) # h"
+
+
+def harmless(text: str) -> None:
+    """``text`` shows no control, direction or zero-width character of its own, no markdown
+    of the user's and no mention: the typed words read as typed."""
+    for hidden in ("\x00", "\u202e", "c\u200b"):
+        assert hidden not in text, (hidden, text)
+    for live in ("**bold**", "||hidden||", "`code`", "<@123>", "[x](", "# h"):
+        assert live not in text.replace("\\#", ""), (live, text)
+    assert "@everyone" not in text and "@\u200beveryone" in text, text
+    assert "\\*\\*bold\\*\\*" in text and "\\|\\|hidden\\|\\|" in text, text
+    assert "\\`code\\`" in text and "\\[x\\]\\(" in text, text
+
+
+async def test_reasons_and_names_users_typed_are_shown_harmlessly(
+    simcord_env: simcord.Env,
+) -> None:
+    table = Table(simcord_env, players=2)
+    alice, bob = table.players
+    zoe = admin_of(table, simcord_env)
+    channel, manager = table.channel, table.bot.manager
+    created = await zoe.slash(channel, "league create", name="**Big** _Cup_ ||x||")
+    assert any(
+        "League **\\*\\*Big\\*\\* \\_Cup\\_ \\|\\|x\\|\\|** created" in t for t in said(created)
+    )
+    for player in (alice, bob):
+        await player.slash(channel, "league join")
+    scheduled = await zoe.slash(channel, "league schedule", player1=alice, player2=bob)
+    game = game_number(said(scheduled)[-1])
+    await finish_through_the_bot(table, game)
+    # A reason is shown as typed, publicly, with nothing hidden, formatted or mentioned.
+    annulled = await zoe.slash(channel, "league annul", game=game, reason=NASTY)
+    (text,) = said(annulled)
+    assert "Reason: ab" in text and "\\_Cup\\_" in text
+    harmless(text)
+    closed = await zoe.slash(channel, "league close", reason=NASTY)
+    text = step_of(closed).content
+    assert "closed by" in text and "Reason: ab" in text
+    harmless(text)
+    log = await zoe.slash(channel, "league log")
+    entries = log.response.embeds[0].description if log.response else ""
+    assert entries is not None and entries.count("Reason") == 0 and entries.count("ab") == 2
+    harmless(entries)
+    # A league name typed wrong is quoted harmlessly in the refusal.
+    missing = await alice.slash(channel, "league standings", league=NASTY[:50])
+    (text,) = said(missing)
+    assert missing.ephemeral and "ab" in text
+    for hidden in ("\x00", "\u202e", "**bold**", "<@123>"):
+        assert hidden not in text, (hidden, text)
+    assert manager is table.bot.manager
+
+
+async def test_refusals_of_typed_values_in_close_and_stats_are_private(
+    simcord_env: simcord.Env,
+) -> None:
+    """Both commands answer in public: what was typed is checked before that answer starts,
+    so a refusal is shown to the one who typed it only (found by the Unicode fuzz)."""
+    table = Table(simcord_env, players=2)
+    zoe = admin_of(table, simcord_env)
+    channel = table.channel
+    await zoe.slash(channel, "league create", name="Spring")
+    cases: list[tuple[str, dict[str, Any], str]] = [
+        ("league stats", {"season": 60}, "This league has no season 60."),
+        ("league close", {"reason": "\u200b\u202e"}, "reason"),
+        ("league close", {"reason": "end", "next_season_ends": "2030-1-1"}, "is not a date"),
+    ]
+    for command, options, expected in cases:
+        refused = await zoe.slash(channel, command, **options)
+        assert refused.ephemeral and any(expected in t for t in said(refused)), said(refused)
+    closed = await zoe.slash(channel, "league close", reason="end of spring")
+    assert not closed.ephemeral
+    again = await zoe.slash(channel, "league close", reason="again")
+    assert again.ephemeral and said(again) == ["Spring is closed: its last season is over."]

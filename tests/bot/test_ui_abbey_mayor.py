@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import json
+import random
+import re
 from typing import Any
 
 import discord
@@ -27,12 +29,16 @@ from conftest_ui import (
 )
 from PIL import Image
 from ui_scenes import (
+    RING,
+    RING_LAST,
+    abbey_scene,
     button_id,
     button_labels,
     forced_game,
     menu,
     option_labels,
     option_values,
+    play,
     put,
     repost,
 )
@@ -40,20 +46,6 @@ from ui_scenes import (
 from engine import Pass, PlaceAbbey, PlaceFigure, PlaceTile
 
 __all__ = ["simcord_bot"]
-
-#   y=0    U  U  D  U        roads west-east; the hole (0, 1) gets tiles on its four sides
-#   y=1    A  U  .  U        bob's thief on the road ending at the hole from the west
-#   y=2          N  B
-Move = tuple[int, int, int, str | None, int | None]
-RING: list[Move] = [
-    (-1, 0, 0, None, None),
-    (-1, 1, 0, "follower", 4),
-    (-2, 1, 270, None, None),
-    (1, 0, 0, None, None),
-    (1, 1, 0, None, None),
-    (1, 2, 0, None, None),
-]
-RING_LAST: Move = (0, 2, 0, None, None)
 
 
 async def pick_cell(
@@ -278,3 +270,135 @@ async def test_the_rotation_step_offers_each_fitting_look_with_its_picture(
     await commit(alice, step)
     record = await table.bot.manager.export_record(game_id)
     assert record["actions"][0] == PlaceTile(x, y, min(legal)).to_json()
+
+
+# -- /carcassonne place and its autocomplete: exactly what the menus offer ----------------------
+
+SQUARE = re.compile(r"\((-?\d+), (-?\d+)\)$")
+
+
+def menu_offers(prompt: Any) -> dict[tuple[int, int, bool], set[int]]:
+    """The turn message's menus: (x, y, abbey) -> the rotations offered (none for an abbey)."""
+    found: dict[tuple[int, int, bool], set[int]] = {}
+    for _, option in put_options(prompt):
+        x, y, what = option["value"].split(",")[:3]
+        abbey = what == "a"
+        found.setdefault((int(x), int(y), abbey), set()).update(() if abbey else {int(what)})
+    return found
+
+
+async def place_offers(
+    table: Table, player: Any, thread: Any
+) -> dict[tuple[int, int, bool], tuple[str, set[int]]]:
+    """The ``place`` autocomplete: (x, y, abbey) -> (the cell value, the rotations offered)."""
+    found: dict[tuple[int, int, bool], tuple[str, set[int]]] = {}
+    for choice in await player.autocomplete(thread, "carcassonne place", "cell", ""):
+        square = SQUARE.search(choice["name"])
+        assert square is not None, choice
+        abbey = choice["value"].endswith(" abbey")
+        assert abbey == choice["name"].startswith("⛪"), choice
+        rotations = await player.autocomplete(
+            thread, "carcassonne place", "rotation", "", cell=choice["value"]
+        )
+        key = (int(square[1]), int(square[2]), abbey)
+        found[key] = (choice["value"], {r["value"] for r in rotations})
+    return found
+
+
+async def test_place_offers_and_plays_the_abbey_in_a_hole_as_the_menus_do(
+    simcord_env: simcord.Env,
+) -> None:
+    table = Table(simcord_env)
+    alice = table.players[0]
+    game_id = await abbey_scene(table, "E")
+    prompt = await repost(table, game_id)
+    menus = menu_offers(prompt)
+    assert (0, 1, True) in menus and (0, 1, False) not in menus, "the tile does not fit F"
+    offered = await place_offers(table, alice, table.thread())
+    assert {k: v[1] for k, v in offered.items()} == menus
+    assert offered[(0, 1, True)][0] == "F abbey"
+    # The spots offered for the abbey are those of the step the menu opens.
+    figures = await alice.autocomplete(
+        table.thread(), "carcassonne place", "figure", "", cell="F abbey"
+    )
+    step = await pick(table, game_id, alice, prompt, value="0,1,a")
+    assert [f["value"] for f in figures] == ["none", "follower.C", "wagon.C"]
+    assert len(figures) - 1 == len(spot_ids(step))
+    # An abbey is not turned: a rotation is refused, clearly and privately.
+    turned = await alice.slash(table.thread(), "carcassonne place", cell="F", rotation=90)
+    assert turned.ephemeral and said(turned) == [
+        "Square F takes your abbey, which is not turned: leave `rotation` empty to play it "
+        "there, or pick a square where your tile fits."
+    ]
+    # The hole's letter alone plays the abbey (the tile does not fit there), with the monk.
+    played = await alice.slash(table.thread(), "carcassonne place", cell="F", figure="1")
+    assert said(played) == ["Played."], said(played)
+    record = await table.bot.manager.export_record(game_id)
+    assert record["actions"][-2:] == [
+        PlaceAbbey(0, 1).to_json(),
+        PlaceFigure("follower", 0, 1, "C").to_json(),
+    ]
+    assert "alice placed their abbey at (0, 1) and put a monk on it." in table.last().content
+
+
+async def test_a_hole_the_tile_fits_is_offered_twice_and_abbey_picks_the_abbey(
+    simcord_env: simcord.Env,
+) -> None:
+    table = Table(simcord_env)
+    alice = table.players[0]
+    game_id = await abbey_scene(table, "D")
+    prompt = await repost(table, game_id)
+    menus = menu_offers(prompt)
+    assert (0, 1, True) in menus and (0, 1, False) in menus
+    offered = await place_offers(table, alice, table.thread())
+    assert {k: v[1] for k, v in offered.items()} == menus
+    letter = offered[(0, 1, False)][0]
+    assert offered[(0, 1, True)][0] == f"{letter} abbey"
+    nowhere = await alice.slash(table.thread(), "carcassonne place", cell="A abbey")
+    assert said(nowhere) == [
+        f"Square A is not a hole for your abbey: the holes this turn are {letter}."
+    ], said(nowhere)
+    # Any language's word asks for the abbey, in any case.
+    played = await alice.slash(table.thread(), "carcassonne place", cell=f"{letter.lower()} Abtei")
+    assert said(played) == ["Played."], said(played)
+    record = await table.bot.manager.export_record(game_id)
+    assert record["actions"][-2:] == [PlaceAbbey(0, 1).to_json(), Pass().to_json()]
+
+
+async def test_place_takes_each_move_its_autocomplete_offers_in_a_four_player_game(
+    simcord_env: simcord.Env,
+) -> None:
+    """Turn after turn of a 4-player Abbey & Mayor game: the autocomplete offers what the
+    menus offer, and the command plays a random pick of it (abbeys included)."""
+    table = Table(simcord_env, players=4)
+    manager = table.bot.manager
+    game_id = await forced_game(table, None, seed=11)
+    rng = random.Random(4)
+    abbeys = 0
+    for _ in range(24):
+        view = await manager.decision(game_id)
+        if view.finished:
+            break
+        if view.phase != "tile":  # a freed wagon, or the end-game abbey: not place's
+            await play(table, game_id, Pass())
+            continue
+        player = table.actor(view.user_id)
+        table.bot.cooldowns.clear()  # /carcassonne board is rate limited
+        prompt = await repost(table, game_id)
+        offered = await place_offers(table, player, table.thread())
+        assert {k: v[1] for k, v in offered.items()} == menu_offers(prompt)
+        key = rng.choice(sorted(offered))
+        if any(k[2] for k in offered) and rng.random() < 0.5:
+            key = next(k for k in sorted(offered) if k[2])
+        cell, rotations = offered[key]
+        options: dict[str, Any] = {"cell": cell}
+        if rotations:
+            options["rotation"] = rng.choice(sorted(rotations))
+        figures = await player.autocomplete(
+            table.thread(), "carcassonne place", "figure", "", **options
+        )
+        options["figure"] = rng.choice(figures)["value"]
+        played = await player.slash(table.thread(), "carcassonne place", **options)
+        assert said(played) == ["Played."], (options, said(played))
+        abbeys += key[2]
+    assert abbeys >= 1, "an abbey was played with place"

@@ -8,6 +8,7 @@ import simcord
 from conftest_ui import (
     Table,
     assert_png,
+    at_once,
     commit,
     custom_ids,
     live_step,
@@ -18,6 +19,8 @@ from conftest_ui import (
     simcord_bot,
     spot_ids,
 )
+
+from bot.ui.texts import tr
 
 __all__ = ["simcord_bot"]
 
@@ -113,3 +116,39 @@ async def test_each_turn_shows_its_tile_and_a_player_keeps_one_live_step(
     # Two interactions played the turn.
     await commit(alice, third)
     assert (await table.bot.manager.decision(game_id)).turn == 1
+
+
+async def test_the_same_square_picked_twice_at_once_opens_one_step_and_plays_once(
+    simcord_env: simcord.Env,
+) -> None:
+    """A double click that Discord delivers as two interactions at the same instant: both are
+    answered without an error, the player keeps one live step, and its spot plays once."""
+    table = Table(simcord_env)
+    alice = table.players[0]
+    game_id = await table.new(seed=11)
+    prompt = table.last()
+    menu_id, option = put_options(prompt)[0]
+
+    async def same() -> object:
+        return await alice.select(prompt, [option["value"]], custom_id=menu_id)
+
+    for _ in range(2):  # without a step yet, then with the step they opened
+        results = await at_once(simcord_env, same, same)
+        assert all(r.acknowledged for r in results)
+        texts = [t for r in results for t in said(r)]
+        assert not any(tr("unexpected", "en") in t for t in texts), texts
+        assert not simcord_env.errors
+        step = await live_step(table, game_id, alice)
+        assert step.content.startswith("Square "), step.content
+    target = custom_ids(step, "cc:ok:")[-1]
+
+    async def ok() -> object:
+        return await alice.click(step, custom_id=target)
+
+    played, again = await at_once(simcord_env, ok, ok)
+    assert played.acknowledged and again.acknowledged
+    texts = said(played) + said(again)
+    assert not any(tr("unexpected", "en") in t for t in texts), texts
+    assert not simcord_env.errors
+    view = await table.bot.manager.decision(game_id)
+    assert view.turn == 1 and len((await table.bot.manager.export_record(game_id))["actions"]) <= 2

@@ -77,6 +77,30 @@ async def put_abbey(table: Table, game_id: int, x: int, y: int) -> None:
     await play(table, game_id, PlaceAbbey(x, y), Pass())
 
 
+#   y=0    U  U  D  U        roads west-east; the hole (0, 1) gets tiles on its four sides
+#   y=1    A  U  .  U        bob's thief on the road ending at the hole from the west
+#   y=2          N  B
+Move = tuple[int, int, int, str | None, int | None]
+RING: list[Move] = [
+    (-1, 0, 0, None, None),
+    (-1, 1, 0, "follower", 4),
+    (-2, 1, 270, None, None),
+    (1, 0, 0, None, None),
+    (1, 1, 0, None, None),
+    (1, 2, 0, None, None),
+]
+RING_LAST: Move = (0, 2, 0, None, None)
+
+
+async def abbey_scene(table: Table, last: str) -> int:
+    """The ring around the hole (0, 1) with ``last`` to place (E does not fit the hole, D
+    does)."""
+    game_id = await forced_game(table, f"D U U A U U B N U {last}")
+    for move in [*RING, RING_LAST, (-2, 0, 0, None, None)]:
+        await put(table, game_id, *move)
+    return game_id
+
+
 async def repost(table: Table, game_id: int) -> Any:
     """Post the turn message again (``/carcassonne board``) and return it."""
     view = await table.bot.manager.decision(game_id)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import digits
 from bot.ui import components, families, images, post
 from bot.ui.components import button, select
 from bot.ui.errors import UIError
@@ -185,7 +186,8 @@ def parse_choice(text: str) -> UseWallTile:
         if len(parts) == 1:
             return UseWallTile(int(parts[0]))
         wall, x, y, at = parts
-        return UseWallTile(int(wall), int(x), int(y), int(at) if at.lstrip("-").isdigit() else at)
+        spot = int(at) if digits(at.removeprefix("-")) else at
+        return UseWallTile(int(wall), int(x), int(y), spot)
     except ValueError:
         raise UIError("stale") from None
 
