@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import simcord
-from conftest_ui import Table, commit, make_bot, pick, spot_ids
+from conftest_ui import SETTLE, Table, commit, make_bot, pick, spot_ids
 
 
 async def main(path: str, kill_after: int) -> None:
     bot = make_bot(Path(path))
-    async with simcord.run(bot, check_errors=False) as env:
+    async with simcord.run(bot, check_errors=False, settle_timeout=SETTLE) as env:
         table = Table(env)
         game_id = await table.new(seed=7)
         print(game_id, flush=True)

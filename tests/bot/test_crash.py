@@ -72,7 +72,7 @@ def killed_game(tmp_path: Path, kill_after: int) -> tuple[Path, int]:
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONPATH": path},
-        timeout=120,
+        timeout=300,
     )  # fmt: skip
     assert worker.returncode == -signal.SIGKILL, worker.stderr[-2000:]
     return database, int(worker.stdout.split()[0])
