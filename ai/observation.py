@@ -16,9 +16,8 @@ from collections.abc import Callable
 from engine import Game
 from engine.carcassonne.river import River
 from engine.castle import CastleGame
+from engine.castle.walls import WALL_POOL
 from engine.hunters import HuntersGame
-
-WALL_TILES = [kind for kind in range(1, 10) for _ in range(2)]
 
 
 def observe(game: Game, seat: int) -> Game:
@@ -93,7 +92,7 @@ def _hide_walls(game: Game, seat: int, rng: random.Random | None) -> None:
     """The face-down wall tiles on the towers: any of those not seen face up."""
     assert isinstance(game, CastleGame)
     seen = [w for held in game.held for w, _ in held] + [w for p in game.played for w in p]
-    pool = list(WALL_TILES)
+    pool = list(WALL_POOL)
     for wall_seen in seen:
         pool.remove(wall_seen)
     pool.sort()

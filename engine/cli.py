@@ -1,4 +1,5 @@
-"""Command line: ``python -m engine replay RECORD.json`` and ``python -m engine simulate``."""
+"""Command line: ``python -m engine replay RECORD.json`` (a record, or a running game's position)
+and ``python -m engine simulate``."""
 
 from __future__ import annotations
 
@@ -14,16 +15,20 @@ from engine.core.actions import Action, MoveWagon, Pass, PlaceAbbey, UseWallTile
 from engine.core.errors import GameError, IllegalActionError
 from engine.core.events import FeatureScored
 from engine.core.game import Game, new_game
+from engine.core.position import game_from_position, is_position
 from engine.core.record import MAX_RECORD_BYTES, RecordError, read_record
 from engine.core.setup import OPTIONS, Setup
 from engine.core.turn import Phase
 
 #: The command's description (a compiled module keeps no ``__doc__``).
-DESCRIPTION = "Replay a game record, or play random legal games."
+DESCRIPTION = "Replay a game record or a running game's position, or play random legal games."
 
 
 def replay_output(record: Any) -> tuple[int, dict[str, Any]]:
-    """Replay a record; return (exit status, the JSON object to print)."""
+    """Replay a record, or rebuild a running game's position (format 2); return (exit status,
+    the JSON object to print)."""
+    if is_position(record):
+        return position_output(record)
     try:
         setup = Setup.from_json(record)
         game = new_game(setup)
@@ -50,6 +55,21 @@ def replay_output(record: Any) -> tuple[int, dict[str, Any]]:
         events.extend(score_events(happened, names))
     scores = {names[p]: s for p, s in enumerate(game.scores)}
     return 0, {"scores": scores, "finished": game.finished, "events": events}
+
+
+def position_output(position: Any) -> tuple[int, dict[str, Any]]:
+    """Rebuild a position's public state (never drawing a tile, never scoring the end): the
+    scores, ``"finished": false`` and its scoring events, as :func:`replay_output` prints."""
+    events: list[Any] = []
+    try:
+        game = game_from_position(position, events)
+    except IllegalActionError as error:
+        return 1, {"error": str(error), "action": getattr(error, "action_index", None)}
+    except GameError as error:
+        return 2, {"error": str(error), "action": getattr(error, "action_index", None)}
+    names = game.setup.players
+    scores = {names[p]: s for p, s in enumerate(game.scores)}
+    return 0, {"scores": scores, "finished": game.finished, "events": score_events(events, names)}
 
 
 def score_events(events: list[Any], names: tuple[str, ...]) -> list[dict[str, Any]]:
@@ -158,8 +178,10 @@ def simulate(args: argparse.Namespace) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine", description=DESCRIPTION)
     commands = parser.add_subparsers(dest="command", required=True)
-    replay = commands.add_parser("replay", help="replay a game record and print the scores")
-    replay.add_argument("record", help="path to a game record JSON file")
+    replay = commands.add_parser(
+        "replay", help="replay a game record, or a running game's position, and print the scores"
+    )
+    replay.add_argument("record", help="path to a game record (or position) JSON file")
     sim = commands.add_parser("simulate", help="play random legal games")
     sim.add_argument("--games", type=int, default=1)
     sim.add_argument("--players", type=int, default=2)
@@ -177,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "replay":
         try:
             with open(args.record, "rb") as source:
-                record = read_record(source.read(MAX_RECORD_BYTES + 1))
+                record = read_record(source.read(MAX_RECORD_BYTES + 1), positions=True)
         except OSError as error:
             print(json.dumps({"error": f"cannot read the record: {error}", "action": None}))
             return 2

@@ -787,6 +787,7 @@ RECORD_REASONS = {
     "too_deep": "json_too_deep",
     "invalid": "json_invalid",
     "huge_number": "json_huge_number",
+    "position": "json_position",
 }
 
 

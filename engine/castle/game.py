@@ -21,17 +21,18 @@ the best feature its owner holds the majority in, so they are never played by ha
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from engine.castle.board import CastleBoard, castle_geometry
-from engine.castle.walls import WallRules
+from engine.castle.walls import WALL_POOL, WallRules
 from engine.core.actions import Action, PlaceFigure, PlaceTile, UseWallTile
 from engine.core.board import Board, Figure, Pos
 from engine.core.errors import IllegalActionError, MalformedError
 from engine.core.events import FeatureScored, FigureReturned, PalacePlaced
 from engine.core.game import FOREIGN_ACTIONS, register_game
 from engine.core.setup import Setup
+from engine.core.steer import Steer
 from engine.core.tiles import TileKind
 from engine.core.turn import Phase
 
@@ -69,11 +70,11 @@ class CastleGame(WallRules):
     }
     roles: ClassVar[dict[str, str]] = ROLES
 
-    def __init__(self, setup: Setup) -> None:
+    def __init__(self, setup: Setup, steer: Steer | None = None) -> None:
         self.geometry = castle_geometry()
         self.palaces: list[Palace | None] = [None] * len(setup.players)
         self._wall_step = False
-        super().__init__(setup)
+        super().__init__(setup, steer)
         self.init_walls()
 
     # -- setup ------------------------------------------------------------------------------
@@ -324,6 +325,45 @@ class CastleGame(WallRules):
         data["palaces"] = [None if p is None else (p.tiles, p.where) for p in self.palaces]
         data.update(self.walls_snapshot())
         return data
+
+    # -- positions (engine.core.position) ---------------------------------------------------
+
+    def public_snapshot(self) -> dict[str, Any]:
+        data = super().public_snapshot()
+        data["towers"] = {tower: wall is not None for tower, wall in self.towers.items()}
+        return data
+
+    def position_counts(self) -> dict[str, int]:
+        """The wall tiles still face down on the corner towers (``walls_left``)."""
+        return {"walls_left": sum(1 for wall in self.towers.values() if wall is not None)}
+
+    def position_setup(
+        self, setup: Setup, shown: list[dict[str, Any]], counts: dict[str, int]
+    ) -> Setup:
+        """Each tower's wall tile: the one turned face up there, else the unseen ones in sorted
+        order (setup deals them to the towers in track order)."""
+        taken: dict[int, int] = {}
+        for entry in shown:
+            if entry["what"] != "wall":
+                continue
+            tower = self.geometry.tower_at(int(entry["space"]))
+            if tower is None or not tower.wall_tile or tower.spaces[0] in taken:
+                raise MalformedError(
+                    f"'shown': no wall tile lies on track space {entry['space']} to be taken"
+                )
+            taken[tower.spaces[0]] = int(entry["wall"])
+        unseen = list(WALL_POOL)
+        for wall in taken.values():
+            if wall not in unseen:
+                raise MalformedError(f"'shown' takes wall tile {wall} more than twice")
+            unseen.remove(wall)
+        unseen.sort()
+        slots = [tower.spaces[0] for tower in self.geometry.towers if tower.wall_tile]
+        dealt = len(taken) + counts["walls_left"]
+        if dealt > len(slots) or any(slots.index(tower) >= dealt for tower in taken):
+            raise MalformedError("'walls_left' does not fit the wall tiles taken")
+        walls = [taken[slot] if slot in taken else unseen.pop(0) for slot in slots[:dealt]]
+        return replace(setup, wall_draw=tuple(walls))
 
     def legal_own(self, action_type: type[Action]) -> list[Action]:
         return list(self.legal_wall_tiles()) if action_type is UseWallTile else []

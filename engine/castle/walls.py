@@ -24,6 +24,8 @@ from engine.core.events import FeatureScored, WallTileTaken, WallTileUsed
 from engine.core.game import Game
 from engine.core.turn import Phase
 
+#: The 18 wall tiles: two of each kind 1-9.
+WALL_POOL = tuple(kind for kind in range(1, 10) for _ in range(2))
 PLAYED_BY_HAND = frozenset({1, 2, 3})
 DOUBLED_FEATURE = {2: "tower", 3: "house"}
 #: Final-scoring wall tiles on incomplete features: tile -> (feature type, points per tile).
@@ -61,7 +63,7 @@ class WallRules(Game):
         slots = sum(t.wall_tile for t in self.geometry.towers)
         forced = self.setup.wall_draw
         if forced is None:
-            pool = [kind for kind in range(1, 10) for _ in range(2)]
+            pool = list(WALL_POOL)
             random.Random(f"wall:{self.setup.seed}").shuffle(pool)
             return pool[:slots]
         if len(forced) > slots or any(not 1 <= w <= 9 for w in forced):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from engine.core.actions import Action, Forfeit, Pass, PlaceFigure, PlaceTile, Skip
 from engine.core.board import Board, Figure, Pos, find_root
@@ -36,6 +36,9 @@ from engine.core.expansion import PLUGINS, Expansion
 from engine.core.setup import GAME_PLAYERS, GAME_TITLES, OPTIONS, Setup
 from engine.core.tiles import EDGE_NAMES, ROTATIONS, TileKind, kinds_by_name
 from engine.core.turn import Decision, LegalPlacements, Phase
+
+if TYPE_CHECKING:
+    from engine.core.steer import Steer
 
 __all__ = ["Decision", "Game", "LegalPlacements", "Phase", "register_game"]
 
@@ -78,6 +81,8 @@ class Game:
 
     ``Game(setup)`` builds the registered class of ``setup.game`` (:func:`register_game`), with
     one instance of each expansion of ``setup.expansions`` (:mod:`engine.core.expansion`).
+    ``steer`` (:class:`engine.core.steer.Steer`) watches what it draws: only the reading and
+    writing of positions (:mod:`engine.core.position`) give one.
     """
 
     #: Words for the edge letters, for refusals ("its N edge is a road ...").
@@ -87,7 +92,7 @@ class Game:
     #: The figures that take the role of their feature.
     role_figures: ClassVar[frozenset[str]] = frozenset()
 
-    def __new__(cls, setup: Setup) -> Game:
+    def __new__(cls, setup: Setup, steer: Steer | None = None) -> Game:
         if cls is Game:
             game_class = GAMES.get(setup.game)
             if game_class is not None and game_class is not Game:
@@ -107,8 +112,10 @@ class Game:
         """Rule point: each player's figures at the start (its expansions' are added)."""
         raise NotImplementedError
 
-    def __init__(self, setup: Setup) -> None:
+    def __init__(self, setup: Setup, steer: Steer | None = None) -> None:
         self.setup = setup
+        #: Told what the game draws (positions only; None in every game played, and in forks).
+        self.steer = steer
         self.options = setup.options
         self.hand_mode = bool(setup.options.get("hand", False))
         self.players = len(setup.players)
@@ -158,6 +165,8 @@ class Game:
             for player in range(self.players):
                 self._refill_hand(player)
         self._begin_turn()
+        if steer is not None:
+            steer.started(self, list(self._pending))
         self._pending.clear()
 
     def _hook_lists(self) -> None:
@@ -216,6 +225,8 @@ class Game:
 
     def _lay_start(self) -> None:
         """Rule point: what lies on the board before the first action (the start tile)."""
+        if self.steer is not None:
+            self.steer.drawing(self, -1)
         start = self.stack.pop()
         self.board.place(self.kinds[start].oriented(0), (0, 0), 0)
         self.after_place((0, 0))
@@ -279,6 +290,7 @@ class Game:
         cls = type(self)
         new = cls.__new__(cls, self.setup)  # no __init__
         new.setup = self.setup
+        new.steer = None
         new.options = self.options
         new.hand_mode = self.hand_mode
         new.players = self.players
@@ -615,6 +627,32 @@ class Game:
             data.update(hook())
         return data
 
+    def public_snapshot(self) -> dict[str, Any]:
+        """Rule point: what everyone at the table sees, comparable: :meth:`snapshot` with the
+        face-down tiles counted instead of named (the stack, each hand; a family's own: bonus
+        tiles, wall tiles on towers), and the tiles not placed yet as a multiset (everyone can
+        count them: the game's tiles less those shown)."""
+        data = self.snapshot()
+        data["stack"] = len(self.stack)
+        data["hands"] = [len(hand) for hand in self.hands]
+        data["unplaced"] = sorted(self.unplaced_tiles().items())
+        return data
+
+    def position_counts(self) -> dict[str, int]:
+        """Rule point: what a position (:mod:`engine.core.position`) counts of a family's own
+        face-down tiles, by field name (Hunters & Gatherers: ``bonus_left``)."""
+        return {}
+
+    def position_setup(
+        self, setup: Setup, shown: list[dict[str, Any]], counts: dict[str, int]
+    ) -> Setup:
+        """Rule point: ``setup`` with the forced draws of a family's own face-down tiles, to
+        rebuild a position whose ``shown`` entries and :meth:`position_counts` are given: the
+        tiles shown where they were, the others in a canonical order (never a seed). Asked of a
+        game of the position's setup with seed 0; raises a ``MalformedError`` for counts or
+        entries no game of the family can have."""
+        return setup
+
     # -- playing ----------------------------------------------------------------------------
 
     def play(self, action: object) -> list[Event]:
@@ -863,6 +901,8 @@ class Game:
         if kind is not None:
             self.stack.insert(0, kind)
             self.tile = None
+            if self.steer is not None:
+                self.steer.returned(self, True)
         self.emit(TurnSkipped(self.current, kind))
         self._end_turn()
 
@@ -884,6 +924,8 @@ class Game:
             if self.tile is not None:
                 self.stack.append(self.tile)  # seen by everyone: the next player takes it
                 self.tile = None
+                if self.steer is not None:
+                    self.steer.returned(self, False)
             self._end_turn()
         elif self.phase is Phase.FIGURE:
             self._finish_turn()
@@ -950,6 +992,8 @@ class Game:
     def _refill_hand(self, player: int) -> None:
         hand = self.hands[player]
         while len(hand) < HAND_SIZE and self.stack:
+            if self.steer is not None:
+                self.steer.drawing(self, player)
             hand.append(self.stack.pop())
 
     def _begin_turn(self) -> None:
@@ -965,6 +1009,8 @@ class Game:
             self._last_tile_placed()
             return
         while self.stack:
+            if self.steer is not None:
+                self.steer.drawing(self, -1)
             name = self.stack.pop()
             if self.has_placement(self.kinds[name]):
                 self.tile = name
@@ -992,6 +1038,8 @@ class Game:
         """Discard unplaceable tiles from a hand (drawing replacements); True if one remains."""
         hand = self.hands[player]
         while True:
+            if self.steer is not None:
+                self.steer.checking_hand(self, player)
             stuck = [n for n in hand if not self.has_placement(self.kinds[n])]
             if not stuck:
                 return bool(hand)
@@ -1091,11 +1139,11 @@ def _copy2(value: Any) -> Any:
 GAMES: dict[str, type[Game]] = {}
 
 
-def new_game(setup: Setup) -> Game:
+def new_game(setup: Setup, steer: Steer | None = None) -> Game:
     """``Game(setup)`` for the engine's own modules: compiled (setup.py), they would build the
     class named by a direct call, skipping the family's class that ``Game.__new__`` chooses."""
     game_class: type[Game] = GAMES.get(setup.game, Game)
-    return game_class(setup)
+    return game_class(setup, steer)
 
 
 def register_game(

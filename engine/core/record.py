@@ -4,7 +4,8 @@ A record (``spec/game-record.md``) is a small, flat JSON object: a few fields an
 actions, each an object of numbers and names. :func:`read_record` refuses, with where and why,
 anything that cannot be one: too large, not UTF-8 text, nested deeper than any record is
 (checked by a scan before the JSON parser recurses), invalid JSON, or not an object. The bot's
-``/carcassonne import`` and ``python -m engine replay`` both read records through it.
+``/carcassonne import`` and ``python -m engine replay`` both read records through it; only the
+latter accepts a running game's position (format 2) too.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 from typing import Any
 
 from engine.core.errors import MalformedError
+from engine.core.setup import POSITION_FORMAT, POSITION_REFUSAL
 
 #: The largest record accepted, in bytes. A 6-player game of every expansion is under 60 KiB.
 MAX_RECORD_BYTES = 1024 * 1024
@@ -26,9 +28,9 @@ _TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
 
 class RecordError(MalformedError):
     """The bytes are not a readable record. ``code`` names the problem for translations:
-    ``too_big``, ``empty``, ``not_text``, ``too_deep``, ``invalid``, ``huge_number`` or
-    ``not_object``;
-    ``params`` hold ``line`` and ``column`` where they are known."""
+    ``too_big``, ``empty``, ``not_text``, ``too_deep``, ``invalid``, ``huge_number``,
+    ``not_object`` or ``position`` (a running game's position, format 2, where a record is
+    wanted); ``params`` hold ``line`` and ``column`` where they are known."""
 
 
 def _where(text: str, index: int) -> tuple[int, int]:
@@ -59,8 +61,11 @@ def nesting_error(text: str, limit: int = MAX_NESTING) -> RecordError | None:
     return None
 
 
-def read_record(data: bytes | str) -> dict[str, Any]:
-    """The JSON object of a record, or a :class:`RecordError` saying what is wrong and where."""
+def read_record(data: bytes | str, positions: bool = False) -> dict[str, Any]:
+    """The JSON object of a record, or a :class:`RecordError` saying what is wrong and where.
+
+    A position (``"format": 2``, :mod:`engine.core.position`) is refused (code ``position``)
+    unless ``positions`` is true: it cannot be continued, only replayed to look at."""
     if len(data) > MAX_RECORD_BYTES:
         raise RecordError(
             f"it is too large: {len(data)} bytes, a record has at most {MAX_RECORD_BYTES}",
@@ -105,4 +110,6 @@ def read_record(data: bytes | str) -> dict[str, Any]:
             f"it is a JSON {type(record).__name__}, a record is a JSON object",
             "not_object",
         )
+    if not positions and record.get("format") == POSITION_FORMAT:
+        raise RecordError(POSITION_REFUSAL, "position")
     return record

@@ -20,6 +20,14 @@ EXPANSIONS: dict[str, tuple[str, ...]] = {}
 DEFAULT_GAME = "carcassonne"
 MIN_PLAYERS, MAX_PLAYERS = 1, 6
 RECORD_FORMAT = 1
+#: A running game's export (:mod:`engine.core.position`): what the table has seen, no seed.
+POSITION_FORMAT = 2
+#: Why a reader of records refuses a position, in words.
+POSITION_REFUSAL = (
+    "it is a position (format 2): what the table saw of a game still running, without the "
+    "seed or any face-down tile, so it cannot be continued, only looked at "
+    "(python -m engine replay); a game exports its record (format 1) once it has finished"
+)
 
 
 #: Seeds are stored as SQLite/PostgreSQL 64-bit integers.
@@ -109,6 +117,8 @@ class Setup:
     def from_json(cls, data: Any) -> Setup:
         if not isinstance(data, dict):
             raise MalformedError("a record must be a JSON object")
+        if data.get("format", RECORD_FORMAT) == POSITION_FORMAT:
+            raise MalformedError(POSITION_REFUSAL, "position")
         if data.get("format", RECORD_FORMAT) != RECORD_FORMAT:
             raise MalformedError(f"unsupported record format {data.get('format')!r}: expected 1")
         players = data.get("players")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from engine.core.actions import PlaceFigure
@@ -33,6 +34,7 @@ from engine.core.events import (
 from engine.core.game import Game, register_game
 from engine.core.majority import majority
 from engine.core.setup import Setup
+from engine.core.steer import Steer
 from engine.core.turn import Phase
 
 MEN, HUTS = 5, 2
@@ -64,7 +66,7 @@ class HuntersGame(Game):
     def initial_supply(self) -> dict[str, int]:
         return {"man": MEN, "hut": HUTS}
 
-    def __init__(self, setup: Setup) -> None:
+    def __init__(self, setup: Setup, steer: Steer | None = None) -> None:
         self.bonus_stack: list[str] = []
         self.in_bonus = False
         self.placed_by: dict[Pos, int] = {(0, 0): -1}
@@ -72,7 +74,7 @@ class HuntersGame(Game):
         self._gold = False
         self._sys_parent: list[int] = []
         self._sys_huts: set[int] = set()
-        super().__init__(setup)
+        super().__init__(setup, steer)
         self.board.merge_hooks = (self._on_merge,)
         self.bonus_stack = self._build_bonus_stack()
 
@@ -174,6 +176,8 @@ class HuntersGame(Game):
         if self._gold and not self.in_bonus:
             self._gold = False
             while self.bonus_stack:
+                if self.steer is not None:
+                    self.steer.drawing_bonus(self)
                 name = self.bonus_stack.pop()
                 if self.has_placement(self.kinds[name]):
                     self.tile = name
@@ -359,6 +363,29 @@ class HuntersGame(Game):
         data["bonus_stack"] = list(self.bonus_stack)
         data["in_bonus"] = self.in_bonus
         return data
+
+    # -- positions (engine.core.position) ---------------------------------------------------
+
+    def public_snapshot(self) -> dict[str, Any]:
+        data = super().public_snapshot()
+        data["bonus_stack"] = len(self.bonus_stack)
+        return data
+
+    def position_counts(self) -> dict[str, int]:
+        """The bonus tiles still face down (``bonus_left``)."""
+        return {"bonus_left": len(self.bonus_stack)}
+
+    def position_setup(
+        self, setup: Setup, shown: list[dict[str, Any]], counts: dict[str, int]
+    ) -> Setup:
+        """The bonus tiles drawn as shown, then the unseen ones in sorted order."""
+        drawn = [str(e["tile"]) for e in shown if e["what"] in ("bonus", "bonus_discard")]
+        unseen = sorted((Counter(self._build_bonus_stack()) - Counter(drawn)).elements())
+        kinds = sorted(set(unseen) or {k.name for k in self.kinds.values() if k.extra.get("bonus")})
+        left = counts["bonus_left"]
+        while len(unseen) < left:  # a forced bonus draw longer than the game's bonus tiles
+            unseen.extend(kinds[: left - len(unseen)])
+        return replace(setup, bonus_draw=(*drawn, *unseen[:left]))
 
 
 register_game("hunters", HuntersGame)

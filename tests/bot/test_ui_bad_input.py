@@ -288,6 +288,13 @@ async def test_resigning_is_told_as_a_forfeit_not_as_the_bot_playing_on(
     assert "ne marquent plus rien" in command_text(leave, "fr")
 
 
+def running_position() -> bytes:
+    from engine import Game, Setup
+    from engine.core.position import position_json, position_of
+
+    return position_json(position_of(Game(Setup(players=("a", "b"), seed=3)))).encode()
+
+
 async def test_records_with_huge_numbers_or_deep_nesting_are_refused_clearly(
     simcord_env: simcord.Env, caplog: Any
 ) -> None:
@@ -300,6 +307,8 @@ async def test_records_with_huge_numbers_or_deep_nesting_are_refused_clearly(
         (record_with(seed=-1), "'seed' must be a whole number from 0 to"),
         (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
         (b'{"a":' * 50_000 + b"1" + b"}" * 50_000, "nested too deeply"),
+        # A running game's position: it has no tiles to come, so it cannot be continued.
+        (running_position(), "it is the position of a game still running"),
     ]
     with caplog.at_level(logging.ERROR):
         for data, expected in cases:

@@ -50,6 +50,7 @@ def test_replay_reports_a_record_nested_too_deeply(
         (b" " * (MAX_RECORD_BYTES + 1), "too_big", "it is too large"),
         (b'{"a": ' * 40 + b"1" + b"}" * 40, "too_deep", "line 1, column 193"),
         (b'{"actions": [' + b"[" * 31 + b"]" * 31 + b"]}", "too_deep", "more than 32"),
+        (b'{"format": 2, "players": ["a"], "actions": []}', "position", "game still running"),
     ],
 )
 def test_bytes_that_cannot_be_a_record_are_refused_saying_where(

@@ -166,6 +166,8 @@ class AbbeyMayor(Expansion):
             # The abbey is played instead of the drawn tile, which goes back on top of the stack.
             game.stack.append(game.tile)
             game.tile = None
+            if game.steer is not None:
+                game.steer.returned(game, False)
         abbey = game.kinds[rules.ABBEY_KIND].oriented(0)
         game._touched = game.board.place(abbey, pos, game.turn)
         game.last_pos = pos
