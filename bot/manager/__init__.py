@@ -43,6 +43,7 @@ if TYPE_CHECKING:
         Storage,
         UserSettings,
     )
+    from engine import Game
 
 log = logging.getLogger(__name__)
 
@@ -336,6 +337,10 @@ class GameManager(LeavingManager):
     async def export_record(self, game_id: int) -> dict[str, Any]:
         """See :meth:`RecordsOps.export_record`."""
         return await self.records.export_record(game_id)
+
+    async def public_copy(self, game_id: int) -> Game:
+        """See :meth:`RecordsOps.public_copy`."""
+        return await self.records.public_copy(game_id)
 
     async def import_record(
         self,

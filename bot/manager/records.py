@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from collections.abc import Sequence
@@ -27,6 +28,7 @@ from bot.storage import (
     UserSettings,
 )
 from engine import Forfeit, Game, GameError, Setup, action_from_json
+from engine.core.position import game_from_position, position_of
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +50,10 @@ class RecordsOps:
     # -- records ----------------------------------------------------------------------------
 
     async def export_record(self, game_id: int) -> dict[str, Any]:
-        """The game's record (the project's record format), ready for ``json.dumps``.
+        """The game's record (the project's record format), ready for ``json.dumps``: a game
+        that is over (finished or abandoned) as its whole record, a running game as its
+        *position* (``"format": 2``: what the table has seen, no seed, no face-down tile, no
+        tile in a hand; see :mod:`engine.core.position`), which tells nothing of its future.
 
         An action the bot played carries why as an extra ``"forced"`` field (``autoplay``,
         ``skip``, ``forfeit``, ``resigned``); the engine ignores it when replaying. Computer
@@ -56,17 +61,30 @@ class RecordsOps:
         """
         async with self.core.lock(game_id):
             live = await self.core._live(game_id)
-            record = live.game.record()
-            for data, row in zip(record["actions"], live.log, strict=True):
-                if row.forced is not None:
-                    data["forced"] = row.forced
-            names = record["players"]
-            computers = {
-                names[s.seat]: s.computer for s in live.row.seats if s.computer is not None
-            }
-            if computers:
-                record["computer"] = computers
-            return record
+            game, row, log = live.game.fork(), live.row, list(live.log)
+        if row.status in ("finished", "abandoned") or game.finished:
+            record = game.record()
+        else:  # replays the game: off the event loop
+            record = await asyncio.to_thread(position_of, game)
+        for data, action in zip(record["actions"], log, strict=True):
+            if action.forced is not None:
+                data["forced"] = action.forced
+        names = record["players"]
+        computers = {names[s.seat]: s.computer for s in row.seats if s.computer is not None}
+        if computers:
+            record["computer"] = computers
+        return record
+
+    async def public_copy(self, game_id: int) -> Game:
+        """What the whole table may see of the game, as an engine state to draw: a running
+        game rebuilt from its position (the face-down tiles and hands in a canonical order,
+        so nothing drawn from it depends on the seed), a game that is over as it is."""
+        async with self.core.lock(game_id):
+            live = await self.core._live(game_id)
+            game, row = live.game.fork(), live.row
+        if row.status in ("finished", "abandoned") or game.finished:
+            return game
+        return await asyncio.to_thread(_public, game)
 
     async def import_record(
         self,
@@ -209,3 +227,8 @@ class RecordsOps:
 
 
 Step = tuple[Played, ActionRow]
+
+
+def _public(game: Game) -> Game:
+    """A running game's public state: its position, played again."""
+    return game_from_position(position_of(game))

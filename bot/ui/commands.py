@@ -46,6 +46,7 @@ from bot.ui.state import resolve, snapshot
 from bot.ui.texts import player_locale, rules_keys, rules_text, tr
 from engine.core import setup as engine_setup
 from engine.core.events import PlayerLeft
+from engine.core.position import is_position, position_json
 from engine.core.record import MAX_RECORD_BYTES, RecordError, read_record
 from engine.core.timeline import score_series
 
@@ -375,7 +376,9 @@ class CarcassonneGroup(app_commands.Group):
             raise UIError("no_game_here")
         if snap.view.finished or row.status != "active":
             raise UIError("game_closed", game_id=row.id)
-        file = await images.tiles_file(snap.game, locale)
+        # Drawn from what the table has seen (tiles in hands and the stack's order unknown).
+        public = await bot_of(interaction).manager.public_copy(row.id)
+        file = await images.tiles_file(public, locale)
         lines = [tr("tiles_intro", locale, game_id=row.id)]
         if row.kind == "castle":
             lines.append(tr("tiles_castle", locale))
@@ -400,21 +403,24 @@ class CarcassonneGroup(app_commands.Group):
         row = await resolve(interaction, game, "carcassonne replay")
         require_started(row)
         await interaction.response.defer(thinking=True, ephemeral=not shared(interaction, row))
-        snap = await snapshot(bot_of(interaction).manager, row.id)
+        manager = bot_of(interaction).manager
+        snap = await snapshot(manager, row.id)
         if snap.game is None:
             raise UIError("no_game_here")
+        # A running game's replay, page and link show what the table has seen, nothing more.
+        public = await manager.public_copy(row.id)
         locale = here_locale(interaction, row)
-        turns = (await asyncio.to_thread(score_series, snap.game.record())).turns
+        turns = (await asyncio.to_thread(score_series, public.record())).turns
         if turns >= LONG_REPLAY:
             drawing = catalogs.plural("ui", "replay_drawing", turns, locale, game_id=row.id)
             await interaction.edit_original_response(content=drawing)
         styles = images.seat_styles(row)
-        files = [await images.replay_file(snap.game, locale, row.id, styles=styles)]
+        files = [await images.replay_file(public, locale, row.id, styles=styles)]
         if page:
-            files.append(await viewer.viewer_file(snap.game, locale, row.id, styles=styles))
+            files.append(await viewer.viewer_file(public, locale, row.id, styles=styles))
         done = catalogs.plural("ui", "replay_done", turns, locale, game_id=row.id)
         base = bot_of(interaction).settings.viewer_url
-        url = None if base is None else await viewer.viewer_link(base, snap.game, styles)
+        url = None if base is None else await viewer.viewer_link(base, public, styles)
         if url is None:
             await interaction.edit_original_response(content=done, attachments=files)
         else:
@@ -539,7 +545,10 @@ class CarcassonneGroup(app_commands.Group):
         row = await resolve(interaction, game, "carcassonne export")
         require_started(row)
         record = await bot_of(interaction).manager.export_record(row.id)
-        data = json.dumps(record, indent=1, ensure_ascii=False).encode()
+        if is_position(record):  # a running game: what the table has seen, in one canonical text
+            data = position_json(record).encode()
+        else:
+            data = json.dumps(record, indent=1, ensure_ascii=False).encode()
         file = discord.File(io.BytesIO(data), filename=f"carcassonne-{row.id}.json")
         await interaction.response.send_message(
             tr("exported", here_locale(interaction, row), game_id=row.id),

@@ -76,11 +76,25 @@ async def test_an_exported_record_imports_as_a_new_game_at_the_same_turn(
         await player.slash(
             table.thread(), "carcassonne place", cell="A", rotation=offered[0]["value"]
         )
+    # A running game exports its position: what the table has seen, not its future; it can
+    # be looked at, not continued.
+    exported = await alice.slash(table.thread(), "carcassonne export")
+    assert exported.response is not None
+    data = attachment_bytes(simcord_env, exported.response.attachments[0])
+    position = json.loads(data)
+    assert position["format"] == 2 and "seed" not in position and "draw" not in position
+    every = ("lobby", "active", "finished", "abandoned")
+    games = len(await table.bot.manager.games_of_user(alice.id, statuses=every))
+    refused = await alice.slash(table.channel, "carcassonne import", file=("game.json", data))
+    assert refused.ephemeral and any("still running" in t for t in said(refused)), said(refused)
+    assert len(await table.bot.manager.games_of_user(alice.id, statuses=every)) == games
+    # Once the game is over (here abandoned), its record imports as a new game.
+    await table.bot.manager.abandon(game_id, alice.id, admin=True)
     exported = await alice.slash(table.thread(), "carcassonne export")
     assert exported.response is not None
     data = attachment_bytes(simcord_env, exported.response.attachments[0])
     record = json.loads(data)
-    assert len(record["actions"]) >= 2
+    assert record["format"] == 1 and len(record["actions"]) >= 2
     imported = await alice.slash(table.channel, "carcassonne import", file=("game.json", data))
     assert any("Imported as game" in t for t in said(imported)), said(imported)
     new_id = max(r.id for r in await table.bot.manager.games_of_user(alice.id))
