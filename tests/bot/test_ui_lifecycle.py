@@ -23,6 +23,7 @@ from conftest_ui import (
 )
 from discord import app_commands
 
+from bot.storage import Status
 from bot.ui.translator import Translator
 
 __all__ = ["simcord_bot"]
@@ -83,7 +84,7 @@ async def test_an_exported_record_imports_as_a_new_game_at_the_same_turn(
     data = attachment_bytes(simcord_env, exported.response.attachments[0])
     position = json.loads(data)
     assert position["format"] == 2 and "seed" not in position and "draw" not in position
-    every = ("lobby", "active", "finished", "abandoned")
+    every: tuple[Status, ...] = ("lobby", "active", "finished", "abandoned")
     games = len(await table.bot.manager.games_of_user(alice.id, statuses=every))
     refused = await alice.slash(table.channel, "carcassonne import", file=("game.json", data))
     assert refused.ephemeral and any("still running" in t for t in said(refused)), said(refused)
