@@ -338,6 +338,10 @@ class GameManager(LeavingManager):
         """See :meth:`RecordsOps.export_record`."""
         return await self.records.export_record(game_id)
 
+    async def full_record(self, game_id: int) -> dict[str, Any]:
+        """See :meth:`RecordsOps.full_record`."""
+        return await self.records.full_record(game_id)
+
     async def public_copy(self, game_id: int) -> Game:
         """See :meth:`RecordsOps.public_copy`."""
         return await self.records.public_copy(game_id)

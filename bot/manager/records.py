@@ -50,10 +50,22 @@ class RecordsOps:
     # -- records ----------------------------------------------------------------------------
 
     async def export_record(self, game_id: int) -> dict[str, Any]:
-        """The game's record (the project's record format), ready for ``json.dumps``: a game
-        that is over (finished or abandoned) as its whole record, a running game as its
-        *position* (``"format": 2``: what the table has seen, no seed, no face-down tile, no
-        tile in a hand; see :mod:`engine.core.position`), which tells nothing of its future.
+        """What ``/carcassonne export`` sends, ready for ``json.dumps``: a game that is over
+        (finished or abandoned) as its whole record (:meth:`full_record`), a running game as
+        its *position* (``"format": 2``: what the table has seen, no seed, no face-down tile,
+        no tile in a hand; see :mod:`engine.core.position`), which tells nothing of its future.
+        Both carry the ``"forced"`` and ``"computer"`` fields of :meth:`full_record`."""
+        async with self.core.lock(game_id):
+            live = await self.core._live(game_id)
+            game, row, log = live.game.fork(), live.row, list(live.log)
+        if row.status in ("finished", "abandoned") or game.finished:
+            return _annotated(game.record(), row, log)
+        position = await asyncio.to_thread(position_of, game)  # replays the game: off the loop
+        return _annotated(position, row, log)
+
+    async def full_record(self, game_id: int) -> dict[str, Any]:
+        """The game's whole record (the project's record format, seed included): for the
+        bot's own use and tests, never sent to players while the game runs.
 
         An action the bot played carries why as an extra ``"forced"`` field (``autoplay``,
         ``skip``, ``forfeit``, ``resigned``); the engine ignores it when replaying. Computer
@@ -61,19 +73,7 @@ class RecordsOps:
         """
         async with self.core.lock(game_id):
             live = await self.core._live(game_id)
-            game, row, log = live.game.fork(), live.row, list(live.log)
-        if row.status in ("finished", "abandoned") or game.finished:
-            record = game.record()
-        else:  # replays the game: off the event loop
-            record = await asyncio.to_thread(position_of, game)
-        for data, action in zip(record["actions"], log, strict=True):
-            if action.forced is not None:
-                data["forced"] = action.forced
-        names = record["players"]
-        computers = {names[s.seat]: s.computer for s in row.seats if s.computer is not None}
-        if computers:
-            record["computer"] = computers
-        return record
+            return _annotated(live.game.record(), live.row, list(live.log))
 
     async def public_copy(self, game_id: int) -> Game:
         """What the whole table may see of the game, as an engine state to draw: a running
@@ -232,3 +232,16 @@ Step = tuple[Played, ActionRow]
 def _public(game: Game) -> Game:
     """A running game's public state: its position, played again."""
     return game_from_position(position_of(game))
+
+
+def _annotated(record: dict[str, Any], row: GameRow, log: list[ActionRow]) -> dict[str, Any]:
+    """``record`` (or a position) with why the bot played each action it played, and the
+    computer seats with their levels."""
+    for data, action in zip(record["actions"], log, strict=True):
+        if action.forced is not None:
+            data["forced"] = action.forced
+    names = record["players"]
+    computers = {names[s.seat]: s.computer for s in row.seats if s.computer is not None}
+    if computers:
+        record["computer"] = computers
+    return record

@@ -30,7 +30,7 @@ async def test_a_computer_turn_is_decided_in_a_worker_and_saved_as_the_seats_mov
     assert view.seat == 1 and view.user_id == -1
     with pytest.raises(NotYourTurn):
         await manager.apply(row.id, ALICE, view.placements[0], turn=view.turn)
-    record = await manager.export_record(row.id)
+    record = await manager.full_record(row.id)
     expected = play_turn(record, 1, "hard", _computer_seed(row.id, 1))
     result = await manager.computer_turn(row.id, turn=view.turn)
     assert [p.action for p in result.played] == expected
@@ -45,7 +45,7 @@ async def test_a_computer_turn_is_decided_in_a_worker_and_saved_as_the_seats_mov
 
 async def test_a_timed_out_turn_is_played_by_the_medium_computer(manager: GameManager) -> None:
     view = await started_game(manager, users=(ALICE, BOB), turn_seconds=60)
-    record = await manager.export_record(view.game_id)
+    record = await manager.full_record(view.game_id)
     expected = play_turn(record, 0, AUTOPLAY_LEVEL, _computer_seed(view.game_id, 0))
     await manager.force_turn(view.game_id, turn=0)
     stored = await manager.storage.get_actions(view.game_id)

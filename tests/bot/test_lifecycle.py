@@ -143,7 +143,7 @@ async def test_a_resigned_seat_leaves_through_the_engine_and_is_skipped(
     ]
     assert [s.status for s in (await manager.game(view.game_id)).seats][1] == "resigned"
     assert manager.cache.get(view.game_id).game.out == [False, True, False]  # type: ignore[union-attr]
-    record = await manager.export_record(view.game_id)
+    record = await manager.full_record(view.game_id)
     assert [a for a in record["actions"] if a["type"] == "forfeit"] == [
         {"type": "forfeit", "player": 1, "forced": "resigned"}
     ]
@@ -202,15 +202,15 @@ async def test_export_then_import_gives_the_same_game(manager: GameManager) -> N
     view = await started_game(manager, seed=8, options={"farmers": "modern"})
     for _ in range(25):
         view = (await play_random(manager, view, rng)).view
-    record = await manager.export_record(view.game_id)
+    record = await manager.full_record(view.game_id)
     assert Game.from_record(json.loads(json.dumps(record))).snapshot() == (
         manager.cache.get(view.game_id).game.snapshot()  # type: ignore[union-attr]
     )
     row = await manager.import_record(record, CAROL, users=[BOB, ALICE])
     assert row.status == "active" and [s.user_id for s in row.seats] == [BOB, ALICE]
-    assert await manager.export_record(row.id) == record
+    assert await manager.full_record(row.id) == record
     manager.cache.drop(row.id)
-    assert await manager.export_record(row.id) == record
+    assert await manager.full_record(row.id) == record
 
 
 @pytest.mark.parametrize(
@@ -230,7 +230,7 @@ async def test_bad_records_are_refused_with_the_reason(
     view = await started_game(manager)
     while len(await manager.storage.get_actions(view.game_id)) < 4:
         view = (await play_random(manager, view, rng)).view
-    record = await manager.export_record(view.game_id)
+    record = await manager.full_record(view.game_id)
     del record["actions"][4:]
     mutate(record)  # type: ignore[operator]
     with pytest.raises(BadRecord, match=words):

@@ -106,7 +106,7 @@ async def test_configure_then_start_uses_the_chosen_setup(manager: GameManager) 
     assert [(s.user_id, s.colour) for s in row.seats] == [(BOB, "blue"), (ALICE, "green")]
     view = await manager.start(row.id, ALICE, seed=42)
     assert view.user_id == BOB and view.phase == "tile" and view.placements
-    record = await manager.export_record(row.id)
+    record = await manager.full_record(row.id)
     assert record["players"] == ["Bob", "Alice"]
     assert record["options"]["farmers"] == "modern"
     assert record["expansions"] == ["abbey_mayor"]
@@ -127,7 +127,7 @@ async def test_same_display_names_get_distinct_record_names(manager: GameManager
     row = await manager.create_lobby(ALICE, "Sam")
     await manager.join(row.id, BOB, "Sam")
     await manager.start(row.id, ALICE, seed=3)
-    assert (await manager.export_record(row.id))["players"] == ["Sam", "Sam (2)"]
+    assert (await manager.full_record(row.id))["players"] == ["Sam", "Sam (2)"]
 
 
 async def test_guild_settings_are_the_defaults_of_new_lobbies(manager: GameManager) -> None:

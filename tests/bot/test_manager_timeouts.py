@@ -27,13 +27,13 @@ async def test_forced_reasons_survive_export_and_import(manager: GameManager) ->
     await manager.force_turn(view.game_id, turn=0, policy="skip")
     await manager.force_turn(view.game_id, turn=1)  # the game's policy: autoplay
     await manager.resign(view.game_id, CAROL)
-    record = await manager.export_record(view.game_id)
+    record = await manager.full_record(view.game_id)
     assert record["actions"][0]["forced"] == "skip"
     assert {a.get("forced") for a in record["actions"]} == {"skip", "autoplay", "resigned"}
     Game.from_record(record)  # the engine ignores the extra field
     row = await manager.import_record(record, ALICE, users=[ALICE, BOB, CAROL])
     assert [s.status for s in row.seats] == ["playing", "playing", "resigned"]
-    assert await manager.export_record(row.id) == record
+    assert await manager.full_record(row.id) == record
     record["actions"][0]["forced"] = "boredom"
     with pytest.raises(BadRecord, match="'forced' must be one of"):
         await manager.import_record(record, ALICE)
