@@ -87,7 +87,7 @@ CORE_FIELDS = {
 }
 FAMILY_FIELDS = {"hunters": {"bonus_left"}, "castle": {"walls_left"}}
 SEEDS = st.integers(10**12, 10**13)
-EXAMPLES = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+EXAMPLES = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def random_action(game: Game, rng: random.Random) -> Any:
