@@ -113,7 +113,9 @@ POLICY: dict[str, Rule] = {
     "carcassonne tiles": see("the tiles not placed yet, privately"),
     "carcassonne replay": see("the game so far, animated; the viewer page and link"),
     "carcassonne status": see("players, scores, tiles left, clocks, privately"),
-    "carcassonne export": see("the game's record"),
+    "carcassonne export": see(
+        "the game's record; while it runs, its position (what the table has seen, no seed)"
+    ),
     "carcassonne rules": see("the rules and the game's options"),
     "carcassonne place": in_turn("plays the turn", "not_your_turn"),
     "carcassonne resign": rule(G, {PLAYER}, "leaves the game", "players_only"),
