@@ -188,6 +188,14 @@ class Conflict(ManagerError):
     key = "conflict"
 
 
+class Unsure(ManagerError):
+    """A write's answer was lost (the database connection dropped around its commit) and the
+    storage could not be asked whether it landed: the player is told so, never "nothing was
+    played" nor "done". The game is reloaded from storage at its next use."""
+
+    key = "unsure"
+
+
 class DatabaseTooNew(ManagerError):
     key = "db_too_new"
 

@@ -17,12 +17,13 @@ one PostgreSQL database: every deadline is claimed by one of them (a compare-and
 another process holds are skipped). The clock is injectable, so tests drive days in milliseconds.
 
 Turn starts and reminders are claimed *before* they are sent, in the transaction that marks their
-deadline done, and marked sent after (the ``notices`` outbox). A process that dies in between
-leaves the notice claimed: when the claim (``lease`` seconds) runs out, a scheduler sends it
-again with ``again=True``, and the notifier first looks whether it went out (Discord: the same
-text already in the channel), so a notice is never lost and never shown twice. A notifier that
-raises is logged and not retried. A failing game is logged and skipped (its deadline retried
-later); it never stops the loop.
+deadline done (a timeout's announcement in the transaction of the forced move), and marked sent
+only once sent (the ``notices`` outbox). Anything that fails in between (the process dies, the
+database or the notifier raises) leaves the notice claimed: when the claim (``lease`` seconds)
+runs out, a scheduler sends it again with ``again=True``, and the notifier first looks whether
+it went out (Discord: the same text already in the channel), so a notice is never lost and
+never shown twice. A failing game is logged and skipped (its deadline retried later); it never
+stops the loop, nor the other games of its step.
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DAY = 86400.0
+#: A notice's kind and the end of the claim this process holds on it.
+Held = tuple[NoticeKind, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +68,10 @@ class ForcedTurn:
 class Notifier(Protocol):
     """What the scheduler tells the players; the Discord layer implements it.
 
-    Each method is called at most once for the same thing (turn, reminder, day). An exception
-    raised here is logged and the notice is not retried.
+    Each method is called once for the same thing (turn, reminder, day), then again with
+    ``again=True`` only if the first call may not have gone out: an exception raised by
+    :meth:`turn_started`, :meth:`reminder` or :meth:`forced` is logged and the notice sent again
+    once its claim runs out; the others are logged and not retried.
     """
 
     async def turn_started(
@@ -252,60 +257,88 @@ class Scheduler:
                 report.failures.append(("clock_resumed", game_id))
 
     async def _unsent(self, report: TickReport) -> None:
-        """Notices whose sender died after claiming them: sent again, if not out already."""
+        """Notices claimed but not marked sent (their sender died, or failed): sent again if
+        not out already. The listing claims them again for this process."""
         now = report.now
         for game_id, kind, turn in await self.storage.expired_notices(now, self.lease):
-            if kind == "timeout":
-                await self._announce_again(report, game_id, turn)
-                await self.storage.notice_sent(game_id, kind, turn, now)
-                continue
-            row = await self._turn_row(game_id, turn)
-            if row is not None and not (row.paused_at is None and row.due_at <= now):
-                held = (kind, now + self.lease)
-                if kind == "start":
-                    report.started.append((game_id, turn))
-                    send = self.notifier.turn_started
+            held: tuple[NoticeKind, float] = (kind, now + self.lease)
+            try:
+                if kind == "timeout":
+                    sent = await self._announce_again(report, game_id, turn)
                 else:
-                    report.reminded.append((game_id, turn))
-                    send = self.notifier.reminder
-                await self._notify(report, row, send, again=True, held=held)
-            await self.storage.notice_sent(game_id, kind, turn, now)
+                    sent = await self._send_again(report, game_id, kind, turn, held)
+                if sent:
+                    await self.storage.notice_sent(game_id, kind, turn, now)
+            except Exception:
+                log.exception("notice %s of game %s turn %s failed again", kind, game_id, turn)
+                report.failures.append((kind, game_id))
+
+    async def _send_again(
+        self, report: TickReport, game_id: int, kind: NoticeKind, turn: int, held: Held
+    ) -> bool:
+        """A turn start or reminder sent again (see :meth:`_unsent`); whether it is done."""
+        row = await self._turn_row(game_id, turn)
+        if row is None or (row.paused_at is None and row.due_at <= report.now):
+            return True  # the turn is over, or late: its timeout says it all
+        if kind == "start":
+            report.started.append((game_id, turn))
+            return await self._notify(report, row, self.notifier.turn_started, True, held)
+        report.reminded.append((game_id, turn))
+        return await self._notify(report, row, self.notifier.reminder, True, held)
 
     async def _turn_starts(self, report: TickReport) -> None:
         now = report.now
         for deadline in await self.storage.unnotified_turns(self.batch):
-            key = (deadline.game_id, deadline.turn)
-            if not await self.storage.claim_notice(*key_of(deadline, "start"), now, self.lease):
-                continue
-            # Already late: the timeout's announcement says it all.
-            if deadline.paused_at is not None or deadline.due_at > now:
-                report.started.append(key)
-                held: tuple[NoticeKind, float] = ("start", now + self.lease)
-                await self._notify(report, deadline, self.notifier.turn_started, held=held)
-            await self.storage.notice_sent(*key_of(deadline, "start"), now)
+            key = key_of(deadline, "start")
+            try:
+                if not await self.storage.claim_notice(*key, now, self.lease):
+                    continue
+                sent = True  # already late: the timeout's announcement says it all
+                if deadline.paused_at is not None or deadline.due_at > now:
+                    report.started.append((deadline.game_id, deadline.turn))
+                    held: Held = ("start", now + self.lease)
+                    send = self.notifier.turn_started
+                    sent = await self._notify(report, deadline, send, False, held)
+                if sent:
+                    await self.storage.notice_sent(*key, now)
+            except Exception:
+                log.exception("the start of game %s turn %s failed", *key[::2])
+                report.failures.append(("turn_started", deadline.game_id))
 
     async def _deadlines(self, report: TickReport) -> None:
-        now = report.now
-        due = await self.storage.due_deadlines(now, self.batch)
+        due = await self.storage.due_deadlines(report.now, self.batch)
         ending = {(d.game_id, d.turn) for d in due if d.kind == "turn"}
         for deadline in due:
-            key = (deadline.game_id, deadline.turn)
-            if deadline.kind == "reminder":
-                reminder = key_of(deadline, "reminder")
-                if not await self.storage.claim_notice(*reminder, now, self.lease):
-                    continue
-                if key not in ending:  # no reminder for a turn ending right now
-                    turn = await self._turn_row(*key)
-                    if turn is not None:
-                        report.reminded.append(key)
-                        hold: tuple[NoticeKind, float] = ("reminder", now + self.lease)
-                        await self._notify(report, turn, self.notifier.reminder, held=hold)
+            try:
+                await self._fire(report, deadline, ending)
+            except Exception:
+                log.exception("deadline %s of game %s failed", deadline.kind, deadline.game_id)
+                report.failures.append((deadline.kind, deadline.game_id))
+
+    async def _fire(
+        self, report: TickReport, deadline: Deadline, ending: set[tuple[int, int]]
+    ) -> None:
+        """One deadline due: a reminder, or the end of a turn's time or of a chess clock's."""
+        now = report.now
+        key = (deadline.game_id, deadline.turn)
+        if deadline.kind == "reminder":
+            reminder = key_of(deadline, "reminder")
+            if not await self.storage.claim_notice(*reminder, now, self.lease):
+                return
+            sent = True
+            if key not in ending:  # no reminder for a turn ending right now
+                turn = await self._turn_row(*key)
+                if turn is not None:
+                    report.reminded.append(key)
+                    held: Held = ("reminder", now + self.lease)
+                    sent = await self._notify(report, turn, self.notifier.reminder, False, held)
+            if sent:
                 await self.storage.notice_sent(*reminder, now)
-            elif deadline.kind in ("turn", "clock"):  # a turn's time, or a chess clock's bank
-                await self._time_out(report, deadline)
-            else:
-                log.warning("unknown deadline kind %r of game %s", deadline.kind, key[0])
-                await self.storage.complete_deadline(*_id(deadline), report.now)
+        elif deadline.kind in ("turn", "clock"):  # a turn's time, or a chess clock's bank
+            await self._time_out(report, deadline)
+        else:
+            log.warning("unknown deadline kind %r of game %s", deadline.kind, key[0])
+            await self.storage.complete_deadline(*_id(deadline), now)
 
     async def _time_out(self, report: TickReport, deadline: Deadline) -> None:
         game_id, turn = deadline.game_id, deadline.turn
@@ -325,6 +358,8 @@ class Scheduler:
             log.info("timeout of game %s turn %s met another process's move", game_id, turn)
             return
         except Exception:
+            # Not stored (or unknown: a stored timeout owes its announcement, sent by
+            # _unsent once its claim runs out).
             log.exception("timeout of game %s turn %s failed; retrying later", game_id, turn)
             report.failures.append(("timeout", game_id))
             await self.storage.postpone_deadline(
@@ -341,29 +376,29 @@ class Scheduler:
         )
         report.forced.append((game_id, turn, forced.policy))
         try:
+            # Stored: from here on a failure leaves the announcement owed, sent again later.
             if await self._hold(game_id, turn, "timeout", report.now + self.lease):
                 await self.notifier.forced(move.view.game, forced)
+                await self.storage.notice_sent(game_id, "timeout", turn, report.now)
         except Exception:
             log.exception("announcing the timeout of game %s turn %s failed", game_id, turn)
             report.failures.append(("forced", game_id))
-        await self.storage.notice_sent(game_id, "timeout", turn, report.now)
 
-    async def _announce_again(self, report: TickReport, game_id: int, turn: int) -> None:
-        """Announce a timeout whose process died after saving it, unless it went out."""
-        try:
-            found = await self.manager.forced_move(game_id, turn)
-            if found is None:
-                return
-            policy, seat, move, last = found
-            row = move.view.game
-            user = row.seats[seat].user_id if 0 <= seat < len(row.seats) else None
-            forced = ForcedTurn(policy, turn, seat, user, move, last)
-            report.forced.append((game_id, turn, policy))
-            if await self._hold(game_id, turn, "timeout", report.now + self.lease):
-                await self.notifier.forced(row, forced, again=True)
-        except Exception:
-            log.exception("announcing again the timeout of game %s turn %s failed", game_id, turn)
-            report.failures.append(("forced", game_id))
+    async def _announce_again(self, report: TickReport, game_id: int, turn: int) -> bool:
+        """Announce a timeout whose announcement is owed (its process died, or failed),
+        unless it went out; whether it is done."""
+        found = await self.manager.forced_move(game_id, turn)
+        if found is None:
+            return True  # no timeout ended that turn: nothing to announce
+        policy, seat, move, last = found
+        row = move.view.game
+        user = row.seats[seat].user_id if 0 <= seat < len(row.seats) else None
+        forced = ForcedTurn(policy, turn, seat, user, move, last)
+        report.forced.append((game_id, turn, policy))
+        if not await self._hold(game_id, turn, "timeout", report.now + self.lease):
+            return False
+        await self.notifier.forced(row, forced, again=True)
+        return True
 
     async def _digests(self, report: TickReport) -> None:
         for guild, last in await self.storage.digest_guilds():
@@ -411,28 +446,31 @@ class Scheduler:
         report: TickReport,
         deadline: Deadline,
         send: Callable[..., Awaitable[None]],
-        *,
         again: bool = False,
-        held: tuple[NoticeKind, float] | None = None,
-    ) -> None:
+        held: Held | None = None,
+    ) -> bool:
         """Send one notice about ``deadline``'s game if it still waits for that turn, and if
         this process still holds its claim (``held``: the notice's kind and the claim's end
-        as this process set it)."""
+        as this process set it). Whether it is done: sent, or no longer to send. Not done
+        (False) when the claim was taken over, or anything failed (logged): the notice stays
+        owed and is sent again once its claim runs out."""
         try:
             # As stored, not as cached: another bot process may have moved the game.
             game = await self.storage.get_game(deadline.game_id)
             if game is None or game.status != "active" or game.turn != deadline.turn:
-                return
+                return True
             user = await self.storage.user_settings(game.current_user or deadline.user_id or 0)
             if held is not None and not await self._hold(deadline.game_id, deadline.turn, *held):
-                return
+                return False
             if again:
                 await send(game, user, deadline, again=True)
             else:
                 await send(game, user, deadline)
+            return True
         except Exception:
             log.exception("a notice for game %s turn %s failed", deadline.game_id, deadline.turn)
             report.failures.append((send.__name__, deadline.game_id))
+            return False
 
 
 def _id(deadline: Deadline) -> tuple[int, str, int]:

@@ -14,7 +14,7 @@ import secrets
 import time
 import weakref
 from collections.abc import Awaitable, Callable
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 from bot.computers import ComputerPlayers
 from bot.errors import (
@@ -24,6 +24,7 @@ from bot.errors import (
     GameNotFound,
     GameOver,
     NotActive,
+    Unsure,
     reason,
 )
 from bot.live import LIVE_GAMES, LiveCache, LiveGame, replay
@@ -35,6 +36,7 @@ from bot.storage import (
     GameRow,
     SeatRow,
     Storage,
+    WriteConflict,
 )
 from bot.storage.backends import open_storage
 from engine import Game
@@ -51,6 +53,10 @@ GameListener = Callable[[GameRow, bool], Awaitable[None]]
 READ_TRIES = 5
 #: The reminder fires when this share of the turn's time has passed.
 REMINDER_AT = 0.75
+#: Seconds before the first read again of a write whose answer was lost (doubled each time).
+RETRY_PAUSE = 0.05
+
+T = TypeVar("T")
 
 
 class ManagerBase:
@@ -116,6 +122,53 @@ class ManagerBase:
                 await listener(row, turn_started)
             except Exception:
                 log.exception("a listener of game %s's changes failed", row.id)
+
+    async def _write(
+        self,
+        game_id: int,
+        write: Awaitable[T],
+        landed: Callable[[], Awaitable[bool]],
+        found: T,
+    ) -> T:
+        """Await ``write`` (a write of game ``game_id``) and return its answer, or ``found``
+        if the answer was lost but the write landed.
+
+        An exception from a write may come after its commit (a connection dropped while the
+        server answered): ``landed()`` then reads storage to tell. The write's own error is
+        raised if it did not land, so that a player told "nothing was played" is told the
+        truth; :class:`Unsure` if storage does not answer either, and a cancellation as it
+        is, both after dropping the game from memory (read again at its next use).
+        :class:`WriteConflict` (nothing written) is raised as it is.
+        """
+        try:
+            return await write
+        except WriteConflict:
+            raise
+        except Exception as error:
+            failure = error
+        except BaseException:
+            self.cache.drop(game_id)
+            raise
+        try:
+            stored = await self._ask(game_id, landed)
+        except BaseException:
+            self.cache.drop(game_id)
+            raise
+        if not stored:
+            raise failure
+        log.warning("game %s: a write's answer was lost, but the write is stored", game_id)
+        return found
+
+    async def _ask(self, game_id: int, read: Callable[[], Awaitable[T]]) -> T:
+        """``read()`` of storage, tried again a few times (it follows a failure, often of the
+        connection); :class:`Unsure` if it never answers."""
+        for attempt in range(READ_TRIES):
+            try:
+                return await read()
+            except Exception:
+                log.warning("game %s: storage does not answer", game_id, exc_info=True)
+                await asyncio.sleep(RETRY_PAUSE * 2**attempt)
+        raise Unsure(game_id=game_id)
 
     def lock(self, game_id: int) -> asyncio.Lock:
         found = self._locks.get(game_id)
@@ -251,9 +304,13 @@ class ManagerBase:
         return timers
 
     def _timers_changed(self) -> None:
-        """Tell the listeners that stored timers changed (a turn began, a pause, an undo)."""
+        """Tell the listeners that stored timers changed (a turn began, a pause, an undo).
+        Called after a durable write: a listener that fails is logged, never the write's."""
         for listener in self.timer_listeners:
-            listener()
+            try:
+                listener()
+            except Exception:
+                log.exception("a listener of the stored timers failed")
 
     async def _render(self, game: Game) -> bytes:
         if self.renderer is None:

@@ -184,8 +184,15 @@ class ClockOps:
             end = asked[asker]
             done = needed <= set(votes)
             if done:
-                await self.core.storage.pause_clock(game_id, now, end)
-                row = await self._reload(game_id)
+
+                async def landed() -> bool:
+                    return await self.core.storage.clock_pause(game_id) == now
+
+                write = self.core.storage.pause_clock(game_id, now, end)
+                if await self.core._write(game_id, write, landed, True):
+                    row = self._paused(row, now, end)
+                else:  # paused already (by another process): as stored
+                    row = await self._reload(game_id)
                 log.info("game %s: clock paused until %s by agreement", game_id, end)
                 self.core._timers_changed()
             return PauseVote(done, frozenset(votes), needed, row, end, asker)
@@ -213,20 +220,27 @@ class ClockOps:
             now = self.core._clock()
             if user_id is None and row.clock_paused_until is not None:
                 now = min(now, row.clock_paused_until)  # a late tick gives no time away
-            if not await self.core.storage.resume_clock(game_id, now):
+            was_paused = row.clock_paused_at is not None
+
+            async def landed() -> bool:
+                return was_paused and await self.core.storage.clock_pause(game_id) is None
+
+            write = self.core.storage.resume_clock(game_id, now)
+            if not await self.core._write(game_id, write, landed, True):
                 return None
             log.info("game %s: clock resumed (by %s)", game_id, user_id or "the scheduler")
             self.core._timers_changed()
-            return await self._reload(game_id)
+            return self._paused(row, None, None)
+
+    def _paused(self, row: GameRow, at: float | None, until: float | None) -> GameRow:
+        """``row`` with the agreed pause just stored (none: ``at`` None), also in the
+        live-game cache: no read after the write, which could fail once it is durable."""
+        live = self.core.cache.get(row.id)
+        if live is not None:
+            live.row = dataclasses.replace(live.row, clock_paused_at=at, clock_paused_until=until)
+        return dataclasses.replace(row, clock_paused_at=at, clock_paused_until=until)
 
     async def _reload(self, game_id: int) -> GameRow:
         """The stored row after a pause changed, also in the live-game cache."""
         row = await self.core._row(game_id)
-        live = self.core.cache.get(game_id)
-        if live is not None:
-            live.row = dataclasses.replace(
-                live.row,
-                clock_paused_at=row.clock_paused_at,
-                clock_paused_until=row.clock_paused_until,
-            )
-        return row
+        return self._paused(row, row.clock_paused_at, row.clock_paused_until)

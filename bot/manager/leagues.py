@@ -575,7 +575,9 @@ class LeagueOps:
                 continue
             async with self.core.lock(game_id):
                 live = await self.core._live(game_id)
-                await self._record(link, live.row, live.game)
+                recorded = await self._record(link, live.row, live.game)
+            if recorded is not None:  # its standings message shows it now
+                self._notify(LeagueChange(league_id, "result", link.season, game_id))
 
     async def _results(self, league_id: int) -> list[LeagueResult]:
         await self._catch_up(league_id)

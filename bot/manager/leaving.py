@@ -36,7 +36,7 @@ from bot.live import LiveGame, replay
 from bot.manager.base import require_active
 from bot.manager.turns import TurnsManager, _with_status
 from bot.outcomes import AbandonVote, MoveResult, TurnView, UndoResult
-from bot.storage import ActionRow, GameRow, Progress, SeatRow
+from bot.storage import ActionRow, GameRow, SeatRow
 from engine import Forfeit
 
 #: Forced reasons of the actions that make a player leave: final, never undone.
@@ -58,8 +58,9 @@ class LeavingManager(TurnsManager):
                 raise NotAPlayer(game_id=game_id)
             now = self._clock()
             seats = _with_status(live.row.seats, seat.seat, "resigned")
-            done = [self._play(live, Forfeit(seat.seat), user_id, "resigned", now, [])]
-            return await self._finish_move(live, done, now, render=render, seats=seats)
+            draft = live.draft()
+            done = [self._play(draft, Forfeit(seat.seat), user_id, "resigned", now, [])]
+            return await self._finish_move(live, draft, done, now, render=render, seats=seats)
 
     async def abandon(self, game_id: int, user_id: int, *, admin: bool = False) -> GameRow:
         """The creator (or an admin, as the Discord layer decides) stops a lobby or a game."""
@@ -70,20 +71,28 @@ class LeavingManager(TurnsManager):
             if row.status not in ("lobby", "active"):
                 raise NotActive(game_id=game_id, status=row.status)
             now = self._clock()
-            scores = self.cache.get(game_id)
             result: dict[str, Any] = {"reason": "abandoned", "by": user_id}
-            if scores is not None:
-                result["scores"] = scores.game.scores
-            row = dataclasses.replace(
+            if row.status == "active":  # the scores as stored (another process may have moved)
+                result["scores"] = list((await self._live(game_id, row)).game.scores)
+            ended = dataclasses.replace(
                 row, status="abandoned", current_seat=None, result=result,
                 updated_at=now, ended_at=now,
             )  # fmt: skip
-            await self.storage.save_game(row)
+
+            async def landed() -> bool:
+                stored = await self.storage.get_game(game_id)
+                return stored is not None and stored.ended_at == now and stored.result == result
+
+            write = self.storage.end_game(game_id, "abandoned", result, now)
+            if not await self._write(game_id, write, landed, True):
+                self.cache.drop(game_id)  # another process ended it first
+                raise NotActive(game_id=game_id, status=(await self._row(game_id)).status)
             live = self.cache.get(game_id)
             if live is not None:
-                live.row = row
-            await self._changed(row)
-            return row
+                live.row = ended
+            self._timers_changed()
+            await self._changed(ended)
+            return ended
 
     async def vote_abandon(self, game_id: int, user_id: int) -> AbandonVote:
         """A vote to abandon a started game: its creator asks (their vote opens the request),
@@ -175,31 +184,14 @@ class LeavingManager(TurnsManager):
         return start, end, needed
 
     async def _take_back(self, live: LiveGame, keep: int) -> None:
-        row = live.row
+        """Cut the log to its first ``keep`` actions; departures taken back with them are
+        played again at the end, in the same write (see the module)."""
         try:
-            game = replay(row, live.log[:keep])
+            game = replay(live.row, live.log[:keep])
         except ValueError as error:
-            raise CorruptGame(game_id=row.id, reason=reason(error)) from error
-        now = self._clock()
-        progress = Progress(game.turn, keep, game.decision.player, "active", now)
-        await self.storage.truncate_actions(
-            row.id,
-            len(live.log),
-            keep,
-            progress,
-            deadlines=await self._timers(row, game, now),
-            pause_away=now,
-        )
-        live.game, live.log = game, live.log[:keep]
-        self._timers_changed()
-        live.row = dataclasses.replace(
-            row, turn=game.turn, action_count=keep, current_seat=game.decision.player,
-            updated_at=now,
-        )  # fmt: skip
-        if any(s.status != "playing" and not game.out[s.seat] for s in row.seats):
-            await self._finish_move(live, [], now)
-        else:
-            await self._changed(live.row)
+            raise CorruptGame(game_id=live.row.id, reason=reason(error)) from error
+        draft = LiveGame(live.row, game, live.log[:keep])
+        await self._finish_move(live, draft, [], self._clock(), keep=keep)
 
 
 def last_turn(log: Sequence[ActionRow]) -> tuple[int, int]:

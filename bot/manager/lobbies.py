@@ -258,9 +258,15 @@ class LobbyOps:
             row = dataclasses.replace(
                 row, turn=game.turn, current_seat=game.decision.player, seats=first_banks(row)
             )
-            await self.core.storage.save_game(
-                row, deadlines=await self.core._timers(row, game, now), pause_away=now
-            )
+            timers = await self.core._timers(row, game, now)
+            started = row
+
+            async def landed() -> bool:
+                stored = await self.core.storage.get_game(game_id)
+                return stored is not None and stored.seed == started.seed
+
+            write = self.core.storage.save_game(row, deadlines=timers, pause_away=now)
+            await self.core._write(game_id, write, landed, None)
             live = LiveGame(row, game, [])
             self.core.cache.put(live)
             self.core._timers_changed()

@@ -15,7 +15,8 @@ carries it as an extra ``"forced"`` field on that action.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+import logging
+from collections.abc import Awaitable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import (
@@ -28,6 +29,7 @@ from bot.errors import (
     NotYourTurn,
     StaleAction,
     StaleStep,
+    Unsure,
     reason,
 )
 from bot.live import LiveGame, autoplay_action, replay
@@ -46,6 +48,7 @@ from bot.storage import (
 from engine import (
     Action,
     Forfeit,
+    Game,
     GameError,
     MoveWagon,
     Pass,
@@ -62,6 +65,8 @@ if TYPE_CHECKING:
     from bot.manager.clock import ClockOps
     from bot.manager.leagues import LeagueOps
     from bot.manager.stats import StatsOps
+
+log = logging.getLogger(__name__)
 
 #: The level that plays a timed-out turn under the ``autoplay`` policy.
 AUTOPLAY_LEVEL = "medium"
@@ -119,6 +124,8 @@ class TurnsManager(ManagerBase):
             except Conflict:
                 if current:
                     raise
+            except Unsure:
+                raise  # the move may be stored: playing it again could play it twice
             except ManagerError:
                 if current or await self.storage.action_count(game_id) == len(live.log):
                     raise
@@ -151,17 +158,18 @@ class TurnsManager(ManagerBase):
             raise NotYourTurn(player=seat.name)
         now = self._clock()
         await self.clocks.require_time(live, now)
-        done = [self._play(live, action, user_id, None, now, [])]
-        after = live.game.decision
+        draft = live.draft()
+        done = [self._play(draft, action, user_id, None, now, [])]
+        after = draft.game.decision
         if (
             then is not None
-            and not live.game.finished
+            and not draft.game.finished
             and after.phase is Phase.FIGURE
             and after.turn == turn
             and after.player == decision.player
         ):
-            done.append(self._play(live, then, user_id, None, now, done))
-        return await self._finish_move(live, done, now, render=render)
+            done.append(self._play(draft, then, user_id, None, now, done))
+        return await self._finish_move(live, draft, done, now, render=render)
 
     async def force_turn(
         self,
@@ -188,19 +196,20 @@ class TurnsManager(ManagerBase):
         async with self.lock(game_id):
             live = await self._live(game_id)
             require_active(live.row)
-            game = live.game
-            if game.decision.turn != turn:
-                raise StaleAction(expected=turn + 1, turn=game.decision.turn + 1)
+            if live.game.decision.turn != turn:
+                raise StaleAction(expected=turn + 1, turn=live.game.decision.turn + 1)
             why = chosen or live.row.timeout_policy
             now = self._clock()
+            draft = live.draft()
+            game = draft.game
             done: list[Step] = []
             seats = None
             if why == "forfeit":
                 seat = game.decision.player
-                done.append(self._play(live, Forfeit(seat), None, why, now, done))
+                done.append(self._play(draft, Forfeit(seat), None, why, now, done))
                 seats = _with_status(live.row.seats, seat, "forfeited")
             elif why == "skip" and game.decision.phase is Phase.TILE:
-                done.append(self._play(live, Skip(), None, why, now, done))
+                done.append(self._play(draft, Skip(), None, why, now, done))
             elif why == "autoplay":  # the medium computer plays the turn for the player
                 seat = game.decision.player
                 chosen_actions = await self.computers.turn(
@@ -210,12 +219,13 @@ class TurnsManager(ManagerBase):
                     if game.finished or game.decision.turn != turn:
                         break
                     action = action_from_json(data)
-                    done.append(self._play(live, action, None, why, now, done))
+                    done.append(self._play(draft, action, None, why, now, done))
             while not game.finished and game.decision.turn == turn:
-                done.append(self._play(live, autoplay_action(game), None, why, now, done))
+                done.append(self._play(draft, autoplay_action(game), None, why, now, done))
             notice = None if announce_by is None else Notice("timeout", turn, announce_by)
             return await self._finish_move(
                 live,
+                draft,
                 done,
                 now,
                 render=render,
@@ -261,8 +271,7 @@ class TurnsManager(ManagerBase):
         async with self.lock(game_id):
             live = await self._live(game_id)
             require_active(live.row)
-            game = live.game
-            decision = game.decision
+            decision = live.game.decision
             if decision.turn != turn:
                 raise StaleAction(expected=turn + 1, turn=decision.turn + 1)
             seat = live.row.seats[decision.player]
@@ -270,64 +279,67 @@ class TurnsManager(ManagerBase):
                 raise NotYourTurn(player=seat.name)
             now = self._clock()
             chosen = await self.computers.turn(
-                game.record(), decision.player, seat.computer, _computer_seed(game_id, seat.seat)
+                live.game.record(),
+                decision.player,
+                seat.computer,
+                _computer_seed(game_id, seat.seat),
             )
+            draft = live.draft()
+            game = draft.game
             done: list[Step] = []
             for data in chosen or ():
                 if game.finished or game.decision.player != decision.player:
                     break
-                done.append(self._play(live, action_from_json(data), seat.user_id, None, now, done))
+                action = action_from_json(data)
+                done.append(self._play(draft, action, seat.user_id, None, now, done))
             while not done or (
                 not game.finished
                 and game.decision.turn == turn
                 and game.decision.player == decision.player
             ):
-                done.append(self._play(live, autoplay_action(game), seat.user_id, None, now, done))
-            return await self._finish_move(live, done, now, render=render)
+                action = autoplay_action(game)
+                done.append(self._play(draft, action, seat.user_id, None, now, done))
+            return await self._finish_move(live, draft, done, now, render=render)
 
     def _play(
         self,
-        live: LiveGame,
+        draft: LiveGame,
         action: Action,
         user_id: int | None,
         forced: str | None,
         now: float,
         before: Sequence[Step],
     ) -> Step:
-        """Apply one action to the live game (saved later by the caller)."""
-        decision = live.game.decision
+        """Apply one action to ``draft`` (a copy of the live game: the caller saves the move,
+        then makes the draft live; an exception drops the draft and nothing else)."""
+        decision = draft.game.decision
         try:
-            events = live.game.play(action)
+            events = draft.game.play(action)
         except GameError as error:
-            if before:  # earlier actions of this move are applied but unsaved: reload
-                self.cache.drop(live.row.id)
             raise IllegalAction(reason=reason(error), cause=error) from None
-        except BaseException:
-            # An engine bug may have left the state half-changed: reload it from storage.
-            self.cache.drop(live.row.id)
-            raise
         data = action.to_json()
         # A departure is the leaving seat's act, whoever's decision it interrupted.
         seat = action.player if isinstance(action, Forfeit) else decision.player
         row = ActionRow(
-            len(live.log) + len(before), decision.turn, seat, user_id, data, forced, now
+            len(draft.log) + len(before), decision.turn, seat, user_id, data, forced, now
         )
         return Played(seat, data, tuple(events), forced), row
 
-    def _forfeit_absent(self, live: LiveGame, done: list[Step], now: float) -> None:
+    def _forfeit_absent(self, draft: LiveGame, done: list[Step], now: float) -> None:
         """Make every seat that left (resigned, forfeited) out of the game in the engine too.
 
         Needed after an undo took back a departure: the seat's status says it left, so it
         leaves again at the end of the kept record.
         """
-        for seat in live.row.seats:
-            if seat.status != "playing" and not live.game.out[seat.seat]:
+        for seat in draft.row.seats:
+            if seat.status != "playing" and not draft.game.out[seat.seat]:
                 why = "resigned" if seat.status == "resigned" else "forfeit"
-                done.append(self._play(live, Forfeit(seat.seat), None, why, now, done))
+                done.append(self._play(draft, Forfeit(seat.seat), None, why, now, done))
 
     async def _finish_move(
         self,
         live: LiveGame,
+        draft: LiveGame,
         done: list[Step],
         now: float,
         *,
@@ -336,19 +348,28 @@ class TurnsManager(ManagerBase):
         leaving: str = "resigned",
         notice: Notice | None = None,
         spent: bool = False,
+        keep: int | None = None,
     ) -> MoveResult:
-        """Save the applied actions in one transaction, then describe the new position.
+        """Save the actions applied to ``draft`` in one transaction, make it live, then
+        describe the new position.
 
         ``leaving`` is the end reason if this move leaves fewer than two players. With a chess
         clock, a turn that ends writes its player's bank back (emptied if ``spent``: a timeout).
+        With ``keep``, an undo: the stored log is cut to its first ``keep`` actions (``draft``
+        replays them) before ``done`` is appended, and the turn's timers start again.
+
+        Until the write is durable nothing but ``draft`` changes, so an exception on the way
+        (a read of the clock, the write, a cancellation) leaves memory as stored. Once it is
+        durable, nothing fails the move: what follows (a league result, statistics, the
+        listeners, a picture) logs its failures, and is made good later.
         """
         if seats is not None:
-            live.row = dataclasses.replace(live.row, seats=seats)
+            draft.row = dataclasses.replace(draft.row, seats=seats)
         before = len(done)
-        self._forfeit_absent(live, done, now)
-        if len(done) > before and seats is None:
-            seats = live.row.seats  # written again so the log and the seats agree
-        game, row = live.game, live.row
+        self._forfeit_absent(draft, done, now)
+        if len(done) > before and seats is None and keep is None:
+            seats = draft.row.seats  # written again so the log and the seats agree
+        game, row = draft.game, draft.row
         ended = _alone(row.seats, game.scores, leaving)
         status: Status = "active"
         result = ended
@@ -359,7 +380,7 @@ class TurnsManager(ManagerBase):
             result = {"reason": "end", "scores": game.scores, "winners": list(game.winners)}
         progress = Progress(
             turn=game.turn,
-            action_count=len(live.log) + len(done),
+            action_count=len(draft.log) + len(done),
             current_seat=None if status == "finished" else game.decision.player,
             status=status,
             updated_at=now,
@@ -367,32 +388,39 @@ class TurnsManager(ManagerBase):
             ended_at=now if status == "finished" else None,
         )
         deadlines = None
-        if game.turn != row.turn or status != "active":
+        turn_started = status == "active" and game.turn != row.turn
+        if keep is not None:  # an undo: the turn taken back starts again, with its timers
+            deadlines = await self._timers(row, game, now) if status == "active" else []
+            turn_started = False
+        elif game.turn != row.turn or status != "active":
             if row.clock_bank is not None:
                 seats = await self.clocks.turn_ended(row, seats or row.seats, now, spent=spent)
-                row = live.row = dataclasses.replace(row, seats=seats)
+                row = dataclasses.replace(row, seats=seats)
             deadlines = await self._timers(row, game, now) if status == "active" else []
-        try:
-            await self.storage.append_actions(
+        rows = [step[1] for step in done]
+        if keep is None:
+            write = self.storage.append_actions(
                 row.id,
                 len(live.log),
-                [step[1] for step in done],
+                rows,
                 progress,
                 deadlines=deadlines,
                 seats=seats,
                 notice=notice,
                 pause_away=now,
             )
-        except WriteConflict:
-            self.cache.drop(row.id)
-            raise Conflict(game_id=row.id) from None
-        except BaseException:
-            self.cache.drop(row.id)  # memory is ahead of the database: reload on next use
-            raise
-        live.log.extend(step[1] for step in done)
-        if deadlines is not None:
-            self._timers_changed()
-        live.row = dataclasses.replace(
+        else:
+            write = self.storage.truncate_actions(
+                row.id,
+                len(live.log),
+                keep,
+                progress,
+                actions=rows,
+                deadlines=deadlines,
+                pause_away=now,
+            )
+        await self._durably(write, live, [*draft.log, *rows])
+        draft.row = dataclasses.replace(
             row,
             turn=progress.turn,
             action_count=progress.action_count,
@@ -402,12 +430,40 @@ class TurnsManager(ManagerBase):
             result=result,
             ended_at=progress.ended_at,
         )
+        live.adopt(draft, rows)
+        # Durable and live: from here on, failures are logged, never the move's.
+        if deadlines is not None:
+            self._timers_changed()
         if status == "finished":  # a league game's result counts (see bot.manager.leagues)
             await self.leagues._league_game_ended(live)
             await self.stats._game_ended(live)
-        await self._changed(live.row, turn_started=status == "active" and game.turn != row.turn)
-        image = await self._render(live.game) if render else None
+        await self._changed(live.row, turn_started=turn_started)
+        image = await self._picture(live.game) if render else None
         return MoveResult(tuple(step[0] for step in done), TurnView.of(live.row, game), image)
+
+    async def _durably(
+        self, write: Awaitable[None], live: LiveGame, becomes: Sequence[ActionRow]
+    ) -> None:
+        """Await ``write``, which makes ``live``'s stored log ``becomes`` (see
+        :meth:`ManagerBase._write`: a write whose answer was lost counts if the log landed)."""
+        game_id = live.row.id
+
+        async def landed() -> bool:
+            return _landed(await self.storage.get_actions(game_id), live.log, becomes)
+
+        try:
+            await self._write(game_id, write, landed, None)
+        except WriteConflict:
+            self.cache.drop(game_id)  # another process wrote first: read it again
+            raise Conflict(game_id=game_id) from None
+
+    async def _picture(self, game: Game) -> bytes | None:
+        """The board after a durable move; a drawing that fails is logged, not the move's."""
+        try:
+            return await self._render(game)
+        except Exception:
+            log.exception("the picture after a move could not be drawn")
+            return None
 
 
 def _with_status(seats: tuple[SeatRow, ...], seat: int, status: SeatStatus) -> tuple[SeatRow, ...]:
@@ -420,6 +476,21 @@ def _alone(seats: Sequence[SeatRow], scores: Sequence[int], why: str) -> dict[st
     if len(playing) >= 2 or len(playing) == len(seats):
         return None
     return {"reason": why, "scores": list(scores), "winners": playing}
+
+
+def _landed(
+    stored: Sequence[ActionRow], was: Sequence[ActionRow], becomes: Sequence[ActionRow]
+) -> bool:
+    """Whether a write that turns the stored log ``was`` into ``becomes`` landed, ``stored``
+    being the log as read now (perhaps with other processes' later moves after it). Only that
+    write makes the log begin with ``becomes`` (each row holds its index, time, player and
+    reason), and, for an undo that adds nothing (``becomes`` the start of ``was``), only that
+    write makes it stop beginning with ``was``."""
+    if list(stored[: len(becomes)]) != list(becomes):
+        return False
+    if list(was[: len(becomes)]) != list(becomes):
+        return True
+    return list(stored[: len(was)]) != list(was)
 
 
 def _parse(action: object) -> Action:

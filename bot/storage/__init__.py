@@ -255,6 +255,14 @@ class Storage(abc.ABC):
         """
 
     @abc.abstractmethod
+    async def end_game(
+        self, game_id: int, status: Status, result: dict[str, Any] | None, now: float
+    ) -> bool:
+        """End a lobby or a game in play (an abandon): its status and result, ended ``now``,
+        nobody in turn, its timers gone. Only those columns change (a move another process
+        stored meanwhile stays counted); False, and nothing written, if it had ended."""
+
+    @abc.abstractmethod
     async def get_game(self, game_id: int) -> GameRow | None: ...
 
     @abc.abstractmethod
@@ -298,11 +306,13 @@ class Storage(abc.ABC):
         keep: int,
         progress: Progress,
         *,
+        actions: Sequence[ActionRow] = (),
         deadlines: Sequence[Deadline] | None = None,
         pause_away: float | None = None,
     ) -> None:
-        """Drop every action from index ``keep`` on (undo), update the summary, clear votes;
-        ``deadlines`` and ``pause_away`` as in :meth:`append_actions`."""
+        """Drop every action from index ``keep`` on (undo) and append ``actions`` after the
+        ones kept, update the summary, clear votes, all in one transaction; ``deadlines`` and
+        ``pause_away`` as in :meth:`append_actions`. Raises :class:`WriteConflict` as it does."""
 
     @abc.abstractmethod
     async def list_games(

@@ -10,13 +10,26 @@ second writer waits for the first's row lock, then finds the count changed and g
 Migrations are the SQL files of ``migrations/postgresql/`` (twins of the SQLite ones, same
 numbers), applied at start in order, each in one transaction with the version it brings, under
 an advisory lock so that processes starting together migrate once.
+
+Connections the server drops (a restart, ``pg_terminate_backend``, a network cut) are never
+lent twice: a connection whose call failed other than by an SQL error of a sound session is
+closed, and the pool opens another. asyncpg would otherwise lend a pooled connection the server
+killed while it was idle: the server's unsolicited ``FATAL`` leaves asyncpg's protocol waiting
+for the end of an operation that never began, until the socket's end is read, and a statement
+sent meanwhile fails with ``InternalClientError: cannot switch to state 12; another operation
+(2) is in progress`` before anything is sent; such a call, and one whose commit found its
+connection closed, is made again on another connection (safe for a write too: nothing of it
+committed).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import inspect
+import logging
 import re
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -32,6 +45,7 @@ from bot.storage import (
     NoticeKind,
     Progress,
     SeatRow,
+    Storage,
     WriteConflict,
 )
 from bot.storage.db import POSTGRESQL, Db, Row
@@ -44,6 +58,8 @@ from bot.storage.sql import (
     paused_if_away,
     progress_step,
 )
+
+log = logging.getLogger(__name__)
 
 PG_MIGRATIONS = MIGRATIONS / "postgresql"
 #: The advisory lock held while migrating (any fixed number; "carc" in ASCII).
@@ -153,6 +169,49 @@ def _columns(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
     return [list(column) for column in zip(*rows, strict=True)] if rows else []
 
 
+#: SQLSTATE classes of errors after which a session is not sound: connection exception,
+#: operator intervention (the server shutting the session down), system and internal errors.
+UNSOUND = ("08", "57", "58", "XX")
+
+
+def _sound(error: BaseException) -> bool:
+    """Whether the connection a call failed on can serve again: the error is the server's
+    answer to a statement (a constraint, a conflict) on a session that stays open."""
+    if isinstance(error, WriteConflict):
+        return True
+    return isinstance(error, asyncpg.PostgresError) and error.sqlstate[:2] not in UNSOUND
+
+
+def _never_sent(error: BaseException) -> bool:
+    """Whether a call failed on a connection the server had closed, before asyncpg sent the
+    statement (or the commit) at hand. Nothing then committed: each call is one transaction
+    or one statement, and a transaction whose session died is rolled back. asyncpg says so
+    only in words: the protocol refused to start (an unsolicited ``FATAL`` read, the end of the
+    socket not yet), or the connection is known closed."""
+    if isinstance(error, asyncpg.InternalClientError):
+        return str(error).startswith("cannot switch to state")
+    return isinstance(error, asyncpg.InterfaceError) and str(error).endswith("connection is closed")
+
+
+def _again(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """``method`` made again while it fails before anything was sent (see the module), on
+    another connection each time: at most once per connection the pool may hold (a restart of
+    the server closes them all), and once more on a new one."""
+
+    @functools.wraps(method)
+    async def call(self: PostgresStorage, *args: Any, **kwargs: Any) -> Any:
+        for _ in range(self._pool.get_max_size()):
+            try:
+                return await method(self, *args, **kwargs)
+            except (asyncpg.InternalClientError, asyncpg.InterfaceError) as error:
+                if not _never_sent(error):
+                    raise
+                log.info("%s met a connection the server had closed: again", method.__name__)
+        return await method(self, *args, **kwargs)
+
+    return call
+
+
 class _PooledConnection(asyncpg.Connection):
     """A connection given back to the pool as it is. By default asyncpg sends a reset query
     (advisory locks, cursors, LISTEN, settings) on every release, one more round trip to the
@@ -189,6 +248,20 @@ class PostgresStorage(SqlStorage):
 
     async def close(self) -> None:
         await self._pool.close()
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Connection]:
+        """A connection of the pool, closed if a call on it fails other than by an SQL error
+        of a sound session (see the module), so that the pool never lends it again."""
+        async with self._pool.acquire() as conn:
+            try:
+                yield conn
+            except BaseException as error:
+                if not _sound(error):
+                    # A connection asyncpg saw close is already out of the pool.
+                    with contextlib.suppress(asyncpg.InterfaceError):
+                        conn.terminate()
+                raise
 
     async def append_actions(
         self,
@@ -229,7 +302,7 @@ class PostgresStorage(SqlStorage):
             kinds = [d.kind for d in deadlines]
             args += [kinds, *(_columns(timers) or [[]] * 8)]
             sql = MOVE.format(timers=TIMERS)
-        async with self._pool.acquire() as conn:
+        async with self._connection() as conn:
             moved = await conn.fetchval(numbered(sql), *args)
         if moved != 1:
             raise WriteConflict(f"game {game_id} does not hold {expected_count} actions")
@@ -244,7 +317,7 @@ class PostgresStorage(SqlStorage):
             "SELECT game_id, ?::text, ?::bigint, ?::float8 FROM claimed ON CONFLICT DO NOTHING) "
             "SELECT count(*) FROM claimed"
         )
-        async with self._pool.acquire() as conn:
+        async with self._connection() as conn:
             claimed = await conn.fetchval(
                 numbered(sql), now, game_id, turn, kind, turn, now + lease
             )
@@ -252,12 +325,18 @@ class PostgresStorage(SqlStorage):
 
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[Db]:
-        async with self._pool.acquire() as conn, conn.transaction():
+        async with self._connection() as conn, conn.transaction():
             yield PgDb(conn)
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[Db]:
-        async with self._pool.acquire() as conn:
+        async with self._connection() as conn:
             yield PgDb(conn)
 
     _write = _read  # a lone statement is its own transaction
+
+
+# Every call of the storage interface, its own and those it inherits from the shared SQL.
+for _name, _method in inspect.getmembers(PostgresStorage, inspect.iscoroutinefunction):
+    if not _name.startswith("_") and _name != "close" and hasattr(Storage, _name):
+        setattr(PostgresStorage, _name, _again(_method))

@@ -307,6 +307,20 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
             if deadlines is not None:
                 await run_steps(db, deadline_steps(game.id, deadlines, pause_away))
 
+    async def end_game(
+        self, game_id: int, status: Status, result: dict[str, Any] | None, now: float
+    ) -> bool:
+        async with self._tx() as db:
+            changed = await db.execute(
+                "UPDATE games SET status = ?, current_seat = NULL, result = ?, updated_at = ?, "
+                "ended_at = ? WHERE id = ? AND status IN ('lobby', 'active')",
+                (status, None if result is None else _dump(result), now, now, game_id),
+            )
+            if changed != 1:
+                return False
+            await db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
+        return True
+
     async def _seats(self, db: Db, ids: list[int]) -> dict[int, list[SeatRow]]:
         found: dict[int, list[SeatRow]] = {gid: [] for gid in ids}
         if not ids:
@@ -421,6 +435,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         keep: int,
         progress: Progress,
         *,
+        actions: Sequence[ActionRow] = (),
         deadlines: Sequence[Deadline] | None = None,
         pause_away: float | None = None,
     ) -> None:
@@ -429,6 +444,8 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
             await self._update_progress(db, step, game_id, expected_count)
             await db.execute("DELETE FROM undo_votes WHERE game_id = ?", (game_id,))
             await db.execute("DELETE FROM actions WHERE game_id = ? AND idx >= ?", (game_id, keep))
+            if actions:
+                await db.executemany(INSERT_ACTION, [_action_values(game_id, a) for a in actions])
             if deadlines is not None:
                 await run_steps(db, deadline_steps(game_id, deadlines, pause_away))
 

@@ -5,9 +5,10 @@ process sends it, and clear messages when the server cannot be used."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import asyncpg
@@ -25,6 +26,7 @@ from bot.errors import (
 )
 from bot.manager import GameManager
 from bot.storage.backends import open_storage, shown
+from bot.storage.db import Db
 from bot.storage.local_postgres import free_port
 from bot.storage.postgres import PostgresStorage, numbered
 
@@ -219,3 +221,79 @@ async def test_a_move_on_a_copy_behind_the_database_is_judged_on_the_stored_game
     finally:
         await first.close()
         await second.close()
+
+
+async def test_connections_the_server_dropped_are_never_lent_again(pg_url: str) -> None:
+    """``pg_terminate_backend`` on the pool's idle connections before each move: asyncpg would
+    lend each one once more and fail its next statement (``cannot switch to state 12``); the
+    storage sends the move on another connection, and every move is stored."""
+    storage = await PostgresStorage.open(pg_url, pool_size=3)
+    manager = GameManager(storage)
+    admin = await asyncpg.connect(pg_url)
+    try:
+        view = await started_game(manager)
+        rng = random.Random(4)
+        for _ in range(12):
+            pids = await admin.fetchval(
+                "SELECT array_agg(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+            await admin.execute("SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) pid", pids)
+            while await admin.fetchval(  # gone: their goodbye is on its way to the pool
+                "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1::int[])", pids
+            ):
+                await asyncio.sleep(0.001)
+            view = (await play_random(manager, view, rng)).view
+        assert await storage.action_count(view.game_id) == 12
+    finally:
+        await admin.close()
+        await manager.close()
+
+
+async def test_a_transaction_cut_while_it_holds_the_game_row_is_told_as_stored(
+    pg_url: str,
+) -> None:
+    """A move's transaction (a resignation: seats and log together) whose connection the server
+    drops while it holds the game's row lock, before its commit: if asyncpg saw the drop before
+    sending the commit, the storage runs the transaction again on another connection and the
+    move is stored; if not, the move is refused and nothing is stored. Either way the answer is
+    what was stored, memory is storage, and the next call runs on a sound connection."""
+    storage = await PostgresStorage.open(pg_url, pool_size=2)
+    manager = GameManager(storage)
+    admin = await asyncpg.connect(pg_url)
+    view = await started_game(manager, users=(ALICE, BOB, 303))
+    real = storage._tx
+    cuts: list[int] = []
+
+    @contextlib.asynccontextmanager
+    async def cut() -> AsyncIterator[Db]:
+        async with real() as db:
+            yield db
+            if not cuts:  # after the transaction's statements, before its commit
+                cuts.append(
+                    await admin.fetchval(
+                        "SELECT count(pg_terminate_backend(pid)) FROM pg_locks "
+                        "WHERE relation = 'games'::regclass AND mode = 'RowExclusiveLock' "
+                        "AND pid <> pg_backend_pid()"
+                    )
+                )
+
+    try:
+        storage._tx = cut  # type: ignore[method-assign]
+        try:
+            await manager.resign(view.game_id, 303)
+            told = True
+        except asyncpg.PostgresError:
+            told = False
+        storage._tx = real  # type: ignore[method-assign]
+        assert cuts == [1]
+        stored = await storage.get_actions(view.game_id)
+        assert [a.forced for a in stored] == (["resigned"] if told else [])
+        live = manager.cache.get(view.game_id)
+        assert live is None or live.log == stored
+        if not told:
+            await manager.resign(view.game_id, 303)
+        assert [a.forced for a in await storage.get_actions(view.game_id)] == ["resigned"]
+    finally:
+        await admin.close()
+        await manager.close()
