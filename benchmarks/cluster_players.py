@@ -146,7 +146,7 @@ class Players:
         token = SENT_AT.set(sent)
         try:
             assert view.user_id is not None
-            result = await self.manager.apply(
+            result = await self.manager.play_turn(
                 view.game_id, view.user_id, action, turn=view.turn, phase=view.phase
             )
         except Unsure:

@@ -111,7 +111,7 @@ async def serve(
                     break
                 assert view.user_id is not None
                 action = pick(view, rng)
-                view = (await manager.apply(row.id, view.user_id, action, turn=view.turn)).view
+                view = (await manager.play_turn(row.id, view.user_id, action, turn=view.turn)).view
             if not view.finished:
                 ids.append(row.id)
         # The picture of each game's last move, as the bot drew it, once in each worker: the
@@ -146,7 +146,7 @@ async def serve(
                 view = await manager.decision(game_id)
                 if view.finished or view.user_id is None:
                     return
-                await manager.apply(game_id, view.user_id, pick(view, local), turn=view.turn)
+                await manager.play_turn(game_id, view.user_id, pick(view, local), turn=view.turn)
                 game = await manager.engine_copy(game_id)
                 await pool.draw(Job("turn", game.record(), RenderOptions()))
                 turns.append((time.perf_counter() - arrived) * 1000)

@@ -72,7 +72,7 @@ async def stream(
             action = pick(view, rng)
             assert view.user_id is not None
             started = time.perf_counter()
-            result = await manager.apply(
+            result = await manager.play_turn(
                 view.game_id, view.user_id, action, turn=view.turn, render=render
             )
             latencies.append((time.perf_counter() - started) * 1000)

@@ -81,11 +81,13 @@ class Played:
 @dataclass(frozen=True, slots=True)
 class MoveResult:
     """The outcome of a move: what happened (the player's action, then any the bot played for
-    resigned seats), the next decision, and the board image if one was asked for."""
+    resigned seats), the next decision, the board image if one was asked for, and a private
+    copy of the game after the move (a fork, to draw the next turn message on)."""
 
     played: tuple[Played, ...]
     view: TurnView
     image: bytes | None = None
+    game: Game | None = None
 
     @property
     def events(self) -> tuple[Event, ...]:

@@ -8,7 +8,8 @@ Every ``interval`` seconds :meth:`Scheduler.tick` reads what is due from storage
 3. reminders: one per turn, at ``reminder_at`` of the turn's time (see
    :class:`bot.manager.base.ManagerBase`);
 4. deadlines: the game's timeout policy is applied through
-   :meth:`bot.manager.GameManager.force_turn` and announced (:meth:`Notifier.forced`);
+   :meth:`bot.manager.GameManager.play_turn` (by a :class:`~bot.manager.Timeout`) and announced
+   (:meth:`Notifier.forced`);
 5. digests: once a day per guild with a digest channel, the list of whose turn it is where.
 
 All state is in the database (the ``deadlines``, ``notices`` and ``digests`` tables), so a
@@ -38,6 +39,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from bot.errors import Conflict, GameNotFound, GameOver, NotActive, StaleAction
 from bot.manager.timing import DigestLine
+from bot.manager.turns import Timeout
 from bot.outcomes import MoveResult
 from bot.storage import Deadline, GameRow, GuildSettings, NoticeKind, Storage, UserSettings
 
@@ -344,8 +346,8 @@ class Scheduler:
         game_id, turn = deadline.game_id, deadline.turn
         try:
             before = await self.manager.game(game_id)
-            move = await self.manager.force_turn(
-                game_id, turn=turn, announce_by=report.now + self.lease
+            move = await self.manager.play_turn(
+                game_id, Timeout(announce_by=report.now + self.lease), turn=turn
             )
         except (StaleAction, GameOver, NotActive, GameNotFound) as gone:
             # The turn was played or the game ended meanwhile: nothing to force any more.

@@ -23,7 +23,15 @@ from bot.manager.lobbies import LobbyOps
 from bot.manager.records import RecordsOps
 from bot.manager.stats import StatsOps, StatsReport
 from bot.manager.timing import TimingOps
-from bot.manager.turns import AUTOPLAY_LEVEL, Step, _computer_seed
+from bot.manager.turns import (
+    AUTOPLAY_LEVEL,
+    COMPUTER,
+    Computer,
+    Move,
+    Step,
+    Timeout,
+    _computer_seed,
+)
 from bot.manager.watch import WatchOps
 from bot.outcomes import TurnView
 from bot.storage import GameRow, Status
@@ -49,12 +57,16 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "AUTOPLAY_LEVEL",
+    "COMPUTER",
     "ChessClock",
+    "Computer",
     "ComputerNamer",
     "GameManager",
+    "Move",
     "PauseVote",
     "StatsReport",
     "Step",
+    "Timeout",
     "_computer_seed",
     "default_computer_name",
     "last_turn",

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Awaitable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import (
@@ -75,6 +76,45 @@ Step = tuple[Played, ActionRow]
 NOT_A_MOVE = "skipping a turn or leaving is not a move; to leave the game, use the resign command"
 
 
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A player's whole decision: its actions in order (a tile or an abbey, then its figure; or
+    one action: a figure, a wagon's move, a wall tile, a pass), and ``close``: the player
+    chose no figure, so the figure step after the tile ends (with a pass) unless the turn stays
+    open for a wall tile (The Castle)."""
+
+    actions: tuple[Action, ...]
+    close: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Computer:
+    """:meth:`TurnsManager.play_turn` by the computer seat in turn (its workers decide)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """:meth:`TurnsManager.play_turn` by the bot for a player whose time ran out: ``policy``
+    (None: the game's own), and ``announce_by``: the move is saved with its announcement
+    owed until then (see :meth:`TurnsManager.forced_move`)."""
+
+    policy: str | None = None
+    announce_by: float | None = None
+
+
+#: The computer seat in turn decides (:meth:`TurnsManager.play_turn`).
+COMPUTER = Computer()
+
+
+def _move_of(move: Move | Action | Mapping[str, Any] | None) -> Move:
+    """A player's move as given, or one action (or its record JSON) as a move."""
+    if isinstance(move, Move):
+        return Move(tuple(_parse(a) for a in move.actions), move.close)
+    if move is None:
+        raise IllegalAction(reason="there is nothing to play: choose a move")
+    return Move((_parse(move),))
+
+
 def _computer_seed(game_id: int, seat: int) -> int:
     """A computer player's own seed: the game and the seat, never the game's hidden seed."""
     return game_id * 8 + seat
@@ -89,29 +129,41 @@ class TurnsManager(ManagerBase):
     leagues: LeagueOps
     stats: StatsOps
 
-    async def apply(
+    async def current(self, game_id: int) -> tuple[TurnView, Game | None]:
+        """The decision the game waits for and a private copy of its engine state (a fork,
+        None before the game starts), read together: what a prompt needs to be drawn."""
+        async with self.lock(game_id):
+            row = await self.game(game_id)  # read from the database when it is shared
+            if row.seed is None:
+                return TurnView.of(row, None), None
+            live = await self._live(game_id, row)
+            return TurnView.of(live.row, live.game), live.game.fork()
+
+    async def play_turn(
         self,
         game_id: int,
-        user_id: int,
-        action: Action | Mapping[str, Any],
+        by: int | Computer | Timeout,
+        move: Move | Action | Mapping[str, Any] | None = None,
         *,
         turn: int,
         phase: str | None = None,
         render: bool = False,
-        then: Action | None = None,
     ) -> MoveResult:
-        """Play ``action`` (an engine action or its record JSON) for ``user_id``.
+        """Play a whole decision of ``game_id``'s ``turn``, under one lock, in one write.
 
-        ``turn`` (and ``phase`` if given) must match the decision at hand, else
-        :class:`StaleAction`. Raises :class:`NotYourTurn`, :class:`IllegalAction`... (all
-        :class:`ManagerError`) leaving the game unchanged. Saved before it returns.
-
-        ``then``: the figure step of the same turn (a figure, or a pass), played in the same
-        move if the game then waits for this player's figure in this turn. Both are saved in
-        one transaction: a crash (a SIGKILL) never leaves a turn whose tile is down and whose
-        figure step nobody was asked for, which a restarted bot would not offer to finish.
+        ``by`` is who decides: a player's user id with their ``move`` (a :class:`Move`, or one
+        engine action or its record JSON), :data:`COMPUTER` for the computer seat in turn (its
+        workers choose), or a :class:`Timeout` for the player whose time ran out (see
+        :meth:`_timeout`). ``turn`` (and ``phase`` if given) must match the decision at hand,
+        else :class:`StaleAction`. Raises :class:`NotYourTurn`, :class:`IllegalAction`... (all
+        :class:`ManagerError`) leaving the game unchanged. Saved before it returns; the result
+        holds what was played, the next decision and a private copy of the game to draw it.
         """
-        parsed = _parse(action)
+        if isinstance(by, Timeout):
+            return await self._timeout(game_id, by, turn=turn, render=render)
+        if isinstance(by, Computer):
+            return await self._computer(game_id, turn=turn, render=render)
+        chosen = _move_of(move)
         async with self.lock(game_id):
             # On a shared database the cached game may be behind another process's moves.
             # Rather than ask the database first (one more round trip on every move), play on
@@ -120,7 +172,7 @@ class TurnsManager(ManagerBase):
             # as stored, so a player is refused only by the game as it is.
             live, current = await self._cached(game_id)
             try:
-                return await self._move(live, parsed, user_id, turn, phase, render, then)
+                return await self._move(live, chosen, by, turn, phase, render)
             except Conflict:
                 if current:
                     raise
@@ -131,19 +183,25 @@ class TurnsManager(ManagerBase):
                     raise
             self.cache.drop(game_id)
             live = await self._live(game_id)
-            return await self._move(live, parsed, user_id, turn, phase, render, then)
+            return await self._move(live, chosen, by, turn, phase, render)
 
     async def _move(
         self,
         live: LiveGame,
-        action: Action,
+        move: Move,
         user_id: int,
         turn: int,
         phase: str | None,
         render: bool,
-        then: Action | None = None,
     ) -> MoveResult:
-        """:meth:`apply` on the game ``live``."""
+        """:meth:`play_turn` of a player on the game ``live``.
+
+        The move's actions are played in order on a copy; the figure step that follows a tile
+        (or an abbey) is played with it when the move names it, and ``move.close`` ends it with
+        no figure unless the turn stays open (The Castle: a wall tile could still be played).
+        All of it is saved in one transaction: a crash (a SIGKILL) never leaves a turn whose
+        tile is down and whose figure step nobody was asked for.
+        """
         require_active(live.row)
         decision = live.game.decision
         # Players count turns from 1, as every message shows them.
@@ -159,36 +217,46 @@ class TurnsManager(ManagerBase):
         now = self._clock()
         await self.clocks.require_time(live, now)
         draft = live.draft()
-        done = [self._play(draft, action, user_id, None, now, [])]
-        after = draft.game.decision
+        game = draft.game
+        done: list[Step] = []
+        for action in move.actions:
+            if done and not self._same_step(game, decision.player, turn):
+                break  # the tile ended the turn (the figure step was skipped by the rules)
+            done.append(self._play(draft, action, user_id, None, now, done))
+        last = move.actions[-1] if move.actions else None
         if (
-            then is not None
-            and not draft.game.finished
-            and after.phase is Phase.FIGURE
-            and after.turn == turn
-            and after.player == decision.player
+            move.close
+            and self._same_step(game, decision.player, turn)
+            and not (isinstance(last, PlaceTile) and game.legal(UseWallTile))
         ):
-            done.append(self._play(draft, then, user_id, None, now, done))
+            done.append(self._play(draft, Pass(), user_id, None, now, done))
+        if not done:
+            raise IllegalAction(reason="there is nothing to play: choose a move")
         return await self._finish_move(live, draft, done, now, render=render)
 
-    async def force_turn(
-        self,
-        game_id: int,
-        *,
-        turn: int,
-        policy: str | None = None,
-        render: bool = False,
-        announce_by: float | None = None,
-    ) -> MoveResult:
-        """The bot ends the turn of a player whose time ran out, by ``policy``.
+    @staticmethod
+    def _same_step(game: Game, player: int, turn: int) -> bool:
+        """Whether ``game`` waits for ``player``'s figure in ``turn`` (the step after a tile)."""
+        after = game.decision
+        return (
+            not game.finished
+            and after.phase is Phase.FIGURE
+            and after.turn == turn
+            and after.player == player
+        )
 
-        ``policy`` defaults to the game's ``timeout_policy`` (see the module's policies). With
+    async def _timeout(
+        self, game_id: int, timeout: Timeout, *, turn: int, render: bool
+    ) -> MoveResult:
+        """The bot ends the turn of a player whose time ran out, by the timeout's policy.
+
+        The policy defaults to the game's ``timeout_policy`` (see the module's policies). With
         ``skip``, a turn whose tile is already placed is completed without a figure instead.
         Refused with :class:`StaleAction` if the game is no longer at ``turn``. With
         ``announce_by``, the move is saved with its announcement owed (a ``timeout`` notice
         claimed until then; :meth:`forced_move` rebuilds it for another process).
         """
-        chosen = policy or None
+        chosen = timeout.policy or None
         if chosen is not None and chosen not in TIMEOUT_POLICIES:
             raise BadSettings(
                 reason=f"the timeout policy must be one of {', '.join(TIMEOUT_POLICIES)}"
@@ -222,6 +290,7 @@ class TurnsManager(ManagerBase):
                     done.append(self._play(draft, action, None, why, now, done))
             while not game.finished and game.decision.turn == turn:
                 done.append(self._play(draft, autoplay_action(game), None, why, now, done))
+            announce_by = timeout.announce_by
             notice = None if announce_by is None else Notice("timeout", turn, announce_by)
             return await self._finish_move(
                 live,
@@ -261,7 +330,7 @@ class TurnsManager(ManagerBase):
             move = MoveResult(played, TurnView.of(live.row, live.game))
             return played[0].forced or "", rows[0].seat, move, last
 
-    async def computer_turn(self, game_id: int, *, turn: int, render: bool = False) -> MoveResult:
+    async def _computer(self, game_id: int, *, turn: int, render: bool) -> MoveResult:
         """A computer seat plays its decisions now (its turn, or a wagon it owns).
 
         Refused with :class:`StaleAction` if the game is no longer at ``turn``, and with
@@ -439,7 +508,8 @@ class TurnsManager(ManagerBase):
             await self.stats._game_ended(live)
         await self._changed(live.row, turn_started=turn_started)
         image = await self._picture(live.game) if render else None
-        return MoveResult(tuple(step[0] for step in done), TurnView.of(live.row, game), image)
+        played = tuple(step[0] for step in done)
+        return MoveResult(played, TurnView.of(live.row, game), image, game.fork())
 
     async def _durably(
         self, write: Awaitable[None], live: LiveGame, becomes: Sequence[ActionRow]

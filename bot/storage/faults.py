@@ -7,7 +7,7 @@ the caller cannot tell it from a write that never happened.
 
 >>> faults = Faults(storage)                 # doctest: +SKIP
 >>> faults.arm(3, "after")                   # the 3rd call from now runs, then raises
->>> await manager.apply(...)                 # doctest: +SKIP
+>>> await manager.play_turn(...)             # doctest: +SKIP
 >>> faults.calls                             # every call since arm(), by method name
 
 :class:`Faults` wraps every coroutine method of the :class:`~bot.storage.Storage` interface on

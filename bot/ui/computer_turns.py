@@ -15,9 +15,10 @@ import logging
 from typing import TYPE_CHECKING
 
 from bot.errors import ManagerError
+from bot.manager import COMPUTER
 from bot.storage import GameRow
 from bot.ui import post
-from bot.ui.state import snapshot
+from bot.ui.state import Snapshot
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
@@ -62,8 +63,8 @@ class ComputerTurns:
             while computer_to_play(row):
                 if self.pace:
                     await asyncio.sleep(self.pace)
-                result = await manager.computer_turn(game_id, turn=row.turn)
-                snap = await snapshot(manager, game_id)
+                result = await manager.play_turn(game_id, COMPUTER, turn=row.turn)
+                snap = Snapshot.after(result)
                 await post.announce(self.bot, snap, result.events, kick=False)
                 row = snap.row
         except ManagerError as error:  # a player acted first (abandon, undo): nothing to do

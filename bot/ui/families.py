@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-from engine import Pass
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import discord
 
+    from bot.turn_view import TurnScreen
     from bot.ui.state import Snapshot
     from engine import Game
 
@@ -33,11 +32,7 @@ def _no_lines(after: Game, locale: str) -> list[str]:
     return []
 
 
-async def _plain_pass(game: Game, first: object) -> Any:
-    return Pass()
-
-
-def _plain_place(game: Game) -> str:
+def _plain_place(screen: TurnScreen) -> str:
     return "turn_place"
 
 
@@ -48,15 +43,13 @@ def _no_notes(game: Game, locale: str) -> list[str] | None:
 @dataclass(frozen=True)
 class FamilyHooks:
     """``prompt``: the family's own turn message (None: the common one); ``step_lines``: notes for
-    the placement step; ``closing_pass``: the action ending a turn placed with no figure (None:
-    the turn stays open); ``place_key``: the catalog key of the line asking for the tile
-    (a bonus tile is said otherwise); ``seat_notes``: one more note per seat in the final table
-    (None: nothing)."""
+    the placement step (given the game with the placement tried); ``place_key``: the catalog key
+    of the line asking for the tile (a bonus tile is said otherwise); ``seat_notes``: one more
+    note per seat in the final table (None: nothing)."""
 
     prompt: Callable[[Snapshot], Awaitable[Prompt | None]] = _no_prompt
     step_lines: Callable[[Game, str], list[str]] = _no_lines
-    closing_pass: Callable[[Game, object], Awaitable[Any]] = _plain_pass
-    place_key: Callable[[Game], str] = _plain_place
+    place_key: Callable[[TurnScreen], str] = _plain_place
     seat_notes: Callable[[Game, str], list[str] | None] = _no_notes
 
 

@@ -1,9 +1,11 @@
 """The turn, step by step: square, rotation, figure, confirm; and the Abbey & Mayor extras.
 
 Every step before the last is shown only to the active player (ephemeral) and changes nothing:
-the choices so far travel in the components' ids (see :mod:`bot.ui.components`). Only Confirm
-sends actions to the manager, which checks the turn stamp again under the game's lock, so a
-double click or an old prompt can never play twice.
+the choices so far travel in the components' ids (see :mod:`bot.ui.components`). What each step
+offers is the game's turn view (:mod:`bot.turn_view`). Only a confirm plays: the whole decision
+(the tile and its figure, or no figure) in one :meth:`~bot.manager.GameManager.play_turn`, which
+checks the turn stamp again under the game's lock, so a double click or an old prompt can never
+play twice.
 """
 
 from __future__ import annotations
@@ -11,36 +13,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.i18n import digits
+from bot.manager import Move
+from bot.narrate import feature_name as feature_words
 from bot.narrate import role_name as role_words
-from bot.outcomes import MoveResult
+from bot.turn_view import FigureChoice, StepScreen, step_screen
 from bot.ui import components, families, images, post
 from bot.ui.components import button, select
 from bot.ui.errors import UIError
-from bot.ui.state import (
-    Snapshot,
-    bot_of,
-    candidate_cells,
-    current,
-    hole_labels,
-    offered_rotations,
-    snapshot,
-    spot_labels,
-    tried,
-    turn_labels,
-    wagon_labels,
-)
+from bot.ui.state import Snapshot, bot_of, current, snapshot
 from bot.ui.texts import player_locale, tr
 from bot.ui.words import spot_words, tile_words
-from engine import Action, Event, Game, MoveWagon, Pass, PlaceAbbey, PlaceFigure, PlaceTile
+from engine import Game, MoveWagon, Pass, PlaceAbbey, PlaceFigure, PlaceTile
 from renderer.board import GhostSpot
-
-if TYPE_CHECKING:
-    pass
 
 #: The decision phase each component kind answers (checked before showing anything).
 PHASES = {"a": "tile", "e": "abbey_end", "c": "figure", "w": "wagon", "n": "abbey_end"}
@@ -175,9 +164,8 @@ async def open_step(
     phase = PHASES.get(rot or "", "tile")
     snap, locale = await current(interaction, game_id, turn, phase)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    game = snap.require_game()
     if rot is None:
-        rotations = candidate_cells(game, None if tile == "-" else tile).get((x, y))
+        rotations = snap.screen.cells(None if tile == "-" else tile).get((x, y))
         if not rotations:
             raise UIError("bad_cell", cell=f"{x},{y}")
         rot = str(rotations[0])
@@ -210,16 +198,41 @@ def first_action(game: Game, x: int, y: int, rot: str, tile: str) -> PlaceTile |
     return PlaceTile(x, y, int(rot), tile if hand and tile != "-" else None)
 
 
-def numbered(figures: Sequence[PlaceFigure]) -> list[tuple[PlaceFigure, str]]:
-    """Every figure choice gets its own number, 1, 2, ... (a fisher and a hut on the same
-    river are two choices with two numbers)."""
-    return [(f, str(i + 1)) for i, f in enumerate(figures)]
+def checked_step(snap: Snapshot, first: PlaceTile | PlaceAbbey | None) -> StepScreen:
+    """The step ``first`` opens, once it is one the turn offers (else :class:`UIError`)."""
+    game, screen = snap.require_game(), snap.screen
+    if isinstance(first, PlaceTile):
+        rotations = screen.cells(first.tile).get((first.x, first.y), ())
+        if first.rotation not in rotations:
+            raise UIError("bad_rotation", legal=", ".join(map(str, rotations)) or "-")
+    elif isinstance(first, PlaceAbbey) and (first.x, first.y) not in screen.holes:
+        raise UIError("bad_cell", cell=f"{first.x},{first.y}")
+    return step_screen(game, screen, first)
 
 
-def square_label(game: Game, first: PlaceTile | PlaceAbbey | None, x: int, y: int) -> str:
-    if isinstance(first, PlaceAbbey) and game.decision.phase.value != "tile":
-        return hole_labels(game).get((x, y), "?")
-    return turn_labels(game).get((x, y), "?")
+#: Figures offered with the feature they would stand on: "mayor on the city", "large follower
+#: on the road", "builder on the city", "pig on the field"; they are named by their kind, the
+#: others by the role the engine gives them there (knight, thief, monk, farmer, hunter...).
+ON_FEATURE = frozenset({"mayor", "wagon", "large_follower", "builder", "pig"})
+
+
+def figure_name(choice: FigureChoice, locale: str) -> str:
+    """How a figure choice is called: knight, thief, monk, farmer, mayor, wagon, barn, large
+    follower, builder, pig, messenger, hunter, hut."""
+    name = choice.figure if choice.figure in ON_FEATURE else choice.role
+    return role_words(name, locale).split(" ", 1)[-1]
+
+
+def figure_label(choice: FigureChoice, locale: str) -> str:
+    """A figure menu entry: "2 · knight", "2 · mayor on the city", "5 · barn on the field
+    corner"."""
+    if choice.figure == "barn":
+        return tr("barn_what", locale, label=choice.number)
+    role = figure_name(choice, locale)
+    if choice.figure in ON_FEATURE:
+        feature = feature_words(choice.feature or "road", locale)
+        return tr("figure_what", locale, label=choice.number, role=role, feature=feature)
+    return f"{choice.number} · {role}"
 
 
 async def step(
@@ -231,48 +244,34 @@ async def step(
     game = snap.require_game()
     gid, turn = snap.row.id, snap.view.turn
     first = first_action(game, x, y, rot, tile)
-    rotations: tuple[int, ...] = ()
-    if isinstance(first, PlaceTile):
-        rotations = candidate_cells(game, first.tile).get((x, y), ())
-        if first.rotation not in rotations:
-            raise UIError("bad_rotation", legal=", ".join(map(str, rotations)) or "-")
-    elif isinstance(first, PlaceAbbey) and (x, y) not in hole_labels(game):
-        raise UIError("bad_cell", cell=f"{x},{y}")
-    after = game if first is None else await asyncio.to_thread(tried, game, first)
-    figures = after.legal_figures()
-    choices = numbered(figures)
-    spots = spot_labels(figures)
+    shown = await asyncio.to_thread(checked_step, snap, first)
+    figures = shown.figures
     styles = images.seat_styles(snap.row)
-    offered: dict[int, str] = {}
-    if isinstance(first, PlaceTile):
-        for r in offered_rotations(game, (x, y), first.tile, keep=first.rotation):
-            offered[r] = f"{r}°"
-    pos = (x, y) if first is not None else (game.last_pos or (0, 0))
-    oriented = after.board.tiles[pos].oriented if pos in after.board.tiles else None
-    ghosts = [GhostSpot(f.at, f.figure, n) for f, n in choices]
+    offered = {r: f"{r}°" for r in shown.rotations}
+    oriented = shown.oriented
+    ghosts = [GhostSpot(f.action.at, f.figure, f.number) for f in figures]
     seat = snap.view.seat or 0
     file = await images.step_file(
         game,
         first,
-        spots,
+        shown.spots,
         locale,
         rotations=offered,
         styles=styles,
         ghosts=ghosts if oriented is not None else (),
         player=seat,
     )
-    label = square_label(game, first, x, y)
     if first is None:
-        x, y = game.last_pos or (0, 0)
+        x, y = shown.pos
         lines = [tr("figure_prompt", locale)]
     elif isinstance(first, PlaceAbbey):
-        lines = [tr("step_abbey", locale, label=label)]
+        lines = [tr("step_abbey", locale, label=shown.label)]
     elif len(offered) > 1:
-        lines = [tr("step_intro", locale, label=label, rotation=first.rotation)]
+        lines = [tr("step_intro", locale, label=shown.label, rotation=first.rotation)]
     else:
-        lines = [tr("step_intro_one", locale, label=label)]
+        lines = [tr("step_intro_one", locale, label=shown.label)]
     lines.append(tr("step_pick" if figures else "step_no_spot", locale))
-    lines.extend(families.hooks(after.setup.game).step_lines(after, locale))
+    lines.extend(families.hooks(game.setup.game).step_lines(shown.after, locale))
     view = discord.ui.View(timeout=None)
     base = f"{gid}:{turn}:{x}:{y}:{rot}:{tile}"
     if len(offered) > 1:  # the other rotations that fit here, as in the pictures
@@ -288,28 +287,25 @@ async def step(
             tr(
                 "spot_option",
                 locale,
-                label=n,
-                role=role_name(after, f.figure, str(f.at), locale),
-                spot=spot_words(oriented, f.at, locale) if oriented is not None else "",
+                label=f.number,
+                role=figure_name(f, locale),
+                spot=spot_words(oriented, f.action.at, locale) if oriented is not None else "",
             ),
         )
-        for f, n in choices
+        for f in figures
     ]
     if len(names) <= 14:
         for i, (f, text) in enumerate(names):
             view.add_item(
                 button(
-                    f"cc:ok:{base}:{f.figure}.{f.at}",
+                    f"cc:ok:{base}:{f.value}",
                     text[:80],
                     discord.ButtonStyle.primary,
                     row=1 + i // 5,
                 )
             )
     else:
-        options = [
-            discord.SelectOption(label=text[:100], value=f"{f.figure}.{f.at}")
-            for f, text in names[:25]
-        ]
+        options = [discord.SelectOption(label=text[:100], value=f.value) for f, text in names[:25]]
         view.add_item(select(f"cc:fs:{base}", tr("spot_menu", locale), options, row=1))
     none_text = tr("no_figure" if figures else "place_tile", locale)
     view.add_item(button(f"cc:ok:{base}:none", none_text, discord.ButtonStyle.success, row=4))
@@ -324,38 +320,29 @@ def _at(text: str) -> int | str:
     return int(text) if digits(text) else text
 
 
-#: Figures offered with the feature they would stand on: "mayor on the city", "large follower
-#: on the road", "builder on the city", "pig on the field".
-ON_FEATURE = frozenset({"mayor", "wagon", "large_follower", "builder", "pig"})
-
-
-def figure_label(game: Game, figure: PlaceFigure, label: str, locale: str) -> str:
-    """A figure menu entry: "2 · knight", "2 · mayor on the city", "5 · barn on the field
-    corner"."""
-    role = role_name(game, figure.figure, str(figure.at), locale)
-    if figure.figure == "barn":
-        return tr("barn_what", locale, label=label)
-    if figure.figure in ON_FEATURE and game.last_pos is not None:
-        x, y = game.last_pos
-        feature = post.feature_name(game, x, y, figure.at, locale)
-        return tr("figure_what", locale, label=label, role=role, feature=feature)
-    return f"{label} · {role}"
-
-
-def role_name(game: Game, figure: str, at: str, locale: str) -> str:
-    """How a figure on a spot is called: knight, thief, monk, farmer, mayor, wagon, barn, large
-    follower, builder, pig."""
-    role = figure
-    if figure in ("follower", "subject", "man") and game.last_pos is not None:
-        oriented = game.board.tiles[game.last_pos].oriented
-        local = oriented.feature_at(_at(at))
-        if local >= 0:
-            role = game.roles.get(oriented.features[local].type, figure)
-    text = role_words(role, locale)
-    return text.split(" ", 1)[-1]
-
-
 # -- confirm: the only place that plays --------------------------------------------------------
+
+
+def chosen_move(
+    snap: Snapshot, locale: str, x: int, y: int, rot: str, tile: str, choice: str
+) -> tuple[Move, str]:
+    """The whole decision a confirm button names, and what it plays in words."""
+    if rot == "w":
+        return Move((Pass() if choice == "back" else MoveWagon(x, y, _at(choice)),)), ""
+    if rot == "n":
+        return Move((Pass(),)), ""
+    game = snap.require_game()
+    first = first_action(game, x, y, rot, tile)
+    shown = checked_step(snap, first)
+    head: tuple[PlaceTile | PlaceAbbey, ...] = () if first is None else (first,)
+    if choice and choice != "none":
+        picked = next((f for f in shown.figures if f.value == choice), None)
+        if picked is None:  # not offered: the engine says why
+            figure, at = choice.split(".", 1)
+            fx, fy = shown.pos
+            return Move((*head, PlaceFigure(figure, fx, fy, _at(at)))), ""
+        return Move((*head, picked.action)), played_words(shown, picked, locale)
+    return Move(head, close=True), played_words(shown, None, locale)
 
 
 async def confirm(
@@ -371,79 +358,35 @@ async def confirm(
     snap, locale = await current(interaction, game_id, turn, PHASES.get(rot, "tile"))
     await interaction.response.defer()
     manager = bot_of(interaction).manager
-    user = interaction.user.id
-    game = snap.require_game()
-    results: list[MoveResult] = []
-    second: Action | None = None
-    if rot == "w":
-        first: Action | None = Pass() if choice == "back" else MoveWagon(x, y, _at(choice))
-    elif rot == "n":
-        first = Pass()
-    else:
-        first = first_action(game, x, y, rot, tile)
-        if choice and choice != "none":
-            figure, at = choice.split(".", 1)
-            fx, fy = (x, y) if first is not None else (game.last_pos or (0, 0))
-            second = PlaceFigure(figure, fx, fy, _at(at))
-        else:
-            second = await families.hooks(game.setup.game).closing_pass(game, first)
+    move, what = await asyncio.to_thread(chosen_move, snap, locale, x, y, rot, tile, choice)
     phase = PHASES.get(rot, "tile")
-    what = played_words(game, first, second, x, y, locale)
-    try:
-        if first is not None:  # the tile and its figure step in one move (saved together)
-            results.append(
-                await manager.apply(game_id, user, first, turn=turn, phase=phase, then=second)
-            )
-        elif second is not None and snap.view.phase == "figure" and snap.view.turn == turn:
-            results.append(await manager.apply(game_id, user, second, turn=turn, phase="figure"))
-    finally:
-        public = interaction.message is not None and not interaction.message.flags.ephemeral
-        if results and not public:  # a public prompt is never overwritten by a private answer
-            close_step(interaction, game_id)
-            await interaction.edit_original_response(
-                content=tr("played_step", locale, what=what) if what else tr("done", locale),
-                attachments=[],
-                view=None,
-            )
-        if results:
-            events: list[Event] = [e for r in results for e in r.events]
-            await post.announce(bot_of(interaction), await snapshot(manager, game_id), events)
+    result = await manager.play_turn(game_id, interaction.user.id, move, turn=turn, phase=phase)
+    public = interaction.message is not None and not interaction.message.flags.ephemeral
+    if not public:  # a public prompt is never overwritten by a private answer
+        close_step(interaction, game_id)
+        await interaction.edit_original_response(
+            content=tr("played_step", locale, what=what) if what else tr("done", locale),
+            attachments=[],
+            view=None,
+        )
+    await post.announce(bot_of(interaction), Snapshot.after(result), result.events)
 
 
-def played_words(
-    game: Game, first: Action | None, second: Action | None, x: int, y: int, locale: str
-) -> str:
+def played_words(shown: StepScreen, figure: FigureChoice | None, locale: str) -> str:
     """What a step played, in words: "square B, turned 90°, knight on the road, south"."""
+    first = shown.first
     parts: list[str] = []
     if isinstance(first, PlaceTile):
-        label = square_label(game, first, x, y)
-        parts.append(tr("played_tile", locale, label=label, rotation=first.rotation))
+        parts.append(tr("played_tile", locale, label=shown.label, rotation=first.rotation))
     elif isinstance(first, PlaceAbbey):
-        parts.append(tr("played_abbey", locale, label=square_label(game, first, x, y)))
+        parts.append(tr("played_abbey", locale, label=shown.label))
     else:
         return ""
-    if isinstance(second, PlaceFigure):
-        kind = (
-            game.kinds.get(first.tile or game.decision.tile or "")
-            if isinstance(first, PlaceTile)
-            else None
-        )
+    if figure is not None:
+        text = figure_name(figure, locale)
         spot = ""
-        if kind is not None and isinstance(first, PlaceTile):
-            spot = spot_words(kind.oriented(first.rotation), second.at, locale)
-        role = second.figure
-        if kind is not None and isinstance(first, PlaceTile):
-            oriented = kind.oriented(first.rotation)
-            local = (
-                oriented.feature_at(second.at)
-                if not isinstance(second.at, str) or (second.at not in ("NW", "NE", "SE", "SW"))
-                else -1
-            )
-            if second.figure in ("follower", "man") and local >= 0:
-                role = game.roles.get(oriented.features[local].type, second.figure)
-        if isinstance(first, PlaceAbbey) and role == "follower":
-            role = "monk"
-        text = role_words(role, locale).split(" ", 1)[-1]
+        if isinstance(first, PlaceTile) and shown.oriented is not None:
+            spot = spot_words(shown.oriented, figure.action.at, locale)
         parts.append(tr("played_figure", locale, role=text, spot=spot) if spot else text)
     else:
         parts.append(tr("played_none", locale))
@@ -462,13 +405,12 @@ async def wagon_choice(
         text, custom = tr("chosen_wagon_back", locale), f"cc:ok:{game_id}:{turn}:0:0:w:-:back"
     else:
         x, y, at = value.split(",")
-        game = snap.require_game()
-        labels = wagon_labels(game.legal(MoveWagon))
-        label = labels.get((int(x), int(y), _at(at)))
-        if label is None:
+        spot = (int(x), int(y), _at(at))
+        target = next((w for w in snap.screen.wagons if w.spot == spot), None)
+        if target is None:
             raise UIError("stale")
-        feature = post.feature_name(game, int(x), int(y), _at(at), locale)
-        text = tr("chosen_wagon", locale, label=label, feature=feature, where=f"({x}, {y})")
+        feature = feature_words(target.feature, locale)
+        text = tr("chosen_wagon", locale, label=target.label, feature=feature, where=f"({x}, {y})")
         custom = f"cc:ok:{game_id}:{turn}:{x}:{y}:w:-:{at}"
     view = discord.ui.View(timeout=None)
     view.add_item(button(custom, tr("confirm", locale), discord.ButtonStyle.success))
@@ -480,7 +422,7 @@ async def abbey_holes(interaction: discord.Interaction, game_id: int, turn: int)
     snap, locale = await current(interaction, game_id, turn, "tile")
     await interaction.response.defer(ephemeral=True, thinking=True)
     game = snap.require_game()
-    holes = hole_labels(game)
+    holes = snap.screen.hole_labels()
     if not holes:
         raise UIError("stale")
     if len(holes) == 1:
@@ -524,13 +466,17 @@ async def show_hand(interaction: discord.Interaction, game_id: int, turn: int) -
         options: list[discord.SelectOption] = []
         for i, name in enumerate(dict.fromkeys(hand)):
             prefix = tr("hand_prefix", locale, n=hand.index(name) + 1)
-            options.extend(post.placement_options(game, locale, name, abbeys=i == 0, prefix=prefix))
+            options.extend(
+                post.placement_options(
+                    snap.screen, game, locale, name, abbeys=i == 0, prefix=prefix
+                )
+            )
         for menu in post.put_menus(game_id, turn, options, locale, "h"):
             view.add_item(menu)
         board, _ = await images.turn_file(
             game,
             locale,
-            turn_labels(game),
+            snap.screen.labels,
             styles=images.seat_styles(snap.row),
             dead=not snap.row.purist,
         )
@@ -553,7 +499,7 @@ async def more_squares(interaction: discord.Interaction, game_id: int, turn: int
     snap, locale = await current(interaction, game_id, turn, "tile")
     await interaction.response.defer(ephemeral=True, thinking=True)
     game = snap.require_game()
-    options = post.placement_options(game, locale)
+    options = post.placement_options(snap.screen, game, locale)
     view = discord.ui.View(timeout=None)
     for menu in post.put_menus(game_id, turn, options, locale, first_page=post.MENUS, pages=5):
         view.add_item(menu)

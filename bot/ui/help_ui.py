@@ -96,8 +96,8 @@ _PICTURES: dict[str, bytes] = {}
 def demo_game(locale: str) -> tuple[Game, dict[tuple[int, int], str], TileCard | None]:
     """The small example game of the help (a few milliseconds), with its lettered squares and
     the drawn tile's card, as a turn shows them."""
+    from bot.turn_view import turn_screen
     from bot.ui.post import tile_card
-    from bot.ui.state import turn_labels
     from engine.cli import random_action
     from engine.core.setup import Setup
 
@@ -108,7 +108,8 @@ def demo_game(locale: str) -> tuple[Game, dict[tuple[int, int], str], TileCard |
     rng = random.Random(11)
     while game.turn < 6:
         game.play(random_action(game, rng))
-    return game, turn_labels(game), tile_card(game, game.tile, locale)
+    screen = turn_screen(game)
+    return game, dict(screen.labels), tile_card(screen)
 
 
 async def demo_png(locale: str) -> bytes:

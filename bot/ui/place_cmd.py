@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 import discord
@@ -19,21 +20,15 @@ from discord.app_commands import Choice
 
 from bot.errors import ManagerError, NotAPlayer, NotYourTurn
 from bot.i18n import digits, quote_input
+from bot.manager import Move
+from bot.turn_view import TurnScreen, step_screen
 from bot.ui import post
 from bot.ui.errors import UIError
-from bot.ui.flow import role_name
-from bot.ui.state import (
-    Snapshot,
-    candidate_cells,
-    offered_rotations,
-    resolve,
-    snapshot,
-    tried,
-    turn_labels,
-)
+from bot.ui.flow import figure_name
+from bot.ui.state import Snapshot, resolve, snapshot
 from bot.ui.texts import player_locale, tr
 from catalogs import LANGUAGES
-from engine import Game, Pass, PlaceAbbey, PlaceFigure, PlaceTile
+from engine import Game, PlaceAbbey, PlaceFigure, PlaceTile
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
@@ -57,13 +52,6 @@ def abbey_words() -> frozenset[str]:
     return frozenset({tr("abbey_word", lang).casefold() for lang in LANGUAGES} | {ABBEY_SIGN})
 
 
-def holes(game: Game) -> set[Pos]:
-    """The holes where the player may play their abbey instead of the tile (this turn)."""
-    if game.decision.phase.value != "tile":
-        return set()
-    return {(a.x, a.y) for a in game.legal(PlaceAbbey)}
-
-
 class Square(NamedTuple):
     """A square typed in ``cell``: where, whether the abbey goes there, and how to name it."""
 
@@ -72,16 +60,16 @@ class Square(NamedTuple):
     shown: str
 
 
-def parse_square(game: Game, text: str) -> Square:
+def parse_square(game: Game, screen: TurnScreen, text: str) -> Square:
     """A letter from the board or ``x,y``, and whether the abbey goes there (a hole where the
     tile does not fit, or a hole asked for with "abbey"), as the turn message's menus offer
     them; raises :class:`UIError` naming the real reason."""
     head, _, last = text.strip().rpartition(" ")
     asked = bool(head.strip()) and last.casefold() in abbey_words()
     typed = head.strip() if asked else text.strip()
-    cells = candidate_cells(game)
-    hollow = holes(game)
-    lettered = turn_labels(game)
+    cells = screen.squares
+    hollow = set(screen.holes)
+    lettered = screen.labels
     labels = {lab: pos for pos, lab in lettered.items()}
     word = typed.split(" ")[0] if typed else ""
     key = word.upper() if word.isascii() else word  # "ß".upper() is "SS": letters are ASCII
@@ -116,22 +104,24 @@ def parse_square(game: Game, text: str) -> Square:
     return Square(pos, False, shown)
 
 
-def parse_cell(game: Game, text: str) -> Pos:
+def parse_cell(game: Game, screen: TurnScreen, text: str) -> Pos:
     """The square of :func:`parse_square` (the tile's or the abbey's)."""
-    return parse_square(game, text).pos
+    return parse_square(game, screen, text).pos
 
 
-def first_move(game: Game, text: str, rotation: int | None) -> PlaceTile | PlaceAbbey:
+def first_move(
+    game: Game, screen: TurnScreen, text: str, rotation: int | None
+) -> PlaceTile | PlaceAbbey:
     """The tile (or the abbey) that ``cell`` and ``rotation`` ask for, as the menus offer it:
     the rotation may be left out where the tile lies one way only (as the menus show it)."""
-    square = parse_square(game, text)
+    square = parse_square(game, screen, text)
     (x, y), cell = square.pos, square.shown
     if square.abbey:
         if rotation is not None:
             raise UIError("abbey_rotation", cell=cell)
         return PlaceAbbey(x, y)
-    rotations = candidate_cells(game)[(x, y)]
-    offered = offered_rotations(game, (x, y)) or rotations
+    rotations = screen.squares[(x, y)]
+    offered = screen.offered((x, y)) or rotations
     if rotation is None and len(offered) == 1:
         rotation = offered[0]
     if rotation is None:
@@ -143,10 +133,12 @@ def first_move(game: Game, text: str, rotation: int | None) -> PlaceTile | Place
     return PlaceTile(x, y, rotation)
 
 
-def parse_figure(after: Game, text: str, locale: str | None = None) -> PlaceFigure | None:
-    """``none``, a spot number, or ``figure.at``; None means no figure."""
+def parse_figure(
+    figures: Sequence[PlaceFigure], text: str, locale: str | None = None
+) -> PlaceFigure | None:
+    """``none``, a spot number, or ``figure.at`` among ``figures`` (the step's, in the engine's
+    order); None means no figure."""
     value = text.strip().lower()
-    figures = after.legal_figures()
     if value in ("", "none", "aucun", "kein", "keine", "0", "-"):
         return None
     number = value.split(" ")[0]
@@ -185,16 +177,17 @@ async def place(
         raise UIError("place_hand")
     if view.phase != "tile":
         raise UIError("not_tile_phase")
-    game = snap.require_game()
-    tile = first_move(game, cell, rotation)
-    after = await asyncio.to_thread(tried, game, tile)
-    chosen = parse_figure(after, figure, player_locale(interaction, row.locale))
+    game, screen = snap.require_game(), snap.screen
+    tile = first_move(game, screen, cell, rotation)
+    shown = await asyncio.to_thread(step_screen, game, screen, tile)
+    figures = [f.action for f in shown.figures]
+    chosen = parse_figure(figures, figure, player_locale(interaction, row.locale))
     await interaction.response.defer(ephemeral=True, thinking=True)
-    # The tile and its figure step in one move, saved together (a crash never splits a turn).
+    # The whole turn in one move, as the buttons play it (a crash never splits a turn).
+    move = Move((tile, chosen)) if chosen is not None else Move((tile,), close=True)
     user = interaction.user.id
-    then = chosen or Pass()
-    played = await manager.apply(row.id, user, tile, turn=view.turn, phase="tile", then=then)
-    await post.announce(bot_of(interaction), await snapshot(manager, row.id), list(played.events))
+    played = await manager.play_turn(row.id, user, move, turn=view.turn, phase="tile")
+    await post.announce(bot_of(interaction), Snapshot.after(played), list(played.events))
     await interaction.followup.send(tr("done", locale), ephemeral=True)
 
 
@@ -220,12 +213,12 @@ async def cell_choices(interaction: discord.Interaction, current: str) -> list[C
     snap = await _snap(interaction, "cell")
     if snap is None:
         return []
-    game = snap.require_game()
+    screen = snap.screen
     locale = player_locale(interaction, snap.locale)
-    cells, hollow = candidate_cells(game), holes(game)
+    cells, hollow = screen.squares, set(screen.holes)
     typed = current.strip().upper()
     choices: list[Choice[str]] = []
-    for (x, y), lab in turn_labels(game).items():
+    for (x, y), lab in screen.labels.items():
         if typed and not lab.startswith(typed.split(" ")[0]):
             continue
         if (x, y) in cells:
@@ -242,14 +235,14 @@ async def rotation_choices(interaction: discord.Interaction, current: str) -> li
     cell = getattr(interaction.namespace, "cell", None)
     if snap is None or not cell:
         return [Choice(name=f"{r}°", value=r) for r in (0, 90, 180, 270)]
-    game = snap.require_game()
+    game, screen = snap.require_game(), snap.screen
     try:
-        pos, abbey, _ = parse_square(game, str(cell))
+        pos, abbey, _ = parse_square(game, screen, str(cell))
     except UIError:
         return []
     if abbey:
         return []
-    offered = offered_rotations(game, pos) or candidate_cells(game)[pos]
+    offered = screen.offered(pos) or screen.squares[pos]
     return [Choice(name=f"{r}°", value=r) for r in offered]
 
 
@@ -261,25 +254,20 @@ async def figure_choices(interaction: discord.Interaction, current: str) -> list
     none = Choice(name=none_word, value="none")
     if snap is None or not getattr(namespace, "cell", None):
         return [none]
-    game = snap.require_game()
+    game, screen = snap.require_game(), snap.screen
     locale = player_locale(interaction, snap.locale)
     try:
-        (x, y), abbey, _ = parse_square(game, str(namespace.cell))
+        (x, y), abbey, _ = parse_square(game, screen, str(namespace.cell))
     except UIError:
         return [none]
     first: PlaceTile | PlaceAbbey = PlaceAbbey(x, y)
     if not abbey:
-        rotations = candidate_cells(game)[(x, y)]
-        offered = offered_rotations(game, (x, y)) or rotations
+        rotations = screen.squares[(x, y)]
+        offered = screen.offered((x, y)) or rotations
         rotation = getattr(namespace, "rotation", None)
         first = PlaceTile(x, y, rotation if rotation in rotations else offered[0])
-    after = await asyncio.to_thread(tried, game, first)
-    figures = after.legal_figures()
+    shown = await asyncio.to_thread(step_screen, game, screen, first)
     choices = [
-        Choice(
-            name=f"{i + 1} · {role_name(after, f.figure, str(f.at), locale)}",
-            value=f"{f.figure}.{f.at}",
-        )
-        for i, f in enumerate(figures)
+        Choice(name=f"{f.number} · {figure_name(f, locale)}", value=f.value) for f in shown.figures
     ]
     return [none, *choices][:25]

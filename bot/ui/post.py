@@ -9,7 +9,7 @@ old menu cannot be used by mistake (and would be refused as stale anyway).
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,21 +17,13 @@ import discord
 from bot.narrate import feature_name as feature_words
 from bot.narrate import narrate, where
 from bot.storage import GameRow
+from bot.turn_view import TurnScreen
 from bot.ui import clocks, families, final, images
 from bot.ui.components import button, select
-from bot.ui.state import (
-    Snapshot,
-    candidate_cells,
-    hole_labels,
-    offered_rotations,
-    reading_order,
-    turn_labels,
-    wagon_labels,
-)
+from bot.ui.state import Snapshot
 from bot.ui.texts import tr
 from bot.ui.words import sides_words, tile_words, tiles_in_words
 from engine import Event, Game
-from engine.core.actions import MoveWagon, PlaceAbbey
 from renderer.phone import TileCard
 
 if TYPE_CHECKING:
@@ -50,38 +42,40 @@ def mention(snap: Snapshot, seat: int | None) -> str:
 
 
 def placement_options(
-    game: Game, locale: str, tile: str | None = None, *, abbeys: bool = True, prefix: str = ""
+    screen: TurnScreen,
+    game: Game,
+    locale: str,
+    tile: str | None = None,
+    *,
+    abbeys: bool = True,
+    prefix: str = "",
 ) -> list[discord.SelectOption]:
     """One menu entry per square and rotation that fit ("B · 90°"; just "B" when the tile lies
     one way only there), described by what lies on each side; then the abbey's holes."""
-    cells = candidate_cells(game, tile)
-    labels = turn_labels(game)
-    name = tile or game.decision.tile
+    name = tile or screen.tile
     options: list[discord.SelectOption] = []
-    for pos, rotations in cells.items():
-        offered = offered_rotations(game, pos, tile) or rotations
-        for rotation in offered:
-            text = labels[pos] if len(offered) == 1 else f"{labels[pos]} · {rotation}°"
-            text = prefix + text
-            described = (
-                sides_words(game.kinds[name].oriented(rotation), locale)
-                if name in game.kinds
-                else ""
+    entries = screen.placements(tile)
+    ways = {pos: sum(1 for e in entries if e.pos == pos) for pos in screen.cells(tile)}
+    for entry in entries:
+        text = entry.label if ways[entry.pos] == 1 else f"{entry.label} · {entry.rotation}°"
+        described = (
+            sides_words(game.kinds[name].oriented(entry.rotation), locale)
+            if name in game.kinds
+            else ""
+        )
+        suffix = f",{tile}" if tile else ""
+        options.append(
+            discord.SelectOption(
+                label=prefix + text,
+                value=f"{entry.pos[0]},{entry.pos[1]},{entry.rotation}{suffix}",
+                description=described[:100] or None,
             )
-            suffix = f",{tile}" if tile else ""
-            options.append(
-                discord.SelectOption(
-                    label=text,
-                    value=f"{pos[0]},{pos[1]},{rotation}{suffix}",
-                    description=described[:100] or None,
-                )
-            )
+        )
     if abbeys:
-        for x, y in reading_order((a.x, a.y) for a in game.legal(PlaceAbbey)):
-            lab = labels[(x, y)]
+        for x, y in screen.holes:
             options.append(
                 discord.SelectOption(
-                    label=tr("put_abbey", locale, label=lab),
+                    label=tr("put_abbey", locale, label=screen.labels[(x, y)]),
                     value=f"{x},{y},a",
                     description=tr("put_abbey_desc", locale),
                     emoji="⛪",
@@ -114,20 +108,11 @@ def put_menus(
     return menus
 
 
-def tile_card(game: Game, tile: str | None, locale: str) -> TileCard | None:
+def tile_card(screen: TurnScreen) -> TileCard | None:
     """The drawn tile and the rotations that fit somewhere, captioned as in the menus."""
-    if tile is None or tile not in game.kinds:
+    if screen.tile is None or not screen.card:
         return None
-    rotations = sorted(
-        {r for pos in candidate_cells(game, None) for r in offered_rotations(game, pos)}
-    )
-    return TileCard(tile, {r: f"{r}°" for r in rotations})
-
-
-def builder_turn(game: Game) -> bool:
-    """Whether the turn in play is a second tile a builder earned (Traders & Builders)."""
-    plugin = game.plugins.get("traders_builders")
-    return bool(getattr(plugin, "bonus_turn", False))
+    return TileCard(screen.tile, {r: f"{r}°" for r in screen.card})
 
 
 async def prompt(
@@ -135,23 +120,23 @@ async def prompt(
 ) -> tuple[str, discord.File, discord.ui.View | None]:
     """The text, board and components of the decision the game waits for."""
     game, view, locale = snap.require_game(), snap.view, snap.locale
-    gid, turn = snap.row.id, view.turn
-    who = mention(snap, view.seat)
-    items: list[Any] = []
-    lines: list[str] = []
-    candidates: dict[tuple[int, int], str] = {}
-    wagons: dict[tuple[int, int, int | str], str] = {}
-    card: TileCard | None = None
     if view.finished:
         return "", await images.end_file(game, locale, styles=images.seat_styles(snap.row)), None
     own = await families.hooks(game.setup.game).prompt(snap)
     if own is not None:
         return own
+    screen = snap.screen
+    gid, turn = snap.row.id, view.turn
+    who = mention(snap, view.seat)
+    items: list[Any] = []
+    lines: list[str] = []
+    candidates: Mapping[tuple[int, int], str] = {}
+    card: TileCard | None = None
     if view.phase == "tile":
-        if builder_turn(game):
+        if screen.bonus == "builder":
             lines.append(tr("builder_turn", locale, player=snap.names[game.current]))
         lines.append(tr("your_turn", locale, player=who))
-        if game.hand_mode:
+        if screen.hand_mode:
             lines.append(tr("turn_hand", locale))
             items.append(
                 button(
@@ -162,13 +147,13 @@ async def prompt(
                 )
             )
         else:
-            candidates = turn_labels(game)
-            card = tile_card(game, view.tile, locale)
+            candidates = screen.labels
+            card = tile_card(screen)
             kind = game.kinds.get(view.tile or "")
             words = tile_words(kind, locale) if kind is not None else str(view.tile)
-            key = families.hooks(game.setup.game).place_key(game)
+            key = families.hooks(game.setup.game).place_key(screen)
             lines.append(tr(key, locale, words=words))
-            options = placement_options(game, locale)
+            options = placement_options(screen, game, locale)
             items.extend(put_menus(gid, turn, options, locale))
             if len(options) > MENU * MENUS:
                 items.append(button(f"cc:more:{gid}:{turn}", tr("more_squares", locale), row=4))
@@ -179,26 +164,24 @@ async def prompt(
         )
     elif view.phase == "wagon":
         lines.append(tr("wagon_prompt", locale, player=who))
-        labels = wagon_labels(game.legal(MoveWagon))
-        wagons = labels  # lettered on their very spots (several may share a square)
         options = [
             discord.SelectOption(
                 label=tr(
                     "wagon_option",
                     locale,
-                    label=lab,
-                    where=where(x, y),
-                    feature=feature_name(game, x, y, at, locale),
+                    label=target.label,
+                    where=where(target.action.x, target.action.y),
+                    feature=feature_words(target.feature, locale),
                 ),
-                value=f"{x},{y},{at}",
+                value=f"{target.action.x},{target.action.y},{target.action.at}",
             )
-            for (x, y, at), lab in labels.items()
+            for target in screen.wagons
         ][:24]
         options.append(discord.SelectOption(label=tr("wagon_back", locale), value="back"))
         items.append(select(f"cc:wag:{gid}:{turn}", tr("wagon_menu", locale), options))
     elif view.phase == "abbey_end":
         lines.append(tr("end_abbey_prompt", locale, player=who))
-        candidates = hole_labels(game)
+        candidates = screen.labels
         options = [
             discord.SelectOption(label=f"{lab} · ({x}, {y})", value=f"{x},{y}")
             for (x, y), lab in list(candidates.items())[:MENU]
@@ -207,8 +190,8 @@ async def prompt(
             items.append(select(f"cc:hole:{gid}:{turn}:e", tr("holes_menu", locale), options))
         items.append(button(f"cc:ok:{gid}:{turn}:0:0:n:-:none", tr("no_abbey", locale)))
     styles = images.seat_styles(snap.row)
-    if wagons:
-        file = await images.wagon_file(game, wagons, locale, styles=styles)
+    if screen.wagons:
+        file = await images.wagon_file(game, screen.wagon_marks, locale, styles=styles)
     else:
         file, hidden = await images.turn_file(
             game,
@@ -225,14 +208,6 @@ async def prompt(
     for item in items:
         components.add_item(item)
     return "\n".join(lines), file, components
-
-
-def feature_name(game: Game, x: int, y: int, at: int | str, locale: str) -> str:
-    """The feature at spot ``at`` of square (x, y), e.g. "the road"."""
-    oriented = game.board.tiles[(x, y)].oriented
-    local = oriented.feature_at(at)
-    kind = oriented.features[local].type if local >= 0 else "road"
-    return feature_words(kind, locale)
 
 
 async def channel_of(bot: CarcassonneBot, snap: Snapshot) -> discord.abc.Messageable:

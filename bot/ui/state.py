@@ -1,17 +1,15 @@
-"""Read-only game state for the Discord layer: a private engine copy and the labels players see.
+"""Read-only game state for the Discord layer: a private engine copy and its turn view.
 
-The manager owns the live game; the Discord layer needs its own copy to draw prompts and to try a
-placement before it is confirmed (which figure spots would the tile offer?). Replaying the record
-costs a few milliseconds and happens in a worker thread, so the live game is never touched.
-Labels are derived from the state alone (reading order), so a prompt drawn before a restart and
-its re-rendering after agree.
+The manager owns the live game; the Discord layer gets its own copy (a fork) to draw prompts and
+to try a placement before it is confirmed (which figure spots would the tile offer?), so the live
+game is never touched. What the player in turn sees and may choose is the copy's turn view
+(:mod:`bot.turn_view`), read by every prompt, menu and typed command.
 """
 
 from __future__ import annotations
 
-import string
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, cast
 
 import discord
@@ -19,27 +17,35 @@ import discord
 from bot.errors import GameNotFound
 from bot.lobby import player_names
 from bot.manager import GameManager
-from bot.outcomes import TurnView
+from bot.outcomes import MoveResult, TurnView
 from bot.storage import GameRow
+from bot.turn_view import TurnScreen, turn_screen
 from bot.ui import access
 from bot.ui.errors import UIError
 from bot.ui.texts import player_locale
-from engine import Game, MoveWagon, PlaceAbbey, PlaceFigure, PlaceTile
-from engine.core.turn import distinct_orientations
+from engine import Game
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
 
-Pos = tuple[int, int]
 
-
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Snapshot:
     """A game row, its decision, and a private engine copy to draw and try moves on."""
 
     row: GameRow
     view: TurnView
     game: Game | None
+
+    @classmethod
+    def after(cls, result: MoveResult) -> Snapshot:
+        """The game after a move, from what the move returned (no second read)."""
+        return cls(result.view.game, result.view, result.game)
+
+    @cached_property
+    def screen(self) -> TurnScreen:
+        """The turn view: what the player in turn sees and may choose."""
+        return turn_screen(self.require_game(), self.row.id)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -110,89 +116,5 @@ async def current(
 async def snapshot(manager: GameManager, game_id: int) -> Snapshot:
     """The game as it is now, with a private copy of its engine state (a fork of the
     manager's, never the live one: pictures and previews may play on it)."""
-    view = await manager.decision(game_id)
-    if view.game.seed is None:
-        return Snapshot(view.game, view, None)
-    game = await manager.engine_copy(game_id)
-    if game.decision.turn != view.turn:  # a move landed in between: describe the newer state
-        view = await manager.decision(game_id)
+    view, game = await manager.current(game_id)
     return Snapshot(view.game, view, game)
-
-
-def label(index: int) -> str:
-    """A, B, ..., Z, AA, AB, ...: short labels players read on the board and in menus."""
-    letters = string.ascii_uppercase
-    if index < 26:
-        return letters[index]
-    return letters[index // 26 - 1] + letters[index % 26]
-
-
-def reading_order(cells: Iterable[Pos]) -> list[Pos]:
-    return sorted(set(cells), key=lambda p: (p[1], p[0]))
-
-
-def candidate_cells(game: Game, tile: str | None = None) -> dict[Pos, tuple[int, ...]]:
-    """Legal squares (in reading order) -> their legal rotations, for ``tile`` from a hand."""
-    found: dict[Pos, list[int]] = {}
-    for placement in game.legal_placements():
-        if tile is None or placement.tile in (None, tile):
-            found.setdefault((placement.x, placement.y), []).append(placement.rotation)
-    return {pos: tuple(sorted(found[pos])) for pos in reading_order(found)}
-
-
-def cell_labels(cells: Iterable[Pos]) -> dict[Pos, str]:
-    return {pos: label(i) for i, pos in enumerate(reading_order(cells))}
-
-
-def turn_labels(game: Game, tile: str | None = None) -> dict[Pos, str]:
-    """The letters of a tile turn: the squares where the tile fits and, when the player may
-    play their abbey instead, the holes, lettered together in reading order."""
-    cells = set(candidate_cells(game, tile))
-    if game.decision.phase.value == "tile":
-        cells |= {(a.x, a.y) for a in game.legal(PlaceAbbey)}
-    return cell_labels(cells)
-
-
-def hole_labels(game: Game) -> dict[Pos, str]:
-    return cell_labels((a.x, a.y) for a in game.legal(PlaceAbbey))
-
-
-def wagon_labels(moves: Sequence[MoveWagon]) -> dict[tuple[int, int, int | str], str]:
-    ordered = sorted(moves, key=lambda m: (m.y, m.x, str(m.at)))
-    return {(m.x, m.y, m.at): label(i) for i, m in enumerate(ordered)}
-
-
-def spot_labels(figures: Sequence[PlaceFigure]) -> dict[int | str, str]:
-    """Spot (``at``) -> "1", "2", ... in the order the engine lists them."""
-    spots: dict[int | str, str] = {}
-    for figure in figures:
-        spots.setdefault(figure.at, str(len(spots) + 1))
-    return spots
-
-
-def rotations_of(game: Game, pos: Pos, tile: str | None = None) -> tuple[int, ...]:
-    return candidate_cells(game, tile).get(pos, ())
-
-
-def tried(game: Game, first: PlaceTile | PlaceAbbey) -> Game:
-    """A copy of ``game`` with ``first`` played (to list the figure spots it would offer)."""
-    copy = game.fork()
-    copy.play(first)
-    return copy
-
-
-def distinct(game: Game, tile: str) -> list[int]:
-    """The rotations of a tile that look different (symmetric ones are offered once)."""
-    return distinct_orientations(game.kinds[tile])
-
-
-def offered_rotations(
-    game: Game, pos: Pos, tile: str | None = None, keep: int | None = None
-) -> tuple[int, ...]:
-    """The rotations offered at ``pos``: legal ones, each look once (plus ``keep`` if legal)."""
-    legal = candidate_cells(game, tile).get(pos, ())
-    name = tile or game.decision.tile
-    if name is None or name not in game.kinds:
-        return legal
-    looks = set(distinct(game, name))
-    return tuple(r for r in legal if r in looks or r == keep)

@@ -18,7 +18,7 @@ import random
 from typing import Any, ClassVar
 
 from engine.castle.board import TRACK_SPACES, CastleBoard, CastleGeometry
-from engine.core.actions import UseWallTile
+from engine.core.actions import Action, At, UseWallTile
 from engine.core.errors import IllegalActionError, MalformedError, WrongPhaseError
 from engine.core.events import FeatureScored, WallTileTaken, WallTileUsed
 from engine.core.game import Game
@@ -79,6 +79,19 @@ class WallRules(Game):
         board = self.board
         assert isinstance(board, CastleBoard)
         return board
+
+    def action_target(self, action: Action) -> tuple[int, tuple[int, int, At]] | None:
+        """The feature a wall tile 2 or 3 names (None for the others): its root, and a spot of it
+        inside the castle where a picture can show it (the square and the ``at`` value)."""
+        if not isinstance(action, UseWallTile) or action.target is None:
+            return None
+        board = self.castle_board
+        x, y, at = action.target
+        placed = board.tiles[(x, y)]
+        root = board.find(placed.first_node + placed.oriented.feature_at(at))
+        inside = [(pos, local) for pos, local in board.parts(root) if pos in board.interior]
+        pos, local = inside[0] if inside else ((x, y), placed.oriented.feature_at(at))
+        return root, (pos[0], pos[1], board.tiles[pos].oriented.at_label(local))
 
     # -- majority ---------------------------------------------------------------------------
 

@@ -224,6 +224,10 @@ class Expansion:
         """At the end of a turn: True if the same player places another tile now."""
         return False
 
+    def bonus_reason(self) -> str | None:
+        """Why the tile in play is a second tile this expansion gave (its word), else None."""
+        return None
+
     def feature_value(self, root: int, complete: bool, value: int) -> int:
         """The points feature ``root`` is worth, given the game's ``value`` for it."""
         return value

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from engine.core.actions import Action, Forfeit, Pass, PlaceFigure, PlaceTile, Skip
+from engine.core.actions import Action, At, Forfeit, Pass, PlaceFigure, PlaceTile, Skip
 from engine.core.board import Board, Figure, Pos, find_root
 from engine.core.errors import IllegalActionError, MalformedError, WrongPhaseError
 from engine.core.events import (
@@ -870,6 +870,37 @@ class Game:
     def role(self, figure: str, ftype: str) -> str:
         """What a figure is called on a feature type (a follower on a road is a thief)."""
         return self.roles.get(ftype, figure) if figure in self.role_figures else figure
+
+    def figure_feature(self, figure: PlaceFigure) -> str | None:
+        """The feature type ``figure`` stands on (a choice of :meth:`legal_figures`, on a placed
+        tile): "city", "road", "field"...; None for a spot that is no feature (a barn's
+        corner)."""
+        placed = self.board.tiles.get((figure.x, figure.y))
+        if placed is None:
+            return None
+        local = placed.oriented.feature_at(figure.at)
+        return placed.oriented.features[local].type if local >= 0 else None
+
+    def figure_role(self, figure: PlaceFigure) -> str:
+        """What ``figure`` is called where it stands: a follower on a road is a thief, a subject
+        on a tower a knight; a figure that takes no role keeps its name (mayor, barn, hut)."""
+        ftype = self.figure_feature(figure)
+        return figure.figure if ftype is None else self.role(figure.figure, ftype)
+
+    def action_target(self, action: Action) -> tuple[int, tuple[int, int, At]] | None:
+        """Rule point: the feature ``action`` names beyond its own square (The Castle's wall
+        tiles 2 and 3 name a tower or a house), as its root and a spot of it where a picture can
+        show it; None for an action that names none."""
+        return None
+
+    def bonus_reason(self) -> str | None:
+        """Rule point: why the tile in play is a second tile of the same turn ("builder": a
+        builder earned it), None for a turn's own tile."""
+        for plugin in self.plugins.values():
+            why = plugin.bonus_reason()
+            if why is not None:
+                return why
+        return None
 
     def _figure_refusal(self, figure: str, ftype: str) -> str:
         for hook in self._hooks["figure_refusal"]:

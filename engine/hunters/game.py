@@ -63,6 +63,10 @@ class HuntersGame(Game):
     def tile_sets(self) -> tuple[str, ...]:
         return ("hunters",)
 
+    def bonus_reason(self) -> str | None:
+        """A bonus tile is "gold": a forest with gold was completed this turn."""
+        return "gold" if self.in_bonus else super().bonus_reason()
+
     def initial_supply(self) -> dict[str, int]:
         return {"man": MEN, "hut": HUTS}
 

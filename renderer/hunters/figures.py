@@ -11,12 +11,11 @@ from PIL import Image, ImageDraw
 
 from engine.core.board import Figure
 from engine.core.tiles import Oriented
+from engine.hunters.game import HuntersGame
 from renderer import families
 from renderer import palette as pal
 from renderer.figures import _MEEPLE, FIGURE_SCALE, SUPERSAMPLE, mark
 
-#: Roles by the feature a man stands on.
-ROLES = {"meadow": "hunter", "forest": "gatherer", "river": "fisher"}
 #: Scale of each role's icon (relative to a base follower).
 SCALES = {"hunter": 1.1, "gatherer": 1.1, "fisher": 1.1, "hut": 1.0, "man": 1.0}
 
@@ -36,7 +35,7 @@ def role_of(figure: Figure, oriented: Oriented) -> str | None:
         return None
     local = figure.local
     if 0 <= local < len(oriented.features):
-        return ROLES.get(oriented.features[local].type, "man")
+        return HuntersGame.roles.get(oriented.features[local].type, "man")
     return "man"
 
 

@@ -118,4 +118,4 @@ async def play_random(mgr: GameManager, view: TurnView, rng: random.Random) -> M
     """Play one random legal action as the player whose turn it is."""
     assert view.user_id is not None
     action = random_action(view, rng)
-    return await mgr.apply(view.game_id, view.user_id, action, turn=view.turn, phase=view.phase)
+    return await mgr.play_turn(view.game_id, view.user_id, action, turn=view.turn, phase=view.phase)

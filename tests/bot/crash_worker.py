@@ -32,7 +32,7 @@ async def main(path: str, games: int) -> None:
         else:
             action = view.figures[0] if view.figures and rng.random() < 0.5 else Pass()
         assert view.user_id is not None
-        result = await manager.apply(view.game_id, view.user_id, action, turn=view.turn)
+        result = await manager.play_turn(view.game_id, view.user_id, action, turn=view.turn)
         views[index] = result.view
         print(view.game_id, result.view.game.action_count, flush=True)
 

@@ -135,7 +135,7 @@ class Scene:
         view = await manager.decision(game_id)
         while view.user_id == alice.id:
             view = (
-                await manager.apply(
+                await manager.play_turn(
                     game_id, alice.id, random_action(view, rng), turn=view.turn, phase=view.phase
                 )
             ).view

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import random
 
+from bot.turn_view import figure_choices, turn_screen
 from bot.ui.flow import figure_label
-from bot.ui.post import builder_turn
-from engine import Game, Phase, PlaceFigure, Setup
+from engine import Game, Phase, Setup
 from engine.carcassonne import traders_builders
 from engine.cli import random_action
 
@@ -22,10 +22,9 @@ def labels_in_play(seeds: range) -> dict[str, set[str]]:
         rng = random.Random(seed)
         while not game.finished:
             if game.phase is Phase.FIGURE:
-                for choice in game.legal_figures():
-                    if isinstance(choice, PlaceFigure):
-                        label = figure_label(game, choice, "1", "en")
-                        found.setdefault(choice.figure, set()).add(label)
+                for choice in figure_choices(game):
+                    label = figure_label(choice, "en").replace(f"{choice.number} ·", "1 ·", 1)
+                    found.setdefault(choice.figure, set()).add(label)
             game.play(random_action(game, rng))
     return found
 
@@ -39,14 +38,11 @@ def test_the_figure_menu_names_the_large_follower_builder_and_pig_with_their_fea
     assert found["pig"] == {"1 · pig on the farmers' field"}
     french = Game(Setup(players=("A", "B"), seed=0, expansions=ALL))
     rng = random.Random(0)
-    while not any(
-        isinstance(c, PlaceFigure) and c.figure == "large_follower"
-        for c in (french.legal_figures() if french.phase is Phase.FIGURE else [])
-    ):
+    while not any(c.figure == "large_follower" for c in figure_choices(french)):
         french.play(random_action(french, rng))
-    large = next(c for c in french.legal_figures() if c.figure == "large_follower")
-    assert "grand partisan sur" in figure_label(french, large, "1", "fr")
-    assert "großer Gefolgsmann auf" in figure_label(french, large, "1", "de")
+    large = next(c for c in figure_choices(french) if c.figure == "large_follower")
+    assert "grand partisan sur" in figure_label(large, "fr")
+    assert "großer Gefolgsmann auf" in figure_label(large, "de")
 
 
 def test_a_builders_second_tile_is_a_turn_of_its_own_told_as_such() -> None:
@@ -56,10 +52,10 @@ def test_a_builders_second_tile_is_a_turn_of_its_own_told_as_such() -> None:
         while not game.finished:
             before = (game.turn, game.current)
             game.play(random_action(game, rng))
-            if game.phase is Phase.TILE and builder_turn(game):
+            if game.phase is Phase.TILE and turn_screen(game).bonus == "builder":
                 assert game.current == before[1] and game.turn == before[0] + 1
                 assert traders_builders.of(game).bonus_turn
                 return
             if game.phase is Phase.TILE and game.turn != before[0]:
-                assert not builder_turn(game)
+                assert turn_screen(game).bonus is None
     raise AssertionError("no builder earned a second tile in 40 random games")

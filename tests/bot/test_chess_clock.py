@@ -87,7 +87,7 @@ async def test_a_bank_running_out_applies_the_policy_and_leaves_the_increment_on
     with pytest.raises(ClockRanOut):  # too late to move: the rule ends the turn
         clock.now += 2
         view = await manager.decision(view.game_id)
-        await manager.apply(view.game_id, ALICE, view.placements[0], turn=0)
+        await manager.play_turn(view.game_id, ALICE, view.placements[0], turn=0)
     report = await scheduler.tick()
     assert report.forced == [(view.game_id, 0, policy)]
     assert [f.policy for f in notifier.forced_turns] == [policy]

@@ -8,7 +8,7 @@ from conftest import ALICE, BOB, started_game
 
 from bot.computers import ComputerPlayers, play_turn
 from bot.errors import NotAComputer, NotOwner, NotYourTurn
-from bot.manager import AUTOPLAY_LEVEL, GameManager, _computer_seed
+from bot.manager import AUTOPLAY_LEVEL, COMPUTER, GameManager, Timeout, _computer_seed
 from engine import Game, Phase
 
 
@@ -20,19 +20,19 @@ async def test_a_computer_turn_is_decided_in_a_worker_and_saved_as_the_seats_mov
     computer = row.seats[1]
     assert computer.computer == "hard" and computer.user_id == -1
     view = await manager.start(row.id, ALICE, seed=3)
-    await manager.apply(row.id, ALICE, view.placements[0], turn=0)
+    await manager.play_turn(row.id, ALICE, view.placements[0], turn=0)
     view = await manager.decision(row.id)
     if view.seat == 0:  # alice may place a figure: she passes
         from engine import Pass
 
-        await manager.apply(row.id, ALICE, Pass(), turn=0)
+        await manager.play_turn(row.id, ALICE, Pass(), turn=0)
         view = await manager.decision(row.id)
     assert view.seat == 1 and view.user_id == -1
     with pytest.raises(NotYourTurn):
-        await manager.apply(row.id, ALICE, view.placements[0], turn=view.turn)
+        await manager.play_turn(row.id, ALICE, view.placements[0], turn=view.turn)
     record = await manager.full_record(row.id)
     expected = play_turn(record, 1, "hard", _computer_seed(row.id, 1))
-    result = await manager.computer_turn(row.id, turn=view.turn)
+    result = await manager.play_turn(row.id, COMPUTER, turn=view.turn)
     assert [p.action for p in result.played] == expected
     stored = await manager.storage.get_actions(row.id)
     mine = [a for a in stored if a.seat == 1]
@@ -40,14 +40,14 @@ async def test_a_computer_turn_is_decided_in_a_worker_and_saved_as_the_seats_mov
     assert all(a.user_id == -1 and a.forced is None for a in mine)
     assert (await manager.decision(row.id)).seat == 0
     with pytest.raises(NotYourTurn):  # a person's turn now
-        await manager.computer_turn(row.id, turn=(await manager.decision(row.id)).turn)
+        await manager.play_turn(row.id, COMPUTER, turn=(await manager.decision(row.id)).turn)
 
 
 async def test_a_timed_out_turn_is_played_by_the_medium_computer(manager: GameManager) -> None:
     view = await started_game(manager, users=(ALICE, BOB), turn_seconds=60)
     record = await manager.full_record(view.game_id)
     expected = play_turn(record, 0, AUTOPLAY_LEVEL, _computer_seed(view.game_id, 0))
-    await manager.force_turn(view.game_id, turn=0)
+    await manager.play_turn(view.game_id, Timeout(), turn=0)
     stored = await manager.storage.get_actions(view.game_id)
     assert [a.action for a in stored] == expected
     assert {a.forced for a in stored} == {"autoplay"}
@@ -107,19 +107,19 @@ async def test_an_undo_takes_back_the_persons_turn_and_the_computers_after_it(
     row = await manager.add_computer(row.id, ALICE, "easy", "Computer 1 (Easy)")
     view = await manager.start(row.id, ALICE, seed=3)
     if view.seat == 1:  # the computer begins: nothing of alice's to take back yet
-        await manager.computer_turn(row.id, turn=view.turn)
+        await manager.play_turn(row.id, COMPUTER, turn=view.turn)
         with pytest.raises(UndoNothing):
             await manager.undo(row.id, ALICE)
         view = await manager.decision(row.id)
     before = len(await manager.storage.get_actions(row.id))
     tile = view.tile
-    await manager.apply(row.id, ALICE, view.placements[0], turn=view.turn)
+    await manager.play_turn(row.id, ALICE, view.placements[0], turn=view.turn)
     view = await manager.decision(row.id)
     if view.seat == 0:
-        await manager.apply(row.id, ALICE, Pass(), turn=view.turn)
+        await manager.play_turn(row.id, ALICE, Pass(), turn=view.turn)
         view = await manager.decision(row.id)
     assert view.seat == 1
-    await manager.computer_turn(row.id, turn=view.turn)
+    await manager.play_turn(row.id, COMPUTER, turn=view.turn)
     assert (await manager.decision(row.id)).seat == 0
     result = await manager.undo(row.id, ALICE)
     assert result.undone and result.by == ALICE

@@ -16,7 +16,7 @@ from conftest_ui import Table, close_bots, make_bot
 
 from bot.app import CarcassonneBot
 from bot.manager import GameManager
-from bot.ui.state import turn_labels
+from bot.turn_view import turn_screen
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -101,5 +101,5 @@ async def test_a_bot_killed_mid_turn_restarts_on_a_whole_turn_and_place_offers_i
         table.channel, "carcassonne place", "cell", "", game=game_id
     )
     game = await manager.engine_copy(game_id)
-    assert [c["value"] for c in offered] == list(turn_labels(game).values())[:25]
+    assert [c["value"] for c in offered] == list(turn_screen(game).labels.values())[:25]
     assert offered, "the first autocomplete after the restart offers the squares"

@@ -32,7 +32,7 @@ from scheduler_fakes import HOUR, FakeClock
 from bot.computers import ComputerPlayers
 from bot.errors import ManagerError
 from bot.live import replay
-from bot.manager import GameManager
+from bot.manager import COMPUTER, GameManager, Timeout
 from bot.outcomes import MoveResult, TurnView
 from bot.scheduler import ForcedTurn, Scheduler
 from bot.storage import ActionRow, Deadline, GameRow, GuildSettings, UserSettings
@@ -205,7 +205,7 @@ async def whole_turn(manager: GameManager, game_id: int) -> TurnView:
     while view.turn == turn and not view.finished:
         assert view.user_id is not None
         action = view.placements[0] if view.phase == "tile" else Pass()
-        view = (await manager.apply(game_id, view.user_id, action, turn=view.turn)).view
+        view = (await manager.play_turn(game_id, view.user_id, action, turn=view.turn)).view
     return view
 
 
@@ -241,13 +241,13 @@ class Operation:
 async def _move_prepare(scene: Scene, **options: Any) -> Case:
     game_id = await started(scene, **options)
     view = await scene.manager.decision(game_id)
-    view = (await scene.manager.apply(game_id, ALICE, view.placements[0], turn=0)).view
+    view = (await scene.manager.play_turn(game_id, ALICE, view.placements[0], turn=0)).view
     assert view.phase == "figure" and view.user_id == ALICE
     return Case(game_id, ALICE, (await scene.stored(game_id))[1], view.turn)
 
 
 async def _move_run(scene: Scene, case: Case) -> MoveResult:
-    return await scene.manager.apply(case.game_id, case.user, Pass(), turn=case.turn)
+    return await scene.manager.play_turn(case.game_id, case.user, Pass(), turn=case.turn)
 
 
 async def _appended_or_not(scene: Scene, case: Case, answer: Answer) -> None:
@@ -313,7 +313,7 @@ async def _computer_prepare(scene: Scene) -> Case:
 
 
 async def _computer_run(scene: Scene, case: Case) -> MoveResult:
-    return await scene.manager.computer_turn(case.game_id, turn=case.turn)
+    return await scene.manager.play_turn(case.game_id, COMPUTER, turn=case.turn)
 
 
 async def _computer_goes_on(scene: Scene, case: Case, answer: Answer) -> None:
@@ -361,7 +361,7 @@ async def _vote_prepare(scene: Scene) -> Case:
     game_id = await started(scene)
     await whole_turn(scene.manager, game_id)
     view = await scene.manager.decision(game_id)
-    await scene.manager.apply(game_id, BOB, view.placements[0], turn=view.turn)
+    await scene.manager.play_turn(game_id, BOB, view.placements[0], turn=view.turn)
     asked = await scene.manager.undo(game_id, ALICE)
     assert not asked.undone
     before = (await scene.stored(game_id))[1]
@@ -523,7 +523,9 @@ async def _timeout_again_prepare(scene: Scene) -> Case:
     case = await _timed(scene, turn_seconds=3600, timeout_policy="skip")
     lease = scene.scheduler.lease
     scene.clock.now += 3601
-    await scene.manager.force_turn(case.game_id, turn=0, announce_by=scene.clock.now + lease)
+    await scene.manager.play_turn(
+        case.game_id, Timeout(announce_by=scene.clock.now + lease), turn=0
+    )
     scene.clock.now += lease + 1
     case.before = (await scene.stored(case.game_id))[1]
     return case

@@ -88,7 +88,7 @@ async def test_a_finished_game_still_exports_its_record(mgr: GameManager) -> Non
         assert view.user_id is not None
         live = await mgr.engine_copy(game_id)
         action = random_action(live, random.Random(view.turn))
-        view = (await mgr.apply(game_id, view.user_id, action, turn=view.turn)).view
+        view = (await mgr.play_turn(game_id, view.user_id, action, turn=view.turn)).view
     record = await mgr.export_record(game_id)
     assert record["format"] == 1 and "seed" in record
     assert Game.from_record(record).scores == list(view.scores)

@@ -27,7 +27,7 @@ from bot.leagues import (
     SeasonNotStarted,
     rate,
 )
-from bot.manager import GameManager
+from bot.manager import COMPUTER, GameManager
 from bot.manager.leagues import LeagueChange
 from bot.storage import LeagueRow
 
@@ -257,7 +257,7 @@ async def play_with_computers(mgr: GameManager, game_id: int, seed: int = 3) -> 
     view = await mgr.decision(game_id)
     while not view.finished:
         if view.user_id is not None and view.user_id < 0:
-            view = (await mgr.computer_turn(game_id, turn=view.turn)).view
+            view = (await mgr.play_turn(game_id, COMPUTER, turn=view.turn)).view
         else:
             view = (await play_random(mgr, view, rng)).view
 

@@ -121,7 +121,7 @@ async def test_resigning_in_a_two_player_game_ends_it(manager: GameManager) -> N
     assert row.status == "finished" and row.result is not None
     assert row.result["reason"] == "resigned" and row.result["winners"] == [0]
     with pytest.raises(GameOver):
-        await manager.apply(view.game_id, ALICE, view.placements[0], turn=0)
+        await manager.play_turn(view.game_id, ALICE, view.placements[0], turn=0)
     with pytest.raises(UndoGameOver):
         await manager.undo(view.game_id, ALICE)
 
@@ -170,7 +170,7 @@ async def test_abandon_is_for_the_creator_or_an_admin(manager: GameManager) -> N
     row = await manager.abandon(view.game_id, BOB, admin=True)
     assert row.status == "abandoned"
     with pytest.raises(NotActive):
-        await manager.apply(view.game_id, ALICE, view.placements[0], turn=0)
+        await manager.play_turn(view.game_id, ALICE, view.placements[0], turn=0)
     assert await manager.games_in_channel(7) == []
     assert [g.id for g in await manager.games_in_channel(7, statuses=("abandoned",))] == [row.id]
 

@@ -6,7 +6,7 @@ import pytest
 from conftest import ALICE, BOB, CAROL, started_game
 
 from bot.errors import BadRecord, BadSettings, IllegalAction
-from bot.manager import GameManager
+from bot.manager import GameManager, Timeout
 from engine import Forfeit, Game, Skip
 
 
@@ -18,14 +18,14 @@ async def test_players_cannot_skip_or_remove_someone_as_a_move(
 ) -> None:
     view = await started_game(manager)
     with pytest.raises(IllegalAction, match="resign"):
-        await manager.apply(view.game_id, ALICE, action, turn=0)  # type: ignore[arg-type]
+        await manager.play_turn(view.game_id, ALICE, action, turn=0)  # type: ignore[arg-type]
     assert await manager.storage.get_actions(view.game_id) == []
 
 
 async def test_forced_reasons_survive_export_and_import(manager: GameManager) -> None:
     view = await started_game(manager, users=(ALICE, BOB, CAROL), turn_seconds=60)
-    await manager.force_turn(view.game_id, turn=0, policy="skip")
-    await manager.force_turn(view.game_id, turn=1)  # the game's policy: autoplay
+    await manager.play_turn(view.game_id, Timeout("skip"), turn=0)
+    await manager.play_turn(view.game_id, Timeout(), turn=1)  # the game's policy: autoplay
     await manager.resign(view.game_id, CAROL)
     record = await manager.full_record(view.game_id)
     assert record["actions"][0]["forced"] == "skip"
@@ -42,7 +42,7 @@ async def test_forced_reasons_survive_export_and_import(manager: GameManager) ->
 async def test_an_unknown_timeout_policy_is_refused(manager: GameManager) -> None:
     view = await started_game(manager, turn_seconds=60)
     with pytest.raises(BadSettings, match="autoplay, skip, forfeit"):
-        await manager.force_turn(view.game_id, turn=0, policy="coinflip")
+        await manager.play_turn(view.game_id, Timeout("coinflip"), turn=0)
 
 
 async def test_an_absence_must_end_in_the_future_and_within_two_months(

@@ -19,7 +19,7 @@ from bot.errors import (
     NotYourTurn,
     StaleAction,
 )
-from bot.manager import GameManager
+from bot.manager import GameManager, Timeout
 from bot.outcomes import TurnView
 from engine import Action, Pass, PlaceFigure, PlaceTile, TilePlaced
 
@@ -39,12 +39,12 @@ async def test_a_tile_then_a_figure_make_one_turn(manager: GameManager) -> None:
     view = await started_game(manager)
     assert view.user_id == ALICE and view.turn == 0 and view.phase == "tile"
     assert sum(len(r) for r in view.cells().values()) == len(view.placements)
-    result = await manager.apply(view.game_id, ALICE, view.placements[0], turn=0, phase="tile")
+    result = await manager.play_turn(view.game_id, ALICE, view.placements[0], turn=0, phase="tile")
     assert isinstance(result.events[0], TilePlaced)
     after = result.view
     if after.phase == "figure":
         assert after.user_id == ALICE and after.turn == 0
-        result = await manager.apply(view.game_id, ALICE, {"type": "pass"}, turn=0)
+        result = await manager.play_turn(view.game_id, ALICE, {"type": "pass"}, turn=0)
     assert result.view.user_id == BOB and result.view.turn == 1
     assert (await manager.game(view.game_id)).current_seat == 1
     assert len(await manager.storage.get_actions(view.game_id)) == len(
@@ -85,7 +85,7 @@ async def test_every_invalid_submission_is_refused_readably_and_changes_nothing(
     before = await state(manager, view.game_id)
     for user, action, turn, phase, error, words in await invalid_submissions(manager, view):
         with pytest.raises(error) as caught:
-            await manager.apply(view.game_id, user, action, turn=turn, phase=phase)
+            await manager.play_turn(view.game_id, user, action, turn=turn, phase=phase)
         assert isinstance(caught.value, ManagerError) and isinstance(caught.value, ValueError)
         assert words in str(caught.value), (action, str(caught.value))
         assert caught.value.message("fr") != str(caught.value)
@@ -100,7 +100,7 @@ async def test_wrong_tile_rotation_is_explained(manager: GameManager) -> None:
         pytest.skip("this tile fits every way")
     before = await state(manager, view.game_id)
     with pytest.raises(IllegalAction, match="does not fit"):
-        await manager.apply(view.game_id, ALICE, PlaceTile(*cell, wrong[0]), turn=0)
+        await manager.play_turn(view.game_id, ALICE, PlaceTile(*cell, wrong[0]), turn=0)
     assert await state(manager, view.game_id) == before
 
 
@@ -120,16 +120,16 @@ async def test_a_figure_step_refuses_wrong_spots_and_a_second_tile(manager: Game
     ]
     for action, words in refusals:
         with pytest.raises(IllegalAction, match=words):
-            await manager.apply(view.game_id, user, action, turn=view.turn)
+            await manager.play_turn(view.game_id, user, action, turn=view.turn)
         assert await state(manager, view.game_id) == before
 
 
 async def test_unknown_and_unstarted_games_are_refused(manager: GameManager) -> None:
     with pytest.raises(GameNotFound, match="#999"):
-        await manager.apply(999, ALICE, Pass(), turn=0)
+        await manager.play_turn(999, ALICE, Pass(), turn=0)
     row = await manager.create_lobby(ALICE, "Alice")
     with pytest.raises(NotActive):
-        await manager.apply(row.id, ALICE, Pass(), turn=0)
+        await manager.play_turn(row.id, ALICE, Pass(), turn=0)
     assert (await manager.decision(row.id)).phase == "over"
 
 
@@ -139,8 +139,8 @@ async def test_two_concurrent_submissions_exactly_one_wins(manager: GameManager)
     # The same button clicked twice, and two different moves sent at once.
     for first, second in [(placements[0], placements[0]), (placements[0], placements[-1])]:
         results = await asyncio.gather(
-            manager.apply(view.game_id, ALICE, first, turn=view.turn, phase="tile"),
-            manager.apply(view.game_id, ALICE, second, turn=view.turn, phase="tile"),
+            manager.play_turn(view.game_id, ALICE, first, turn=view.turn, phase="tile"),
+            manager.play_turn(view.game_id, ALICE, second, turn=view.turn, phase="tile"),
             return_exceptions=True,
         )
         wins = [r for r in results if not isinstance(r, BaseException)]
@@ -165,19 +165,19 @@ async def test_many_games_in_parallel_reach_their_end(manager: GameManager) -> N
         assert row.status == "finished" and row.result is not None
         assert row.result["scores"] == snapshot["scores"]
         with pytest.raises(GameOver):
-            await manager.apply(game_id, ALICE, Pass(), turn=row.turn)
+            await manager.play_turn(game_id, ALICE, Pass(), turn=row.turn)
         assert await manager.storage.deadlines(game_id) == []
 
 
 async def test_force_turn_plays_for_a_late_player(manager: GameManager) -> None:
     view = await started_game(manager, turn_seconds=60)
-    result = await manager.force_turn(view.game_id, turn=0)
+    result = await manager.play_turn(view.game_id, Timeout(), turn=0)
     assert result.view.turn == 1 and result.view.user_id == BOB
     assert all(p.forced == "autoplay" for p in result.played)
     log = await manager.storage.get_actions(view.game_id)
     assert {row.forced for row in log} == {"autoplay"} and {row.user_id for row in log} == {None}
     with pytest.raises(StaleAction):
-        await manager.force_turn(view.game_id, turn=0)
+        await manager.play_turn(view.game_id, Timeout(), turn=0)
     assert {(d.kind, d.turn, d.user_id) for d in await manager.storage.deadlines(view.game_id)} == {
         ("turn", 1, BOB),
         ("reminder", 1, BOB),

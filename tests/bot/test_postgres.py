@@ -112,8 +112,8 @@ async def test_two_processes_on_one_game_each_move_is_accepted_once(pg_url: str)
             assert view.user_id is not None
             step = {"turn": view.turn, "phase": view.phase}  # as the bot's buttons send it
             outcomes = await asyncio.gather(
-                first.apply(view.game_id, view.user_id, action, **step),  # type: ignore[arg-type]
-                second.apply(view.game_id, view.user_id, action, **step),  # type: ignore[arg-type]
+                first.play_turn(view.game_id, view.user_id, action, **step),  # type: ignore[arg-type]
+                second.play_turn(view.game_id, view.user_id, action, **step),  # type: ignore[arg-type]
                 return_exceptions=True,
             )
             won = [o for o in outcomes if not isinstance(o, BaseException)]

@@ -9,7 +9,7 @@ import pytest
 from conftest import ALICE, BOB, started_game
 
 from bot.errors import NotYourTurn
-from bot.manager import GameManager
+from bot.manager import GameManager, Timeout
 from engine import Game
 
 
@@ -23,7 +23,9 @@ async def test_the_renderer_runs_outside_the_event_loop_thread(db_path: Path) ->
     manager = await GameManager.open(str(db_path), renderer=fake_renderer)
     try:
         view = await started_game(manager)
-        result = await manager.apply(view.game_id, ALICE, view.placements[0], turn=0, render=True)
+        result = await manager.play_turn(
+            view.game_id, ALICE, view.placements[0], turn=0, render=True
+        )
         assert result.image == b"\x89PNG fake"
         assert await manager.render(view.game_id) == b"\x89PNG fake"
         main = threading.current_thread().name
@@ -42,7 +44,7 @@ async def test_render_without_a_renderer_is_a_programming_error(manager: GameMan
 async def test_a_refusal_reads_in_the_players_language(manager: GameManager) -> None:
     view = await started_game(manager)
     with pytest.raises(NotYourTurn) as caught:
-        await manager.apply(view.game_id, BOB, view.placements[0], turn=0)
+        await manager.play_turn(view.game_id, BOB, view.placements[0], turn=0)
     assert caught.value.message("en-GB") == "It is not your turn: user101 is playing."
     assert caught.value.message("fr") == "Ce n'est pas votre tour : c'est à user101 de jouer."
     assert caught.value.message("de") == "Du bist nicht dran: user101 ist am Zug."
@@ -59,7 +61,7 @@ async def test_deadlines_fire_once_per_turn(manager: GameManager) -> None:
     assert await manager.storage.complete_deadline(view.game_id, "reminder", 0, 1075)
     assert not await manager.storage.complete_deadline(view.game_id, "reminder", 0, 1076)
     now[0] = 1050.0
-    await manager.force_turn(view.game_id, turn=0)
+    await manager.play_turn(view.game_id, Timeout(), turn=0)
     assert not await manager.storage.complete_deadline(view.game_id, "turn", 0, 1100)
     assert [(d.kind, d.turn, d.due_at) for d in await manager.storage.due_deadlines(2000)] == [
         ("reminder", 1, 1125.0),

@@ -15,9 +15,8 @@ import simcord
 from conftest_ui import SETTLE, Table, assert_png, close_bots, make_bot, put_options, step_of
 
 from bot.render_pool import DEPTH, RenderPool, _Worker, home_of
+from bot.turn_view import tried, turn_screen, wagon_labels
 from bot.ui import help_ui, images
-from bot.ui.castle.turn import target_labels
-from bot.ui.state import offered_rotations, tried, wagon_labels
 from engine import Game, MoveWagon, Pass, PlaceAbbey, Setup, UseWallTile
 from engine.castle.game import CastleGame
 from engine.cli import random_action
@@ -67,7 +66,7 @@ def step_jobs(game: Game, options: RenderOptions) -> list[tuple[Game, Job]]:
     ghosts = offered(after)
     spots = {g.at: g.label for g in ghosts}
     pos = (placement.x, placement.y)
-    rotations = offered_rotations(game, pos, placement.tile, keep=placement.rotation)
+    rotations = turn_screen(game).offered(pos, placement.tile, keep=placement.rotation)
     step = {
         "placement": placement,
         "spots": spots,
@@ -110,8 +109,7 @@ def own_jobs() -> list[tuple[Game, Job]]:
         lambda g: any(w.target for w in g.legal(UseWallTile)),
     )
     assert isinstance(castle, CastleGame)
-    labels = target_labels(castle, castle.legal(UseWallTile))
-    features = {key: letter for letter, key in labels.items()}
+    features = dict(turn_screen(castle).wall_marks)
     return [
         (wagons, Job("wagon", wagons.record(), options, (2, 1, 0), extra={"targets": targets})),
         (hands, Job("hand", hands.record(), options, extra={"hand": tuple(hands.hands[0])})),

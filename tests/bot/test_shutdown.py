@@ -60,7 +60,7 @@ async def test_sigterm_mid_turn_closes_everything_and_the_game_resumes(tmp_path:
         assert (await manager.game(game_id)).action_count == ready["actions"]
         view = await manager.decision(game_id)
         assert view.user_id == ready["bob"] and view.phase == "tile"
-        await manager.apply(game_id, view.user_id, view.placements[0], turn=view.turn)
+        await manager.play_turn(game_id, view.user_id, view.placements[0], turn=view.turn)
         assert (await manager.game(game_id)).action_count == ready["actions"] + 1
     finally:
         await storage.close()

@@ -148,7 +148,7 @@ async def play(
         assert view.user_id is not None
         user, turn = view.user_id, view.turn
         clock.now += (delays or {}).get(user, 1.0)
-        result = await mgr.apply(row.id, user, random_action(view, rng), turn=turn,
+        result = await mgr.play_turn(row.id, user, random_action(view, rng), turn=turn,
                                  phase=view.phase)  # fmt: skip
         played += 1
         view = result.view

@@ -106,7 +106,9 @@ async def test_the_log_is_checkpointed_into_the_database_file(
             else:
                 action = Pass()
             assert view.user_id is not None
-            view = (await manager.apply(view.game_id, view.user_id, action, turn=view.turn)).view
+            view = (
+                await manager.play_turn(view.game_id, view.user_id, action, turn=view.turn)
+            ).view
         storage = manager.storage
         assert isinstance(storage, sqlite_storage.SqliteStorage)
         assert storage._checkpointing is not None

@@ -48,9 +48,9 @@ async def build(env: simcord.Env) -> World:
     # A finished game: one tile after the start tile.
     finished = await forced_game(table, "D U", expansion=None, seated=2)
     view = await manager.decision(finished)
-    await manager.apply(finished, alice.id, view.placements[0], turn=0, phase="tile")
+    await manager.play_turn(finished, alice.id, view.placements[0], turn=0, phase="tile")
     if not (await manager.decision(finished)).finished:
-        await manager.apply(finished, alice.id, Pass(), turn=0, phase="figure")
+        await manager.play_turn(finished, alice.id, Pass(), turn=0, phase="figure")
     assert (await manager.decision(finished)).finished
     # The game in play, in its own thread: alice to play.
     lobby_row = await manager.create_lobby(carol.id, "carol", guild_id=table.guild.id)

@@ -104,7 +104,7 @@ async def forced_castle(
     for action in opening_actions(walls):
         view = await manager.decision(game_id)
         assert view.user_id is not None
-        await manager.apply(game_id, view.user_id, action, turn=view.turn, phase=view.phase)
+        await manager.play_turn(game_id, view.user_id, action, turn=view.turn, phase=view.phase)
     await table.players[0].slash(table.thread(), "carcassonne board")
     return game_id
 

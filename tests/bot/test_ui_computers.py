@@ -121,11 +121,11 @@ async def test_a_computer_whose_turn_came_before_a_restart_plays_after_it(
     # Alice plays straight through the manager: no turn message, so no computer started.
     manager = table.bot.manager
     view = await manager.decision(game_id)
-    await manager.apply(game_id, alice.id, view.placements[0], turn=view.turn)
+    await manager.play_turn(game_id, alice.id, view.placements[0], turn=view.turn)
     if (await manager.decision(game_id)).seat == 0:
         from engine import Pass
 
-        await manager.apply(game_id, alice.id, Pass(), turn=view.turn)
+        await manager.play_turn(game_id, alice.id, Pass(), turn=view.turn)
     assert (await manager.decision(game_id)).seat == 1
     await simcord_env.restart_bot(make_bot(tmp_path / "games.sqlite3"))
     assert table.bot.computer_turns is not None

@@ -212,13 +212,15 @@ async def test_a_lobby_takes_two_to_five_hunters(manager: GameManager) -> None:
 
 
 def test_the_bonus_prompt_and_breakdown_in_french() -> None:
+    from bot.turn_view import turn_screen
     from engine import Game, Pass, PlaceFigure, PlaceTile, Setup
 
     game = Game(Setup(players=("A", "B"), game="hunters", draw=tuple(DRAW), bonus_draw=("B01",)))
     for action in (PlaceTile(1, 0, 270), PlaceFigure("man", 1, 0, 9), PlaceTile(0, 1, 0), Pass()):
         game.play(action)
-    assert hunters_ui.in_bonus(game)
-    assert not hunters_ui.in_bonus(Game(Setup(players=("A",))))
+    assert game.bonus_reason() == "gold"
+    assert hunters_ui.place_key(turn_screen(game)) == "bonus_place"
+    assert Game(Setup(players=("A",))).bonus_reason() is None
 
 
 def test_hunters_events_read_as_sentences_in_both_languages() -> None:
@@ -261,14 +263,15 @@ def test_hunters_events_read_as_sentences_in_both_languages() -> None:
 
 
 def test_a_typed_spot_number_can_ask_for_the_hut() -> None:
+    from bot.turn_view import spot_labels
     from bot.ui.place_cmd import parse_figure
-    from bot.ui.state import spot_labels
     from engine import Game, PlaceTile, Setup
 
     game = Game(Setup(players=("A", "B"), game="hunters", draw=("S", "L13", "L53")))
     game.play(PlaceTile(-1, 0, 0))  # L13: four rivers into a lake, beside the start tile's river
     river = next(f for f in game.legal_figures() if f.figure == "hut" and f.at != "I1")
-    number = spot_labels(game.legal_figures())
-    assert parse_figure(game, number[river.at]) is not None
-    assert parse_figure(game, number[river.at]).figure == "man"  # type: ignore[union-attr]
-    assert parse_figure(game, f"{number[river.at]} hut") == river
+    figures = game.legal_figures()
+    number = spot_labels(figures)
+    assert parse_figure(figures, number[river.at]) is not None
+    assert parse_figure(figures, number[river.at]).figure == "man"  # type: ignore[union-attr]
+    assert parse_figure(figures, f"{number[river.at]} hut") == river

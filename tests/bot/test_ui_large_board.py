@@ -51,7 +51,7 @@ async def replay_turns(table: Table, game_id: int, turns: int, seed: int = 5) ->
         else:
             options = [*view.figures, Pass()]
             action = options[rng.randrange(len(options))] if rng.random() < 0.4 else Pass()
-        await manager.apply(game_id, view.user_id, action, turn=view.turn, phase=view.phase)
+        await manager.play_turn(game_id, view.user_id, action, turn=view.turn, phase=view.phase)
 
 
 def slow_renders(

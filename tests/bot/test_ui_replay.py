@@ -44,7 +44,7 @@ async def play(table: Table, game_id: int, moves: int, seed: int = 3) -> None:
         game = await manager.engine_copy(game_id)
         action = random_action(game, rng)
         assert view.user_id is not None
-        await manager.apply(game_id, view.user_id, action, turn=view.turn, phase=view.phase)
+        await manager.play_turn(game_id, view.user_id, action, turn=view.turn, phase=view.phase)
 
 
 def edits_of(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:

@@ -51,7 +51,7 @@ async def play(table: Table, game_id: int, *actions: Action) -> None:
     for action in actions:
         view = await manager.decision(game_id)
         assert view.user_id is not None
-        await manager.apply(game_id, view.user_id, action, turn=view.turn, phase=view.phase)
+        await manager.play_turn(game_id, view.user_id, action, turn=view.turn, phase=view.phase)
 
 
 async def put(

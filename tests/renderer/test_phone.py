@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from bot.turn_view import turn_screen
 from bot.ui.post import tile_card
-from bot.ui.state import turn_labels
 from engine import Game, Setup
 from engine.cli import random_action
 from renderer.encode import encode_png
@@ -43,8 +43,9 @@ def pictures(
         if game.decision.phase.value == "tile" and game.decision.tile:
             tile_turns += 1
             if tile_turns % 9 == 1:
-                card = tile_card(game, game.decision.tile, "en")
-                yield turn_picture(game, RenderOptions(), candidates=turn_labels(game), card=card)
+                screen = turn_screen(game)
+                card = tile_card(screen)
+                yield turn_picture(game, RenderOptions(), candidates=screen.labels, card=card)
         game.play(random_action(game, rng))
     yield turn_picture(game, RenderOptions())
 
@@ -75,7 +76,7 @@ def test_a_wide_board_shows_the_part_around_the_action() -> None:
     rng = random.Random(3)
     while not game.finished and game.tiles_left > 8:
         game.play(random_action(game, rng))
-    labels = turn_labels(game)
+    labels = turn_screen(game).labels
     picture = turn_picture(game, RenderOptions(), candidates=labels)
     if picture.window is None:
         pytest.skip("this board stayed narrow")

@@ -4,8 +4,9 @@ A player who holds wall tiles 1-3 may play them on their own turn, before placin
 after it (before the turn is scored), as the engine's decision allows. The turn message then
 shows a **Wall tiles** button that opens a private step: a menu of the tiles playable now (tiles
 2 and 3 with their target tower or house, lettered on the board) and Confirm. After placing a tile
-with no subject, a player who could still play a wall tile keeps the turn open: the next message
-offers the subject, the wall tiles and **End my turn**.
+with no subject, a player who could still play a wall tile keeps the turn open
+(:meth:`~bot.manager.GameManager.play_turn` does not close it): the next message offers the
+subject, the wall tiles and **End my turn**.
 
 Component ids (kinds registered in :mod:`bot.ui.components`): ``cc:wall:GAME:TURN:P`` opens the
 step, ``cc:wsel:GAME:TURN:P`` is its menu, ``cc:wok:GAME:TURN:P:CHOICE`` confirms, and
@@ -15,28 +16,23 @@ choice is ``1`` or ``2,x,y,at`` (the engine's target of a tile 2 or 3).
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.i18n import digits
+from bot.turn_view import WallChoice
 from bot.ui import components, families, images, post
 from bot.ui.components import button, select
 from bot.ui.errors import UIError
-from bot.ui.state import Snapshot, bot_of, current, label, snapshot, tried, turn_labels
+from bot.ui.state import Snapshot, bot_of, current
 from bot.ui.texts import tr
 from bot.ui.words import tile_words
-from engine import Game, Pass, PlaceTile, UseWallTile
-
-if TYPE_CHECKING:
-    from engine.castle.game import CastleGame
+from engine import Game, Pass, UseWallTile
 
 KINDS = frozenset({"wall", "wsel", "wok", "wend"})
 PHASES = {"t": "tile", "f": "figure"}
-
-FeatureKey = tuple[int, int, int | str]
 
 
 def is_castle(game: Game | None) -> bool:
@@ -53,26 +49,27 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View] | 
         return None
     gid, turn = snap.row.id, view.turn
     who = post.mention(snap, view.seat)
-    walls = game.legal(UseWallTile)
+    screen = snap.screen
+    walls = len({w.action.wall for w in screen.walls})
     items: list[Any] = []
-    candidates: dict[tuple[int, int], str] = {}
+    candidates: Mapping[tuple[int, int], str] = {}
     card = None
     if view.phase == "tile":
-        candidates = turn_labels(game)
-        card = post.tile_card(game, view.tile, locale)
+        candidates = screen.labels
+        card = post.tile_card(screen)
         kind = game.kinds.get(view.tile or "")
         words = tile_words(kind, locale) if kind is not None else str(view.tile)
         lines = [
             tr("your_turn", locale, player=who),
             tr("turn_place", locale, words=words),
         ]
-        options = post.placement_options(game, locale, abbeys=False)
+        options = post.placement_options(screen, game, locale, abbeys=False)
         items.extend(post.put_menus(gid, turn, options, locale))
         if walls:
             lines.append(tr("castle_walls_now", locale))
-            items.append(_wall_button(gid, turn, "t", len(_distinct(walls)), locale))
+            items.append(_wall_button(gid, turn, "t", walls, locale))
     elif view.phase == "figure":
-        if game.legal_figures():
+        if screen.figures:
             lines = [
                 tr("your_turn", locale, player=who) + " " + tr("castle_subject_or_wall", locale)
             ]
@@ -87,7 +84,7 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View] | 
         else:
             lines = [tr("your_turn", locale, player=who) + " " + tr("castle_wall_step", locale)]
         if walls:
-            items.append(_wall_button(gid, turn, "f", len(_distinct(walls)), locale))
+            items.append(_wall_button(gid, turn, "f", walls, locale))
         items.append(
             button(
                 f"cc:wend:{gid}:{turn}",
@@ -112,22 +109,6 @@ def _wall_button(gid: int, turn: int, code: str, count: int, locale: str) -> Any
         discord.ButtonStyle.primary,
         row=4 if code == "t" else 0,
     )
-
-
-def _distinct(walls: list[UseWallTile]) -> set[int]:
-    return {w.wall for w in walls}
-
-
-async def closing_pass(game: Game, first: object) -> Pass | None:
-    """The pass that ends a turn placed with no figure; None keeps a castle turn open.
-
-    In The Castle a player who could still play a wall tile after placing the tile gets the
-    turn back (wall tiles, a subject, or **End my turn**) instead of an automatic pass.
-    """
-    if not is_castle(game) or not isinstance(first, PlaceTile):
-        return Pass()
-    after = await asyncio.to_thread(tried, game, first)
-    return None if after.legal(UseWallTile) else Pass()
 
 
 def step_lines(after: Game, locale: str) -> list[str]:
@@ -173,12 +154,6 @@ async def choose(
     await interaction.edit_original_response(content=content, attachments=[file], view=view)
 
 
-def choice_of(action: UseWallTile) -> str:
-    if action.target is None:
-        return str(action.wall)
-    return ",".join(str(v) for v in (action.wall, *action.target))
-
-
 def parse_choice(text: str) -> UseWallTile:
     """A menu value back into the wall-tile action (refused as stale if it does not parse)."""
     parts = text.split(",")
@@ -192,72 +167,32 @@ def parse_choice(text: str) -> UseWallTile:
         raise UIError("stale") from None
 
 
-def target_labels(game: CastleGame, options: list[UseWallTile]) -> dict[str, FeatureKey]:
-    """A letter per target feature of tiles 2 and 3, and where to draw it (a castle square)."""
-    board = game.castle_board
-    found: dict[int, FeatureKey] = {}
-    for action in options:
-        if action.target is None:
-            continue
-        x, y, at = action.target
-        placed = board.tiles[(x, y)]
-        root = board.find(placed.first_node + placed.oriented.feature_at(at))
-        if root in found:
-            continue
-        inside = [(pos, local) for pos, local in board.parts(root) if pos in board.interior]
-        pos, local = inside[0] if inside else ((x, y), placed.oriented.feature_at(at))
-        found[root] = (pos[0], pos[1], board.tiles[pos].oriented.at_label(local))
-    return {label(i): key for i, key in enumerate(found.values())}
-
-
-def _target_of(game: CastleGame, action: UseWallTile, labels: Mapping[str, FeatureKey]) -> str:
-    if action.target is None:
-        return ""
-    board = game.castle_board
-    x, y, at = action.target
-    placed = board.tiles[(x, y)]
-    root = board.find(placed.first_node + placed.oriented.feature_at(at))
-    for letter, (fx, fy, fat) in labels.items():
-        spot = board.tiles[(fx, fy)]
-        if board.find(spot.first_node + spot.oriented.feature_at(fat)) == root:
-            return letter
-    return "?"
-
-
-def describe(
-    game: CastleGame, action: UseWallTile, labels: Mapping[str, FeatureKey], locale: str
-) -> str:
+def describe(choice: WallChoice, locale: str) -> str:
     """How a wall-tile choice reads in the menu: "2 · Tower A: scores double for you"."""
-    return tr(f"castle_wall_{action.wall}", locale, label=_target_of(game, action, labels))
+    return tr(f"castle_wall_{choice.action.wall}", locale, label=choice.target)
 
 
 async def wall_step(
     snap: Snapshot, locale: str, code: str, choice: str
 ) -> tuple[str, discord.File, discord.ui.View]:
     game = snap.require_game()
-    from engine.castle.game import CastleGame
-
-    assert isinstance(game, CastleGame)
     gid, turn = snap.row.id, snap.view.turn
-    options = game.legal(UseWallTile)
-    if not options:
+    screen = snap.screen
+    if not screen.walls:
         raise UIError("castle_no_wall")
-    labels = target_labels(game, options)
-    values = {choice_of(a): a for a in options}
+    values = {w.value: w for w in screen.walls}
     if choice and choice not in values:
         raise UIError("stale")
     lines = [tr("castle_wall_intro", locale)]
     if choice:
-        lines.append(
-            tr("castle_wall_chosen", locale, what=describe(game, values[choice], labels, locale))
-        )
+        lines.append(tr("castle_wall_chosen", locale, what=describe(values[choice], locale)))
     menu = [
         discord.SelectOption(
-            label=describe(game, action, labels, locale)[:100],
+            label=describe(wall, locale)[:100],
             value=value,
             default=value == choice,
         )
-        for value, action in list(values.items())[:25]
+        for value, wall in list(values.items())[:25]
     ]
     view = discord.ui.View(timeout=None)
     view.add_item(select(f"cc:wsel:{gid}:{turn}:{code}", tr("castle_wall_menu", locale), menu))
@@ -270,8 +205,7 @@ async def wall_step(
             row=1,
         )
     )
-    marks = {key: letter for letter, key in labels.items()}
-    file = await images.walls_file(game, marks, locale)
+    file = await images.walls_file(game, screen.wall_marks, locale)
     return "\n".join(lines), file, view
 
 
@@ -285,21 +219,21 @@ async def confirm(
     action = parse_choice(choice)
     await interaction.response.defer()
     manager = bot_of(interaction).manager
-    result = await manager.apply(
+    result = await manager.play_turn(
         game_id, interaction.user.id, action, turn=turn, phase=PHASES[code]
     )
     await interaction.edit_original_response(content=tr("done", locale), attachments=[], view=None)
-    await post.announce(bot_of(interaction), await snapshot(manager, game_id), result.events)
+    await post.announce(bot_of(interaction), Snapshot.after(result), result.events)
 
 
 async def end_turn(interaction: discord.Interaction, game_id: int, turn: int) -> None:
     await current(interaction, game_id, turn, "figure")
     await interaction.response.defer()
     manager = bot_of(interaction).manager
-    result = await manager.apply(game_id, interaction.user.id, Pass(), turn=turn, phase="figure")
-    await post.announce(bot_of(interaction), await snapshot(manager, game_id), result.events)
+    result = await manager.play_turn(
+        game_id, interaction.user.id, Pass(), turn=turn, phase="figure"
+    )
+    await post.announce(bot_of(interaction), Snapshot.after(result), result.events)
 
 
-families.register(
-    "castle", families.FamilyHooks(prompt=prompt, step_lines=step_lines, closing_pass=closing_pass)
-)
+families.register("castle", families.FamilyHooks(prompt=prompt, step_lines=step_lines))

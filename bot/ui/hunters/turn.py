@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 import catalogs
+from bot.turn_view import TurnScreen
 from bot.ui import families
 from bot.ui.texts import tr
 from engine import Game
@@ -35,14 +36,9 @@ def is_hunters(game: Game | None) -> bool:
     return game is not None and game.setup.game == GAME
 
 
-def in_bonus(game: Game) -> bool:
-    """Whether the tile to place now is a bonus tile (earned by gold in this same turn)."""
-    return is_hunters(game) and bool(getattr(game, "in_bonus", False))
-
-
-def place_key(game: Game) -> str:
+def place_key(screen: TurnScreen) -> str:
     """The bonus tile is asked for as such (it is still the same player's turn)."""
-    return "bonus_place" if in_bonus(game) else "turn_place"
+    return "bonus_place" if screen.bonus == "gold" else "turn_place"
 
 
 def seat_notes(game: Game, locale: str) -> list[str]:

@@ -60,6 +60,9 @@ class TradersBuilders(Expansion):
         game = self.game
         return game.phase is not Phase.OVER and self.bonus == (game.turn, game.current)
 
+    def bonus_reason(self) -> str | None:
+        return "builder" if self.bonus_turn else None
+
     # -- figures ----------------------------------------------------------------------------
 
     def figure_options(self, figure: str, pos: Pos) -> list[PlaceFigure]:
