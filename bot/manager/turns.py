@@ -390,13 +390,13 @@ class TurnsManager(ManagerBase):
         deadlines = None
         turn_started = status == "active" and game.turn != row.turn
         if keep is not None:  # an undo: the turn taken back starts again, with its timers
-            deadlines = await self._timers(row, game, now) if status == "active" else []
+            deadlines = await self.turn_timers(row, game, now) if status == "active" else []
             turn_started = False
         elif game.turn != row.turn or status != "active":
             if row.clock_bank is not None:
                 seats = await self.clocks.turn_ended(row, seats or row.seats, now, spent=spent)
                 row = dataclasses.replace(row, seats=seats)
-            deadlines = await self._timers(row, game, now) if status == "active" else []
+            deadlines = await self.turn_timers(row, game, now) if status == "active" else []
         rows = [step[1] for step in done]
         if keep is None:
             write = self.storage.append_actions(
@@ -433,11 +433,11 @@ class TurnsManager(ManagerBase):
         live.adopt(draft, rows)
         # Durable and live: from here on, failures are logged, never the move's.
         if deadlines is not None:
-            self._timers_changed()
+            self.timers_changed()
         if status == "finished":  # a league game's result counts (see bot.manager.leagues)
             await self.leagues._league_game_ended(live)
             await self.stats._game_ended(live)
-        await self._changed(live.row, turn_started=turn_started)
+        await self.game_changed(live.row, turn_started=turn_started)
         image = await self._picture(live.game) if render else None
         return MoveResult(tuple(step[0] for step in done), TurnView.of(live.row, game), image)
 
@@ -445,14 +445,15 @@ class TurnsManager(ManagerBase):
         self, write: Awaitable[None], live: LiveGame, becomes: Sequence[ActionRow]
     ) -> None:
         """Await ``write``, which makes ``live``'s stored log ``becomes`` (see
-        :meth:`ManagerBase._write`: a write whose answer was lost counts if the log landed)."""
+        :meth:`ManagerBase.durable_write`: a write whose answer was lost counts if the log
+        landed)."""
         game_id = live.row.id
 
         async def landed() -> bool:
             return _landed(await self.storage.get_actions(game_id), live.log, becomes)
 
         try:
-            await self._write(game_id, write, landed, None)
+            await self.durable_write(game_id, write, landed, None)
         except WriteConflict:
             self.cache.drop(game_id)  # another process wrote first: read it again
             raise Conflict(game_id=game_id) from None

@@ -129,7 +129,7 @@ class Scene:
         lobby = self.channel.last_message
         for player in (bob, pat):
             await player.click(lobby, custom_id=f"cc:lobby:{game_id}:join")
-        manager._seeds = lambda: 7
+        manager.seeds = lambda: 7
         await alice.click(lobby, custom_id=f"cc:lobby:{game_id}:start")
         rng = random.Random(1)
         view = await manager.decision(game_id)

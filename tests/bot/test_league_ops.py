@@ -92,7 +92,7 @@ async def test_a_scheduled_game_counts_when_it_ends(manager: GameManager) -> Non
         changes.append(change)
 
     manager.on_league_change(listen)
-    manager._seeds = lambda: 4  # a deal whose three scores differ (a tie would rate equally)
+    manager.seeds = lambda: 4  # a deal whose three scores differ (a tie would rate equally)
     league = await league_with(manager, ALICE, BOB, CAROL, max_players=3)
     with pytest.raises(OnlyOrganisers):
         await manager.schedule(league.id, ALICE, admin=False, players=[(ALICE, "a"), (BOB, "b")])

@@ -99,7 +99,7 @@ async def forced_castle(
     draw = [kind for _, kind, _, _ in OPENING] + more
     extra = {"draw": draw, "wall_draw": list(walls)}
     await manager.storage.save_game(dataclasses.replace(row, setup_extra=extra))
-    manager._seeds = lambda: 3
+    manager.seeds = lambda: 3
     await table.players[0].click(lobby, custom_id=f"cc:lobby:{game_id}:start")
     for action in opening_actions(walls):
         view = await manager.decision(game_id)

@@ -94,7 +94,7 @@ async def test_the_lobby_offers_the_clock_and_the_turn_message_shows_it(
     lobby = next(m for m in table.channel.history() if m.id == lobby.id)
     assert "Chess clock: 5 min + 10 s per turn" in shown(lobby), shown(lobby)
     await bob.click(lobby, custom_id=f"cc:lobby:{game_id}:join")
-    table.bot.manager._seeds = lambda: 7
+    table.bot.manager.seeds = lambda: 7
     started = now(simcord_env)
     await alice.click(lobby, custom_id=f"cc:lobby:{game_id}:start")
     first = table.last()

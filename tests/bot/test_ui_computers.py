@@ -41,7 +41,7 @@ async def lobby_with_computers(table: Table, *levels: str) -> tuple[int, Any]:
 
 
 async def start(table: Table, game_id: int, lobby: Any, seed: int = 7) -> None:
-    table.bot.manager._seeds = lambda: seed
+    table.bot.manager.seeds = lambda: seed
     await table.players[0].click(lobby, custom_id=f"cc:lobby:{game_id}:start")
     assert table.bot.computer_turns is not None
     await table.bot.computer_turns.idle()

@@ -56,7 +56,7 @@ async def forced_game(table: Table) -> int:
     assert row.kind == "hunters" and row.max_players == 5
     extra = {"draw": DRAW, "bonus_draw": BONUS}
     await manager.storage.save_game(dataclasses.replace(row, setup_extra=extra))
-    manager._seeds = lambda: 5
+    manager.seeds = lambda: 5
     await table.players[0].click(lobby, custom_id=f"cc:lobby:{game_id}:start")
     return game_id
 

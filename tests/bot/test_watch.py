@@ -139,7 +139,7 @@ async def test_a_dashboard_changed_elsewhere_is_listed_until_shown(manager: Game
 
 async def test_a_turn_starts_when_the_previous_turn_ends(manager: GameManager) -> None:
     times = iter(float(t) for t in range(1000, 2000, 10))
-    manager._clock = lambda: next(times)
+    manager.clock = lambda: next(times)
     view = await started_game(manager)
     row = await manager.game(view.game_id)
     assert (
