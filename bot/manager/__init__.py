@@ -79,6 +79,9 @@ class GameManager(LeavingManager):
         self.stats = StatsOps(self)
         self.clocks = ClockOps(self)
         self.watch = WatchOps(self)
+        # A game's end: its league result first (its standings then show it), then statistics.
+        self.on_game_end(self.leagues.game_ended)
+        self.on_game_end(self.stats.game_ended)
 
     # -- lobbies (LobbyOps) -----------------------------------------------------
 

@@ -58,6 +58,9 @@ Renderer = Callable[[Game], bytes]
 #: Told after a game changed (started, moved, undone, ended): the row as saved, and whether a
 #: new turn began (see :meth:`ManagerBase.on_game_change`).
 GameListener = Callable[[GameRow, bool], Awaitable[None]]
+#: Told once when a game is saved as finished: the game as it ended, its lock held (see
+#: :meth:`ManagerBase.on_game_end`).
+EndListener = Callable[[LiveGame], Awaitable[None]]
 #: Reads of a game's row and actions before giving up on a game other processes keep moving.
 READ_TRIES = 5
 #: The reminder fires when this share of the turn's time has passed.
@@ -107,6 +110,7 @@ class ManagerBase:
         # Weak: a lock lives while someone holds or waits for it, so idle games cost nothing.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._listeners: list[GameListener] = []
+        self._end_listeners: list[EndListener] = []
 
     @classmethod
     async def open(cls, location: str, **options: Any) -> Self:
@@ -147,6 +151,25 @@ class ManagerBase:
                 await listener(row, turn_started)
             except Exception:
                 log.exception("a listener of game %s's changes failed", row.id)
+
+    def on_game_end(self, listener: EndListener) -> None:
+        """Call ``listener(live)`` once when a game is saved as finished (played to its end, or
+        left by all but one player: resignations, forfeits, timeouts), with its lock held,
+        after the stored timers' listeners and before those of :meth:`on_game_change`.
+        Listeners run in the order they subscribed (the manager subscribes the league result,
+        then the statistics); one that fails is logged, never the move's (what it owed is
+        made good later by its service). An abandoned game has no result: it is only a change
+        (status ``abandoned``)."""
+        self._end_listeners.append(listener)
+
+    async def _game_ended(self, live: LiveGame) -> None:
+        """Tell the listeners of :meth:`on_game_end` that ``live`` finished (its last move is
+        durable and live)."""
+        for listener in self._end_listeners:
+            try:
+                await listener(live)
+            except Exception:
+                log.exception("a listener of game %s's end failed", live.row.id)
 
     async def durable_write(
         self,

@@ -13,8 +13,9 @@ and linked to the league:
   when all of them accept, and is abandoned if one declines.
 
 When a linked game finishes, its placings are stored as the league's result for the game's
-season (:meth:`LeagueOps._league_game_ended`, called by the manager after saving the last move);
-a game counts only if it ends while its season is open. Ratings and standings are recomputed from
+season (:meth:`LeagueOps.game_ended`, a listener of the manager's :meth:`on_game_end
+<bot.manager.base.ManagerBase.on_game_end>`, told after the last move is saved); a game counts
+only if it ends while its season is open. Ratings and standings are recomputed from
 the stored results (:mod:`bot.leagues`), so an annulled result is simply left out.
 
 Who may do what is decided here from two facts the Discord layer passes: ``admin`` (the member
@@ -534,8 +535,10 @@ class LeagueOps:
 
     # -- results ------------------------------------------------------------------------------
 
-    async def _league_game_ended(self, live: LiveGame) -> None:
-        """Called by the manager (game lock held) once a game is saved as finished."""
+    async def game_ended(self, live: LiveGame) -> None:
+        """Record the result of a league game saved as finished (a listener of the manager's
+        ``on_game_end``, the game's lock held). A failure is logged: the game is saved, and
+        the next view of the league records the result (:meth:`_catch_up`)."""
         try:
             link = await self.core.storage.league_game(live.row.id)
             if link is None:

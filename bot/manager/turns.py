@@ -63,8 +63,6 @@ from engine import (
 
 if TYPE_CHECKING:
     from bot.manager.clock import ClockOps
-    from bot.manager.leagues import LeagueOps
-    from bot.manager.stats import StatsOps
 
 log = logging.getLogger(__name__)
 
@@ -83,11 +81,8 @@ def _computer_seed(game_id: int, seat: int) -> int:
 class TurnsManager(ManagerBase):
     """The moves of a game (see the module): what every turn goes through."""
 
-    # The services a move ends with (a clock's bank, a league's result, statistics): the
-    # game manager's own.
+    # The service a move asks (a chess clock's bank): the game manager's own.
     clocks: ClockOps
-    leagues: LeagueOps
-    stats: StatsOps
 
     async def apply(
         self,
@@ -434,9 +429,8 @@ class TurnsManager(ManagerBase):
         # Durable and live: from here on, failures are logged, never the move's.
         if deadlines is not None:
             self.timers_changed()
-        if status == "finished":  # a league game's result counts (see bot.manager.leagues)
-            await self.leagues._league_game_ended(live)
-            await self.stats._game_ended(live)
+        if status == "finished":  # its league result, its statistics (see on_game_end)
+            await self._game_ended(live)
         await self.game_changed(live.row, turn_started=turn_started)
         image = await self._picture(live.game) if render else None
         return MoveResult(tuple(step[0] for step in done), TurnView.of(live.row, game), image)

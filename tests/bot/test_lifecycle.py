@@ -1,9 +1,13 @@
-"""Resuming on a new manager, undo policy, resign, abandon, records, listings, the cache bound."""
+"""Resuming on a new manager, undo policy, resign, abandon, a game's end told to its listeners,
+records, listings, the cache bound."""
 
 from __future__ import annotations
 
 import json
+import logging
 import random
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
 from conftest import ALICE, BOB, CAROL, play_random, started_game
@@ -18,7 +22,10 @@ from bot.errors import (
     UndoNothing,
     UndoStale,
 )
+from bot.live import LiveGame
 from bot.manager import GameManager
+from bot.manager.leagues import LeagueOps
+from bot.manager.stats import StatsOps
 from engine import Game
 from engine.core.events import PlayerLeft
 
@@ -161,6 +168,46 @@ async def test_undo_never_brings_back_a_player_who_left(manager: GameManager) ->
     assert manager.cache.get(view.game_id).game.out == [False, False, True]  # type: ignore[union-attr]
     manager.cache.drop(view.game_id)
     assert (await manager.decision(view.game_id)).user_id == ALICE
+
+
+async def test_a_game_end_is_told_once_to_each_listener_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    heard: list[tuple[str, int, str]] = []
+
+    def listener(name: str, fails: bool = False) -> Callable[..., Awaitable[None]]:
+        async def told(*args: object) -> None:
+            live = args[-1]
+            assert isinstance(live, LiveGame)
+            heard.append((name, live.row.id, live.row.status))
+            if fails:
+                raise RuntimeError("a listener that fails")
+
+        return told
+
+    # The manager subscribes the league result, then the statistics, when it is built.
+    monkeypatch.setattr(LeagueOps, "game_ended", listener("league"))
+    monkeypatch.setattr(StatsOps, "game_ended", listener("stats"))
+    manager = await GameManager.open(str(tmp_path / "games.sqlite3"))
+    try:
+        manager.on_game_end(listener("broken", fails=True))
+        manager.on_game_end(listener("dashboard"))
+        view = await started_game(manager, users=(ALICE, BOB, CAROL))
+        await manager.resign(view.game_id, CAROL)
+        assert heard == []  # two players left: not an end
+        with caplog.at_level(logging.ERROR, logger="bot.manager.base"):
+            result = await manager.resign(view.game_id, BOB)  # a failing listener fails nothing
+        assert result.view.game.status == "finished"
+        game = view.game_id
+        assert heard == [
+            (name, game, "finished") for name in ("league", "stats", "broken", "dashboard")
+        ]
+        assert "a listener of game" in caplog.text
+        other = await started_game(manager)
+        await manager.abandon(other.game_id, ALICE)
+        assert len(heard) == 4  # an abandoned game has no result: not an end
+    finally:
+        await manager.close()
 
 
 async def test_abandon_is_for_the_creator_or_an_admin(manager: GameManager) -> None:
