@@ -81,14 +81,14 @@ async def prepare(url: str, args: argparse.Namespace) -> dict[str, list[int]]:
 
     async def game(kind: str, **lobby: Any) -> None:
         n = next(numbers)
-        row = await manager.create_lobby(1000 + n, f"p{n}a", channel_id=1, **lobby)
-        row = await manager.join(row.id, 5000 + n, f"p{n}b")
+        row = await manager.lobbies.create_lobby(1000 + n, f"p{n}a", channel_id=1, **lobby)
+        row = await manager.lobbies.join(row.id, 5000 + n, f"p{n}b")
         if row.clock_bank is not None:  # shorter than a lobby offers: timeouts every few turns
             bank, increment = CLOCK
             await manager.storage.save_game(
                 dataclasses.replace(row, clock_bank=bank, clock_increment=increment)
             )
-        await manager.start(row.id, 1000 + n, seed=n)
+        await manager.lobbies.start(row.id, 1000 + n, seed=n)
         games[kind].append(row.id)
 
     try:

@@ -103,9 +103,9 @@ async def serve(
         n = 0
         while len(ids) < games:  # every stage of a game: 0 to 100 actions in
             n += 1
-            row = await manager.create_lobby(1, "A", channel_id=1, turn_seconds=86400)
-            await manager.join(row.id, 2, "B")
-            view = await manager.start(row.id, 1, seed=n)
+            row = await manager.lobbies.create_lobby(1, "A", channel_id=1, turn_seconds=86400)
+            await manager.lobbies.join(row.id, 2, "B")
+            view = await manager.lobbies.start(row.id, 1, seed=n)
             for _ in range(rng.randrange(0, 100)):
                 if view.finished:
                     break

@@ -34,9 +34,9 @@ def pick(view: TurnView, rng: random.Random) -> Action:
 
 
 async def new_game(manager: GameManager, seed: int) -> TurnView:
-    row = await manager.create_lobby(1, "A", channel_id=1)
-    await manager.join(row.id, 2, "B")
-    return await manager.start(row.id, 1, seed=seed)
+    row = await manager.lobbies.create_lobby(1, "A", channel_id=1)
+    await manager.lobbies.join(row.id, 2, "B")
+    return await manager.lobbies.start(row.id, 1, seed=seed)
 
 
 async def stream(

@@ -53,7 +53,9 @@ async def fill(path: Path, finished: int, unfinished: int) -> int:
     try:
         for n in range(finished + unfinished):
             record = random_record(rng, n < finished)
-            await manager.import_record(json.loads(json.dumps(record)), 1000 + n, channel_id=1)
+            await manager.records.import_record(
+                json.loads(json.dumps(record)), 1000 + n, channel_id=1
+            )
         return finished + unfinished
     finally:
         await manager.close()

@@ -59,7 +59,7 @@ async def main(games: int, database: str | None, distinct: int) -> dict[str, Any
             for i in range(games):
                 record = made[i % len(made)]
                 users = PLAYERS[: len(record["players"])]
-                await mgr.import_record(record, users[0], users=users, guild_id=GUILD)
+                await mgr.records.import_record(record, users[0], users=users, guild_id=GUILD)
             ids = await mgr.storage.games_without_stats(GUILD, PLAYERS[0])
             rows = [await mgr.storage.get_game(i) for i in ids[:40]]
             logs = [await mgr.storage.get_actions(i) for i in ids[:40]]
@@ -70,12 +70,12 @@ async def main(games: int, database: str | None, distinct: int) -> dict[str, Any
                 summarise(row, log)
                 per_game.append(time.perf_counter() - start)
             start = time.perf_counter()
-            first = await mgr.player_stats(GUILD, PLAYERS[0], versus=PLAYERS[1])
+            first = await mgr.stats.player_stats(GUILD, PLAYERS[0], versus=PLAYERS[1])
             backfill = time.perf_counter() - start
             later = []
             for _ in range(5):
                 start = time.perf_counter()
-                again = await mgr.player_stats(GUILD, PLAYERS[0], versus=PLAYERS[1])
+                again = await mgr.stats.player_stats(GUILD, PLAYERS[0], versus=PLAYERS[1])
                 later.append(time.perf_counter() - start)
             assert again.player == first.player and first.summarised == games
             return {

@@ -162,7 +162,7 @@ async def play(
             game_id = int(found[0])
             for person in people[1:]:
                 await person.click(lobby, custom_id=f"cc:lobby:{game_id}:join")
-            bot.manager._seeds = lambda: seed
+            bot.manager.seeds = lambda: seed
             await people[0].click(lobby, custom_id=f"cc:lobby:{game_id}:start")
             thread = channel.threads[-1]
             rng = random.Random(seed)

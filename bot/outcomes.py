@@ -17,7 +17,7 @@ class TurnView:
     """The decision the game waits for, with every legal answer.
 
     ``turn`` and ``phase`` are the stamp a prompt carries (e.g. in a button's ``custom_id``) and
-    gives back to :meth:`bot.manager.GameManager.apply`, which refuses stale stamps.
+    gives back to :meth:`bot.manager.GameManager.play_turn`, which refuses stale stamps.
     """
 
     game: GameRow

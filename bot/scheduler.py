@@ -249,7 +249,7 @@ class Scheduler:
         """Chess clocks paused by agreement whose asker's absence ended run again."""
         for game_id in await self.storage.pauses_ending(report.now):
             try:
-                row = await self.manager.resume_clock(game_id)
+                row = await self.manager.clocks.resume_clock(game_id)
                 if row is None:
                     continue
                 report.clocks_resumed.append(game_id)
@@ -407,7 +407,7 @@ class Scheduler:
             if last is not None and self._day(last) >= self._day(report.now):
                 continue
             try:
-                lines = await self.manager.digest_lines(guild.guild_id)
+                lines = await self.manager.timing.digest_lines(guild.guild_id)
                 if not await self.storage.claim_digest(guild.guild_id, last, report.now):
                     continue
                 if lines:

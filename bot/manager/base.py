@@ -1,19 +1,28 @@
 """The game manager's foundation: locks, the live-game cache, loading by replay, rendering.
 
 :class:`bot.manager.GameManager` extends it with the turns and hands it to its services
-(:mod:`bot.manager.lobbies`, :mod:`.records`, :mod:`.timing`, :mod:`.leagues`); see
+(:mod:`bot.manager.lobbies`, :mod:`.records`, :mod:`.timing`, :mod:`.leagues`...); see
 :mod:`bot.manager` for the policies.
+
+What a service may use of the core is public here (see :class:`ManagerBase`): the time and new
+seeds (:attr:`~ManagerBase.clock`, :attr:`~ManagerBase.seeds`), the storage and the live-game
+cache, a game's lock and its live game (:meth:`~ManagerBase.hold`), its row as stored
+(:meth:`~ManagerBase.read_row`), the timers of a turn starting (:meth:`~ManagerBase.turn_timers`),
+a durable write (:meth:`~ManagerBase.durable_write`) and, after one, the announcements
+(:meth:`~ManagerBase.timers_changed`, :meth:`~ManagerBase.game_changed`). The rest (``_live``,
+``_read``, the turns' own members) is the core's.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import secrets
 import time
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Self, TypeVar
 
 from bot.computers import ComputerPlayers
@@ -49,6 +58,9 @@ Renderer = Callable[[Game], bytes]
 #: Told after a game changed (started, moved, undone, ended): the row as saved, and whether a
 #: new turn began (see :meth:`ManagerBase.on_game_change`).
 GameListener = Callable[[GameRow, bool], Awaitable[None]]
+#: Told once when a game is saved as finished: the game as it ended, its lock held (see
+#: :meth:`ManagerBase.on_game_end`).
+EndListener = Callable[[LiveGame], Awaitable[None]]
 #: Reads of a game's row and actions before giving up on a game other processes keep moving.
 READ_TRIES = 5
 #: The reminder fires when this share of the turn's time has passed.
@@ -61,7 +73,15 @@ T = TypeVar("T")
 
 class ManagerBase:
     """State shared by every manager operation: storage, live games, locks, clock, seeds. The
-    manager extends it with the turns and hands it to its services."""
+    manager extends it with the turns and hands it to its services.
+
+    The services use its public members only: :attr:`storage`, :attr:`cache`, :attr:`clock`
+    (``core.clock()`` is now), :attr:`seeds` (``core.seeds()`` a new game seed), :meth:`lock`,
+    :meth:`hold` (the lock and the live game), :meth:`game` and :meth:`read_row` (a game's row,
+    cached or as stored), :meth:`turn_timers`, :meth:`durable_write`, and after a durable write
+    :meth:`timers_changed` and :meth:`game_changed`. Tests fix the time and the seeds by
+    setting :attr:`clock` and :attr:`seeds` (or by the constructor's ``clock`` and ``seeds``).
+    """
 
     def __init__(
         self,
@@ -83,12 +103,14 @@ class ManagerBase:
         self.computers = computers or ComputerPlayers()
         self.cache = LiveCache(cache_size)
         self._clock = clock
-        self._seeds = seeds
+        #: Draws a new game's seed (``seeds()``); a test sets it to fix the stack.
+        self.seeds = seeds
         #: Called (without arguments) whenever a game's stored timers change (see bot.alarm).
         self.timer_listeners: list[Callable[[], None]] = []
         # Weak: a lock lives while someone holds or waits for it, so idle games cost nothing.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._listeners: list[GameListener] = []
+        self._end_listeners: list[EndListener] = []
 
     @classmethod
     async def open(cls, location: str, **options: Any) -> Self:
@@ -101,8 +123,13 @@ class ManagerBase:
 
     @property
     def clock(self) -> Callable[[], float]:
-        """The manager's time source (Unix seconds); the scheduler shares it."""
+        """The manager's time source (Unix seconds): ``clock()`` is now. The scheduler shares
+        it; a test sets it to fix the time."""
         return self._clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], float]) -> None:
+        self._clock = clock
 
     async def settle(self) -> None:
         """Wait until the moves in progress have finished (each holds its game's lock)."""
@@ -116,14 +143,35 @@ class ManagerBase:
         Listeners run in the process that made the change; one that fails is logged."""
         self._listeners.append(listener)
 
-    async def _changed(self, row: GameRow, *, turn_started: bool = False) -> None:
+    async def game_changed(self, row: GameRow, *, turn_started: bool = False) -> None:
+        """Tell the listeners of :meth:`on_game_change` that ``row`` was saved. Called after a
+        durable write: a listener that fails is logged, never the write's."""
         for listener in self._listeners:
             try:
                 await listener(row, turn_started)
             except Exception:
                 log.exception("a listener of game %s's changes failed", row.id)
 
-    async def _write(
+    def on_game_end(self, listener: EndListener) -> None:
+        """Call ``listener(live)`` once when a game is saved as finished (played to its end, or
+        left by all but one player: resignations, forfeits, timeouts), with its lock held,
+        after the stored timers' listeners and before those of :meth:`on_game_change`.
+        Listeners run in the order they subscribed (the manager subscribes the league result,
+        then the statistics); one that fails is logged, never the move's (what it owed is
+        made good later by its service). An abandoned game has no result: it is only a change
+        (status ``abandoned``)."""
+        self._end_listeners.append(listener)
+
+    async def _game_ended(self, live: LiveGame) -> None:
+        """Tell the listeners of :meth:`on_game_end` that ``live`` finished (its last move is
+        durable and live)."""
+        for listener in self._end_listeners:
+            try:
+                await listener(live)
+            except Exception:
+                log.exception("a listener of game %s's end failed", live.row.id)
+
+    async def durable_write(
         self,
         game_id: int,
         write: Awaitable[T],
@@ -178,11 +226,19 @@ class ManagerBase:
 
     # -- loading ----------------------------------------------------------------------------
 
-    async def _row(self, game_id: int) -> GameRow:
+    async def read_row(self, game_id: int) -> GameRow:
+        """The game's row as stored now (read from the database: :class:`GameNotFound`)."""
         row = await self.storage.get_game(game_id)
         if row is None:
             raise GameNotFound(game_id=game_id)
         return row
+
+    @contextlib.asynccontextmanager
+    async def hold(self, game_id: int) -> AsyncIterator[LiveGame]:
+        """``async with core.hold(game_id) as live``: the game's lock, held, and the game in
+        play (current: read again if another process moved it). Moves wait meanwhile."""
+        async with self.lock(game_id):
+            yield await self._live(game_id)
 
     async def _live(self, game_id: int, stored: GameRow | None = None) -> LiveGame:
         """The game in play, from the cache when it is current. ``stored``: its row as just
@@ -216,7 +272,7 @@ class ManagerBase:
     async def _cached(self, game_id: int) -> tuple[LiveGame, bool]:
         """The game in play without asking the database whether the cached copy is current,
         and whether it is known to be (one process alone on its database, or just loaded).
-        For a move: the write's compare-and-set finds out (see ``TurnsManager.apply``)."""
+        For a move: the write's compare-and-set finds out (see ``TurnsManager.play_turn``)."""
         live = self.cache.get(game_id)
         if live is not None:
             return live, not self.storage.shared
@@ -227,7 +283,7 @@ class ManagerBase:
         may store a move between the two reads; a row behind its actions (an older turn) would
         make the next move restart the turn's clock and its notices, so both are read again."""
         for _ in range(READ_TRIES):
-            row = await self._row(game_id)
+            row = await self.read_row(game_id)
             if row.seed is None:
                 raise NotActive(game_id=game_id, status=row.status)
             actions = await self.storage.get_actions(game_id)
@@ -254,13 +310,12 @@ class ManagerBase:
         live = self.cache.get(game_id)
         if live is not None and not self.storage.shared:
             return live.row
-        return await self._row(game_id)
+        return await self.read_row(game_id)
 
     async def engine_copy(self, game_id: int) -> Game:
         """A private copy of the game's engine state (a fork: tens of microseconds, where
         rebuilding it from the record replays every action), for pictures and previews."""
-        async with self.lock(game_id):
-            live = await self._live(game_id)
+        async with self.hold(game_id) as live:
             return live.game.fork()
 
     async def decision(self, game_id: int) -> TurnView:
@@ -293,7 +348,7 @@ class ManagerBase:
             Deadline(row.id, "turn", game.turn, due, user),
         ]
 
-    async def _timers(self, row: GameRow, game: Game, now: float) -> list[Deadline]:
+    async def turn_timers(self, row: GameRow, game: Game, now: float) -> list[Deadline]:
         """:meth:`_deadlines`; a chess clock's paused from the start if the game's clock is
         paused by agreement (the only pause that stops it). Those of a player away are paused
         by the storage as it writes them (``pause_away=now``: no read before the write)."""
@@ -303,7 +358,7 @@ class ManagerBase:
             timers = [dataclasses.replace(t, paused_at=now) for t in timers]
         return timers
 
-    def _timers_changed(self) -> None:
+    def timers_changed(self) -> None:
         """Tell the listeners that stored timers changed (a turn began, a pause, an undo).
         Called after a durable write: a listener that fails is logged, never the write's."""
         for listener in self.timer_listeners:
@@ -319,8 +374,7 @@ class ManagerBase:
 
     async def render(self, game_id: int) -> bytes:
         """The board of a game as PNG, drawn in a worker thread (moves wait meanwhile)."""
-        async with self.lock(game_id):
-            live = await self._live(game_id)
+        async with self.hold(game_id) as live:
             return await self._render(live.game)
 
 

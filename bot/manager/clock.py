@@ -138,7 +138,7 @@ class ClockOps:
         if row.clock_bank is None or row.status != "active":
             return None
         running = await self._running(row)
-        now = self.core._clock()
+        now = self.core.clock()
         banks = [s.bank if s.bank is not None else float(row.clock_bank) for s in row.seats]
         seat = None
         if running is not None:
@@ -174,7 +174,7 @@ class ClockOps:
                 raise NotAPlayer(game_id=game_id)
             if await self.core.storage.clock_pause(game_id) is not None:
                 raise PauseOver()
-            now = self.core._clock()
+            now = self.core.clock()
             votes = await self.core.storage.add_pause_vote(game_id, user_id, now, until)
             asked = {user: u for user, u in votes.items() if u is not None}
             if not asked:  # an answer without a request is not kept
@@ -189,12 +189,12 @@ class ClockOps:
                     return await self.core.storage.clock_pause(game_id) == now
 
                 write = self.core.storage.pause_clock(game_id, now, end)
-                if await self.core._write(game_id, write, landed, True):
+                if await self.core.durable_write(game_id, write, landed, True):
                     row = self._paused(row, now, end)
                 else:  # paused already (by another process): as stored
                     row = await self._reload(game_id)
                 log.info("game %s: clock paused until %s by agreement", game_id, end)
-                self.core._timers_changed()
+                self.core.timers_changed()
             return PauseVote(done, frozenset(votes), needed, row, end, asker)
 
     async def refuse_pause(self, game_id: int, user_id: int) -> GameRow:
@@ -204,7 +204,7 @@ class ClockOps:
             require_active(row)
             if user_id not in voters(row):
                 raise NotAPlayer(game_id=game_id)
-            votes = await self.core.storage.add_pause_vote(game_id, user_id, self.core._clock())
+            votes = await self.core.storage.add_pause_vote(game_id, user_id, self.core.clock())
             await self.core.storage.clear_pause_votes(game_id)
             if not any(u is not None for u in votes.values()):
                 raise PauseOver()
@@ -214,10 +214,10 @@ class ClockOps:
         """End the game's agreed pause (a player is back, or, with no ``user_id``, the asker's
         absence ended); None if the clock was not paused."""
         async with self.core.lock(game_id):
-            row = await self.core._row(game_id)  # as stored: the pause is not in a move
+            row = await self.core.read_row(game_id)  # as stored: the pause is not in a move
             if user_id is not None and row.seat_of(user_id) is None:
                 raise NotAPlayer(game_id=game_id)
-            now = self.core._clock()
+            now = self.core.clock()
             if user_id is None and row.clock_paused_until is not None:
                 now = min(now, row.clock_paused_until)  # a late tick gives no time away
             was_paused = row.clock_paused_at is not None
@@ -226,10 +226,10 @@ class ClockOps:
                 return was_paused and await self.core.storage.clock_pause(game_id) is None
 
             write = self.core.storage.resume_clock(game_id, now)
-            if not await self.core._write(game_id, write, landed, True):
+            if not await self.core.durable_write(game_id, write, landed, True):
                 return None
             log.info("game %s: clock resumed (by %s)", game_id, user_id or "the scheduler")
-            self.core._timers_changed()
+            self.core.timers_changed()
             return self._paused(row, None, None)
 
     def _paused(self, row: GameRow, at: float | None, until: float | None) -> GameRow:
@@ -242,5 +242,5 @@ class ClockOps:
 
     async def _reload(self, game_id: int) -> GameRow:
         """The stored row after a pause changed, also in the live-game cache."""
-        row = await self.core._row(game_id)
+        row = await self.core.read_row(game_id)
         return self._paused(row, row.clock_paused_at, row.clock_paused_until)

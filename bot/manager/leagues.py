@@ -13,8 +13,9 @@ and linked to the league:
   when all of them accept, and is abandoned if one declines.
 
 When a linked game finishes, its placings are stored as the league's result for the game's
-season (:meth:`LeagueOps._league_game_ended`, called by the manager after saving the last move);
-a game counts only if it ends while its season is open. Ratings and standings are recomputed from
+season (:meth:`LeagueOps.game_ended`, a listener of the manager's :meth:`on_game_end
+<bot.manager.base.ManagerBase.on_game_end>`, told after the last move is saved); a game counts
+only if it ends while its season is open. Ratings and standings are recomputed from
 the stored results (:mod:`bot.leagues`), so an annulled result is simply left out.
 
 Who may do what is decided here from two facts the Discord layer passes: ``admin`` (the member
@@ -262,7 +263,7 @@ class LeagueOps:
         order = tuple(tiebreaks) if tiebreaks is not None else leagues.DEFAULT_TIEBREAKS
         if any(t not in leagues.TIEBREAKS for t in order):
             raise BadSetup(reason=f"tie-breakers are among {', '.join(leagues.TIEBREAKS)}")
-        now = self.core._clock()
+        now = self.core.clock()
         start, end = leagues.season_dates(starts, ends, now)
         row = LeagueRow(
             id=0,
@@ -299,7 +300,7 @@ class LeagueOps:
         old = next((m for m in members if m.user_id == user_id), None)
         if old is not None and old.left_at is None:
             raise AlreadyMember(league=league.name)
-        member = LeagueMember(league_id, user_id, shown_name(name), self.core._clock())
+        member = LeagueMember(league_id, user_id, shown_name(name), self.core.clock())
         await self.core.storage.save_league_member(member)
         self._notify(LeagueChange(league_id, "joined", league.season.season))
         return member
@@ -308,7 +309,7 @@ class LeagueOps:
         """Leave a league: results stay, and games already started are played to the end."""
         league = await self.league(league_id)
         member = await self._member(league, user_id, self_=True)
-        gone = dataclasses.replace(member, left_at=self.core._clock())
+        gone = dataclasses.replace(member, left_at=self.core.clock())
         await self.core.storage.save_league_member(gone)
         self._notify(LeagueChange(league_id, "left", league.season.season))
         return gone
@@ -327,7 +328,7 @@ class LeagueOps:
     # -- league games -------------------------------------------------------------------------
 
     def _require_playing_time(self, league: LeagueRow) -> None:
-        season, now = league.season, self.core._clock()
+        season, now = league.season, self.core.clock()
         if league.closed:
             raise LeagueClosed(league=league.name)
         if now < season.starts_at:
@@ -396,7 +397,7 @@ class LeagueOps:
             timeout_policy=league.timeout_policy if league.pace == "post" else None,
         )
         link = LeagueGame(
-            row.id, league.id, league.season.season, by, self.core._clock(), tuple(invited)
+            row.id, league.id, league.season.season, by, self.core.clock(), tuple(invited)
         )
         await self.core.storage.link_league_game(link)
         for user, name in rest:
@@ -425,7 +426,7 @@ class LeagueOps:
         if not (admin or by == league.organiser_id):
             raise OnlyOrganisers()
         self._require_playing_time(league)
-        rng = random.Random(self.core._seeds())
+        rng = random.Random(self.core.seeds())
         if players:
             await self._check_table(league, players, self._filling(league, len(players)))
             tables = [list(players)]
@@ -527,15 +528,17 @@ class LeagueOps:
         if waiting:
             return ChallengeAnswer(row, waiting)
         order = [s.user_id for s in row.seats]
-        random.Random(self.core._seeds()).shuffle(order)
+        random.Random(self.core.seeds()).shuffle(order)
         await self.lobbies.configure(game_id, row.owner_id, seat_order=order)
         view = await self.lobbies.start(game_id, row.owner_id)
         return ChallengeAnswer(view.game, (), view)
 
     # -- results ------------------------------------------------------------------------------
 
-    async def _league_game_ended(self, live: LiveGame) -> None:
-        """Called by the manager (game lock held) once a game is saved as finished."""
+    async def game_ended(self, live: LiveGame) -> None:
+        """Record the result of a league game saved as finished (a listener of the manager's
+        ``on_game_end``, the game's lock held). A failure is logged: the game is saved, and
+        the next view of the league records the result (:meth:`_catch_up`)."""
         try:
             link = await self.core.storage.league_game(live.row.id)
             if link is None:
@@ -551,7 +554,7 @@ class LeagueOps:
         season = next(
             s for s in await self.core.storage.seasons(link.league_id) if s.season == link.season
         )
-        ended = row.ended_at if row.ended_at is not None else self.core._clock()
+        ended = row.ended_at if row.ended_at is not None else self.core.clock()
         if season.closed_at is not None and ended > season.closed_at:
             log.info("league game %s ended after its season closed: not counted", row.id)
             return None
@@ -560,7 +563,7 @@ class LeagueOps:
         if len({p.user_id for p in placings}) != len(placings) or len(placings) < 2:
             return None
         result = LeagueResult(
-            row.id, link.league_id, link.season, ended, placings, recorded_at=self.core._clock()
+            row.id, link.league_id, link.season, ended, placings, recorded_at=self.core.clock()
         )
         result_id = await self.core.storage.record_league_result(result)
         if result_id is not None:
@@ -573,8 +576,7 @@ class LeagueOps:
             link = await self.core.storage.league_game(game_id)
             if link is None:
                 continue
-            async with self.core.lock(game_id):
-                live = await self.core._live(game_id)
+            async with self.core.hold(game_id) as live:
                 recorded = await self._record(link, live.row, live.game)
             if recorded is not None:  # its standings message shows it now
                 self._notify(LeagueChange(league_id, "result", link.season, game_id))
@@ -642,7 +644,7 @@ class LeagueOps:
         )
         if found is None:
             raise NoResult(game_id=game_id)
-        now = self.core._clock()
+        now = self.core.clock()
         audit = LeagueAudit(
             league.id, user_id, "annul", now, reason=text, season=found.season, game_id=game_id
         )
@@ -675,7 +677,7 @@ class LeagueOps:
         text = leagues.check_reason(why)
         if league.closed:
             raise LeagueClosed(league=league.name)
-        now = self.core._clock()
+        now = self.core.clock()
         following = None
         if next_ends is not None:
             _, end = leagues.season_dates(None, next_ends, now)

@@ -84,14 +84,14 @@ class LeavingManager(TurnsManager):
                 return stored is not None and stored.ended_at == now and stored.result == result
 
             write = self.storage.end_game(game_id, "abandoned", result, now)
-            if not await self._write(game_id, write, landed, True):
+            if not await self.durable_write(game_id, write, landed, True):
                 self.cache.drop(game_id)  # another process ended it first
-                raise NotActive(game_id=game_id, status=(await self._row(game_id)).status)
+                raise NotActive(game_id=game_id, status=(await self.read_row(game_id)).status)
             live = self.cache.get(game_id)
             if live is not None:
                 live.row = ended
-            self._timers_changed()
-            await self._changed(ended)
+            self.timers_changed()
+            await self.game_changed(ended)
             return ended
 
     async def vote_abandon(self, game_id: int, user_id: int) -> AbandonVote:

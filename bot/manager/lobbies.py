@@ -92,7 +92,7 @@ class LobbyOps:
                 raise BadSettings(reason=BOTH)
             seconds = None  # the server's time per turn is for play by post
         check_timing(seconds, policy)
-        now = self.core._clock()
+        now = self.core.clock()
         row = GameRow(
             id=0,
             owner_id=owner_id,
@@ -118,22 +118,22 @@ class LobbyOps:
 
     async def _change_lobby(self, game_id: int, change: Callable[[GameRow], GameRow]) -> GameRow:
         async with self.core.lock(game_id):
-            row = await self.core._row(game_id)
+            row = await self.core.read_row(game_id)
             lobby.require_lobby(row)
-            changed = dataclasses.replace(change(row), updated_at=self.core._clock())
+            changed = dataclasses.replace(change(row), updated_at=self.core.clock())
             await self.core.storage.save_game(changed)
             return changed
 
     async def join(
         self, game_id: int, user_id: int, name: str, colour: str | None = None
     ) -> GameRow:
-        now = self.core._clock()
+        now = self.core.clock()
         return await self._change_lobby(
             game_id, lambda row: lobby.join(row, user_id, name, now, colour)
         )
 
     async def leave(self, game_id: int, user_id: int) -> GameRow:
-        now = self.core._clock()
+        now = self.core.clock()
         return await self._change_lobby(game_id, lambda row: lobby.leave(row, user_id, now))
 
     async def add_computer(self, game_id: int, user_id: int, level: str, name: str) -> GameRow:
@@ -146,7 +146,7 @@ class LobbyOps:
                 raise NoComputers()
             if level != league.computers:
                 raise BadLevel(level=level, choices=league.computers)
-        now = self.core._clock()
+        now = self.core.clock()
 
         def change(row: GameRow) -> GameRow:
             lobby.require_owner(row, user_id)
@@ -156,7 +156,7 @@ class LobbyOps:
 
     async def remove_computer(self, game_id: int, user_id: int, seat: int) -> GameRow:
         """The creator takes the computer player in ``seat`` (0-based) out of the lobby."""
-        now = self.core._clock()
+        now = self.core.clock()
 
         def change(row: GameRow) -> GameRow:
             lobby.require_owner(row, user_id)
@@ -239,14 +239,14 @@ class LobbyOps:
     async def start(self, game_id: int, user_id: int, *, seed: int | None = None) -> TurnView:
         """The creator starts the game: seats are fixed, the stack is shuffled from the seed."""
         async with self.core.lock(game_id):
-            row = await self.core._row(game_id)
+            row = await self.core.read_row(game_id)
             lobby.require_lobby(row)
             lobby.require_owner(row, user_id)
             lobby.check_player_count(row)
-            now = self.core._clock()
+            now = self.core.clock()
             row = dataclasses.replace(
                 row,
-                seed=self.core._seeds() if seed is None else seed,
+                seed=self.core.seeds() if seed is None else seed,
                 status="active",
                 started_at=now,
                 updated_at=now,
@@ -258,7 +258,7 @@ class LobbyOps:
             row = dataclasses.replace(
                 row, turn=game.turn, current_seat=game.decision.player, seats=first_banks(row)
             )
-            timers = await self.core._timers(row, game, now)
+            timers = await self.core.turn_timers(row, game, now)
             started = row
 
             async def landed() -> bool:
@@ -266,9 +266,9 @@ class LobbyOps:
                 return stored is not None and stored.seed == started.seed
 
             write = self.core.storage.save_game(row, deadlines=timers, pause_away=now)
-            await self.core._write(game_id, write, landed, None)
+            await self.core.durable_write(game_id, write, landed, None)
             live = LiveGame(row, game, [])
             self.core.cache.put(live)
-            self.core._timers_changed()
-            await self.core._changed(row, turn_started=True)
+            self.core.timers_changed()
+            await self.core.game_changed(row, turn_started=True)
             return TurnView.of(row, game)

@@ -55,8 +55,7 @@ class RecordsOps:
         its *position* (``"format": 2``: what the table has seen, no seed, no face-down tile,
         no tile in a hand; see :mod:`engine.core.position`), which tells nothing of its future.
         Both carry the ``"forced"`` and ``"computer"`` fields of :meth:`full_record`."""
-        async with self.core.lock(game_id):
-            live = await self.core._live(game_id)
+        async with self.core.hold(game_id) as live:
             game, row, log = live.game.fork(), live.row, list(live.log)
         if row.status in ("finished", "abandoned") or game.finished:
             return _annotated(game.record(), row, log)
@@ -71,16 +70,14 @@ class RecordsOps:
         ``skip``, ``forfeit``, ``resigned``); the engine ignores it when replaying. Computer
         seats are listed in an extra ``"computer"`` field: their record name -> their level.
         """
-        async with self.core.lock(game_id):
-            live = await self.core._live(game_id)
+        async with self.core.hold(game_id) as live:
             return _annotated(live.game.record(), live.row, list(live.log))
 
     async def public_copy(self, game_id: int) -> Game:
         """What the whole table may see of the game, as an engine state to draw: a running
         game rebuilt from its position (the face-down tiles and hands in a canonical order,
         so nothing drawn from it depends on the seed), a game that is over as it is."""
-        async with self.core.lock(game_id):
-            live = await self.core._live(game_id)
+        async with self.core.hold(game_id) as live:
             game, row = live.game.fork(), live.row
         if row.status in ("finished", "abandoned") or game.finished:
             return game
@@ -118,7 +115,7 @@ class RecordsOps:
         holders = list(users) if users is not None else [owner_id] * game.players
         if len(holders) != game.players:
             raise BadRecord(reason=f"{game.players} players but {len(holders)} users given")
-        now = self.core._clock()
+        now = self.core.clock()
         rows: list[ActionRow] = []
         left: dict[int, SeatStatus] = {}
         for index, raw in enumerate(raw_actions):
@@ -208,7 +205,7 @@ class RecordsOps:
             raise BadSettings(reason=f"language must be one of {', '.join(LOCALES)}")
         lobby.check_setup(settings.game, settings.expansions, settings.options)
         check_timing(settings.turn_seconds, settings.timeout_policy)
-        await self.core.storage.save_guild_settings(settings, self.core._clock())
+        await self.core.storage.save_guild_settings(settings, self.core.clock())
         return settings
 
     async def user_settings(self, user_id: int) -> UserSettings:
@@ -222,7 +219,7 @@ class RecordsOps:
             raise BadSettings(reason=f"unknown setting among {', '.join(changes)}") from None
         if settings.locale is not None and settings.locale not in LOCALES:
             raise BadSettings(reason=f"language must be one of {', '.join(LOCALES)}")
-        await self.core.storage.save_user_settings(settings, self.core._clock())
+        await self.core.storage.save_user_settings(settings, self.core.clock())
         return settings
 
 

@@ -45,9 +45,10 @@ class StatsOps:
     def __init__(self, core: ManagerBase) -> None:
         self.core = core
 
-    async def _game_ended(self, live: LiveGame) -> None:
-        """Store the summary of a game that just finished (a failure only delays it: the next
-        query that needs it computes it)."""
+    async def game_ended(self, live: LiveGame) -> None:
+        """Store the summary of a game that just finished (a listener of the manager's
+        ``on_game_end``). A failure is logged and only delays it: the next query that needs it
+        computes it (:meth:`_backfill`)."""
         try:
             rows = await asyncio.to_thread(summarise, live.row, list(live.log))
             await self.core.storage.save_game_stats({live.row.id: rows})

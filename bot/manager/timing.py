@@ -79,7 +79,7 @@ class TimingOps:
         Their deadlines pause at once and resume with the time that was left when they come
         back (early with ``None``, or when ``until`` passes, see :mod:`bot.scheduler`).
         """
-        now = self.core._clock()
+        now = self.core.clock()
         if until is not None:
             if until <= now:
                 raise BadSettings(reason="the end of your absence must be in the future")
@@ -108,7 +108,7 @@ class TimingOps:
         user = None
         if deadline.user_id is not None:
             user = await self.core.storage.user_settings(deadline.user_id)
-        return TurnClock.of(deadline, user, self.core._clock())
+        return TurnClock.of(deadline, user, self.core.clock())
 
     async def digest_lines(self, guild_id: int) -> list[DigestLine]:
         """Every active public game of the guild with whose turn it is, the most pressing

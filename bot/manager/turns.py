@@ -1,13 +1,14 @@
 """Turns: a player's move, a timeout's forced turn, a computer's turn, and saving each move.
 
 Stale and duplicate submissions: every prompt carries the ``turn`` (and ``phase``) of the
-decision it answers; :meth:`TurnsManager.apply` refuses any other stamp with :class:`StaleAction`.
+decision it answers; :meth:`TurnsManager.play_turn` refuses any other stamp with
+:class:`StaleAction`.
 Moves on one game are serialised by an asyncio lock, and the storage write checks the action
 count it expects, so of two concurrent submissions exactly one wins, even across processes.
 
-Timeouts (:meth:`TurnsManager.force_turn`, called by :mod:`bot.scheduler`) apply the game's
-``timeout_policy``: ``autoplay`` (the medium computer plays the turn), ``skip`` (the turn is lost,
-the tile goes under the stack) or ``forfeit``. Every action the bot plays is stored with its
+Timeouts (:meth:`TurnsManager.play_turn` by a :class:`Timeout`, from :mod:`bot.scheduler`) apply
+the game's ``timeout_policy``: ``autoplay`` (the medium computer plays the turn), ``skip`` (the
+turn is lost, the tile goes under the stack) or ``forfeit``. Every action the bot plays is stored with its
 ``forced`` reason (``autoplay``, ``skip``, ``forfeit``, ``resigned``), and the exported record
 carries it as an extra ``"forced"`` field on that action.
 """
@@ -64,8 +65,6 @@ from engine import (
 
 if TYPE_CHECKING:
     from bot.manager.clock import ClockOps
-    from bot.manager.leagues import LeagueOps
-    from bot.manager.stats import StatsOps
 
 log = logging.getLogger(__name__)
 
@@ -123,11 +122,8 @@ def _computer_seed(game_id: int, seat: int) -> int:
 class TurnsManager(ManagerBase):
     """The moves of a game (see the module): what every turn goes through."""
 
-    # The services a move ends with (a clock's bank, a league's result, statistics): the
-    # game manager's own.
+    # The service a move asks (a chess clock's bank): the game manager's own.
     clocks: ClockOps
-    leagues: LeagueOps
-    stats: StatsOps
 
     async def current(self, game_id: int) -> tuple[TurnView, Game | None]:
         """The decision the game waits for and a private copy of its engine state (a fork,
@@ -307,7 +303,7 @@ class TurnsManager(ManagerBase):
     async def forced_move(
         self, game_id: int, turn: int
     ) -> tuple[str, int, MoveResult, bool] | None:
-        """The timeout that ended ``turn`` as :meth:`force_turn` returned it, rebuilt from the
+        """The timeout that ended ``turn`` as :meth:`play_turn` returned it, rebuilt from the
         stored log: the policy, the seat that was late, the move with its events, and whether
         it is still the game's last move (no one played since). None if no timeout ended
         that turn."""
@@ -459,13 +455,13 @@ class TurnsManager(ManagerBase):
         deadlines = None
         turn_started = status == "active" and game.turn != row.turn
         if keep is not None:  # an undo: the turn taken back starts again, with its timers
-            deadlines = await self._timers(row, game, now) if status == "active" else []
+            deadlines = await self.turn_timers(row, game, now) if status == "active" else []
             turn_started = False
         elif game.turn != row.turn or status != "active":
             if row.clock_bank is not None:
                 seats = await self.clocks.turn_ended(row, seats or row.seats, now, spent=spent)
                 row = dataclasses.replace(row, seats=seats)
-            deadlines = await self._timers(row, game, now) if status == "active" else []
+            deadlines = await self.turn_timers(row, game, now) if status == "active" else []
         rows = [step[1] for step in done]
         if keep is None:
             write = self.storage.append_actions(
@@ -502,11 +498,10 @@ class TurnsManager(ManagerBase):
         live.adopt(draft, rows)
         # Durable and live: from here on, failures are logged, never the move's.
         if deadlines is not None:
-            self._timers_changed()
-        if status == "finished":  # a league game's result counts (see bot.manager.leagues)
-            await self.leagues._league_game_ended(live)
-            await self.stats._game_ended(live)
-        await self._changed(live.row, turn_started=turn_started)
+            self.timers_changed()
+        if status == "finished":  # its league result, its statistics (see on_game_end)
+            await self._game_ended(live)
+        await self.game_changed(live.row, turn_started=turn_started)
         image = await self._picture(live.game) if render else None
         played = tuple(step[0] for step in done)
         return MoveResult(played, TurnView.of(live.row, game), image, game.fork())
@@ -515,14 +510,15 @@ class TurnsManager(ManagerBase):
         self, write: Awaitable[None], live: LiveGame, becomes: Sequence[ActionRow]
     ) -> None:
         """Await ``write``, which makes ``live``'s stored log ``becomes`` (see
-        :meth:`ManagerBase._write`: a write whose answer was lost counts if the log landed)."""
+        :meth:`ManagerBase.durable_write`: a write whose answer was lost counts if the log
+        landed)."""
         game_id = live.row.id
 
         async def landed() -> bool:
             return _landed(await self.storage.get_actions(game_id), live.log, becomes)
 
         try:
-            await self._write(game_id, write, landed, None)
+            await self.durable_write(game_id, write, landed, None)
         except WriteConflict:
             self.cache.drop(game_id)  # another process wrote first: read it again
             raise Conflict(game_id=game_id) from None

@@ -52,11 +52,11 @@ class WatchOps:
         """Follow a running game: ``following`` at once for a public game, ``asked`` for a
         private one (a request its players answer), ``already`` following, or ``waiting``
         (a request already asked)."""
-        row = await self.core._row(game_id)
+        row = await self.core.read_row(game_id)
         require_active(row)
         if row.seat_of(user_id) is not None:
             raise PlayerFollows(game_id=game_id)
-        now = self.core._clock()
+        now = self.core.clock()
         found = await self.core.storage.follow_row(game_id, user_id)
         if found is not None:
             return row, "already" if found.status == "following" else "waiting"
@@ -66,7 +66,7 @@ class WatchOps:
 
     async def accept(self, game_id: int, asker: int, player: int) -> GameRow:
         """A player lets the asker follow their private game (the first yes decides)."""
-        row = await self.core._row(game_id)
+        row = await self.core.read_row(game_id)
         require_active(row)
         if player not in deciders(row):
             raise NotAPlayer(game_id=game_id)
@@ -74,12 +74,12 @@ class WatchOps:
         if found is None:
             raise FollowGone(game_id=game_id)
         if found.status == "asked":
-            await self.core.storage.follow(game_id, asker, "following", self.core._clock())
+            await self.core.storage.follow(game_id, asker, "following", self.core.clock())
         return row
 
     async def refuse(self, game_id: int, asker: int, player: int) -> Refusal:
         """A player refuses; the request ends when every player still playing refused."""
-        row = await self.core._row(game_id)
+        row = await self.core.read_row(game_id)
         if player not in deciders(row):
             raise NotAPlayer(game_id=game_id)
         found = await self.core.storage.refuse_follow(game_id, asker, player)
@@ -92,7 +92,7 @@ class WatchOps:
 
     async def unfollow(self, game_id: int, user_id: int) -> GameRow:
         """Stop following a game (or withdraw a request)."""
-        row = await self.core._row(game_id)
+        row = await self.core.read_row(game_id)
         if not await self.core.storage.unfollow(game_id, user_id):
             raise NotFollowing(game_id=game_id)
         return row
@@ -110,7 +110,7 @@ class WatchOps:
 
     async def set_dashboard(self, channel_id: int, guild_id: int, on: bool) -> bool:
         """Turn the channel's dashboard on or off; whether that changed anything."""
-        return await self.core.storage.set_dashboard(channel_id, guild_id, on, self.core._clock())
+        return await self.core.storage.set_dashboard(channel_id, guild_id, on, self.core.clock())
 
     async def dashboards(self, guild_ids: Sequence[int] | None = None) -> list[DashboardRow]:
         return await self.core.storage.dashboards(guild_ids)
@@ -139,8 +139,7 @@ class WatchOps:
 
     async def turn_started_at(self, game_id: int) -> float | None:
         """When the current turn began: the last action of an earlier turn, else the start."""
-        async with self.core.lock(game_id):
-            live = await self.core._live(game_id)
+        async with self.core.hold(game_id) as live:
             turn = live.game.decision.turn
             earlier = [action.created_at for action in live.log if action.turn < turn]
             return earlier[-1] if earlier else live.row.started_at

@@ -100,7 +100,7 @@ async def choose_clock(interaction: discord.Interaction, game_id: int, value: st
     """A preset picked in the clock menu: saved, and the menu shown again."""
     manager = _bot(interaction).manager
     clock = PRESETS.get(value, (0, 0))
-    row = await manager.configure(game_id, interaction.user.id, clock=clock)
+    row = await manager.lobbies.configure(game_id, interaction.user.id, clock=clock)
     locale = player_locale(interaction, row.locale)
     await interaction.response.edit_message(
         content=tr("options_saved", locale), view=clock_view(row, locale)
@@ -113,11 +113,13 @@ async def choose_clock(interaction: discord.Interaction, game_id: int, value: st
 
 async def ask_pause(bot: CarcassonneBot, user: discord.abc.User, until: float, guild: int) -> None:
     """``away``: in each live game of this server with a chess clock, ask to pause it."""
-    for row in await bot.manager.games_of_user(user.id, guild_id=guild, statuses=("active",)):
+    for row in await bot.manager.records.games_of_user(
+        user.id, guild_id=guild, statuses=("active",)
+    ):
         if row.clock_bank is None or row.thread_id is None:
             continue
         try:
-            vote = await bot.manager.vote_pause(row.id, user.id, until)
+            vote = await bot.manager.clocks.vote_pause(row.id, user.id, until)
             channel = await post.game_channel(bot, row)
             if vote.done:  # nobody else to ask (the others are computers)
                 await channel.send(done_text(vote), allowed_mentions=QUIET)
@@ -134,11 +136,13 @@ async def back(bot: CarcassonneBot, user_id: int, guild: int) -> bool:
     """``away 0``: every paused chess clock of the player's live games here runs again (and
     their requests still open end); whether a clock was paused."""
     resumed_any = False
-    for row in await bot.manager.games_of_user(user_id, guild_id=guild, statuses=("active",)):
+    for row in await bot.manager.records.games_of_user(
+        user_id, guild_id=guild, statuses=("active",)
+    ):
         if row.clock_bank is None:
             continue
         await bot.manager.storage.clear_pause_votes(row.id)
-        resumed = await bot.manager.resume_clock(row.id, user_id)
+        resumed = await bot.manager.clocks.resume_clock(row.id, user_id)
         if resumed is not None:
             resumed_any = True
             await tell_resumed(bot, resumed)
@@ -147,7 +151,7 @@ async def back(bot: CarcassonneBot, user_id: int, guild: int) -> bool:
 
 async def tell_resumed(bot: CarcassonneBot, row: GameRow) -> None:
     """Say in the thread that the clocks run again, and until when for the player in turn."""
-    clock = await bot.manager.chess_clock(row.id)
+    clock = await bot.manager.clocks.chess_clock(row.id)
     if clock is None or clock.seat is None or clock.due_at is None:
         return
     locale = row.locale or "en"
@@ -192,12 +196,12 @@ async def on_button(interaction: discord.Interaction, game_id: int, agree: bool)
     await interaction.response.defer()
     user = interaction.user
     if not agree:
-        row = await bot.manager.refuse_pause(game_id, user.id)
+        row = await bot.manager.clocks.refuse_pause(game_id, user.id)
         name = shown_name(user.display_name)
         text = tr("pause_refused_by", row.locale or "en", player=name, game_id=game_id)
         await interaction.edit_original_response(content=text, view=None)
         return
-    vote = await bot.manager.vote_pause(game_id, user.id, None)
+    vote = await bot.manager.clocks.vote_pause(game_id, user.id, None)
     if vote.done:
         await interaction.edit_original_response(content=done_text(vote), view=None)
         return

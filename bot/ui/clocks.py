@@ -121,12 +121,12 @@ async def clock_lines(
     if row.status != "active":
         return []
     if row.clock_bank is not None:  # live: nobody's absence pauses a chess clock
-        chess = await manager.chess_clock(row.id)
+        chess = await manager.clocks.chess_clock(row.id)
         return [] if chess is None else chess_lines(chess, row, locale)
     lines: list[str] = []
     current = row.current_user
     if row.turn_seconds:
-        clock = await manager.turn_clock(row.id)
+        clock = await manager.timing.turn_clock(row.id)
         seat = row.current_seat
         if clock is not None and seat is not None and seat < len(row.seats):
             lines.append(clock_line(clock, row.seats[seat].name, locale))
@@ -137,7 +137,7 @@ async def clock_lines(
             if seat_row.status != "playing" or seat_row.user_id in shown:
                 continue
             shown.add(seat_row.user_id)
-            away = (await manager.user_settings(seat_row.user_id)).away_until
+            away = (await manager.records.user_settings(seat_row.user_id)).away_until
             if away is not None and away > now:
                 lines.append(tr("away_line", locale, player=seat_row.name, until=stamp(away, "f")))
     return lines

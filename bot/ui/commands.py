@@ -170,7 +170,7 @@ def here_locale(interaction: discord.Interaction, row: GameRow | None = None) ->
 async def adopt_server_locale(interaction: discord.Interaction) -> None:
     """Answer in the server's language unless the player's own is known (see texts)."""
     if interaction.guild_id is not None:
-        settings = await bot_of(interaction).manager.guild_settings(interaction.guild_id)
+        settings = await bot_of(interaction).manager.records.guild_settings(interaction.guild_id)
         interaction.extras.setdefault("locale", server_language(interaction, settings))
 
 
@@ -249,7 +249,7 @@ class CarcassonneGroup(app_commands.Group):
         await interaction.response.defer(ephemeral=True, thinking=True)
         manager = bot_of(interaction).manager
         guild_id = interaction.guild_id
-        settings = await manager.guild_settings(guild_id) if guild_id else None
+        settings = await manager.records.guild_settings(guild_id) if guild_id else None
         channel = interaction.channel
         if settings and settings.channel_id and settings.channel_id != interaction.channel_id:
             found = interaction.client.get_channel(settings.channel_id)
@@ -265,7 +265,7 @@ class CarcassonneGroup(app_commands.Group):
             (rules and not engine_setup.OPTIONS.get(game)) or foreign_expansion(game, expansions)
         ):
             raise UIError("carcassonne_only", game=tr(f"{game}_game", here_locale(interaction)))
-        row = await manager.create_lobby(
+        row = await manager.lobbies.create_lobby(
             interaction.user.id,
             interaction.user.display_name,
             guild_id=guild_id,
@@ -280,7 +280,7 @@ class CarcassonneGroup(app_commands.Group):
             **chess_clock.clock_choice(clock),
         )
         message = await channel.send(embed=lobby_ui.lobby_embed(row), view=lobby_ui.lobby_view(row))
-        await manager.set_messages(row.id, thread_id=None, message_id=message.id)
+        await manager.records.set_messages(row.id, thread_id=None, message_id=message.id)
         await interaction.followup.send(message.jump_url, ephemeral=True)
 
     @app_commands.command(
@@ -307,7 +307,7 @@ class CarcassonneGroup(app_commands.Group):
         await interaction.response.defer(ephemeral=True, thinking=True)
         manager = bot_of(interaction).manager
         guild_id = interaction.guild_id
-        settings = await manager.guild_settings(guild_id) if guild_id else None
+        settings = await manager.records.guild_settings(guild_id) if guild_id else None
         if isinstance(interaction.channel, discord.Thread):
             raise UIError("new_in_thread")
         if not isinstance(interaction.channel, discord.TextChannel):
@@ -315,7 +315,7 @@ class CarcassonneGroup(app_commands.Group):
         expansions = chosen_expansions(expansion)
         if foreign_expansion(game, expansions):
             raise UIError("carcassonne_only", game=tr(f"{game}_game", here_locale(interaction)))
-        row = await manager.create_lobby(
+        row = await manager.lobbies.create_lobby(
             interaction.user.id,
             interaction.user.display_name,
             guild_id=guild_id,
@@ -329,8 +329,8 @@ class CarcassonneGroup(app_commands.Group):
         namer = lobby_ui.computer_namer(row.locale or "en")
         for _seat in range(wanted):
             name = lobby.computer_name(row, lambda n: namer(n, level))
-            row = await manager.add_computer(row.id, interaction.user.id, level, name)
-        view = await manager.start(row.id, interaction.user.id)
+            row = await manager.lobbies.add_computer(row.id, interaction.user.id, level, name)
+        view = await manager.lobbies.start(row.id, interaction.user.id)
         await lobby_ui.begin(bot_of(interaction), interaction, view.game)
         thread = view.game.thread_id
         row = await manager.game(row.id)
@@ -377,7 +377,7 @@ class CarcassonneGroup(app_commands.Group):
         if snap.view.finished or row.status != "active":
             raise UIError("game_closed", game_id=row.id)
         # Drawn from what the table has seen (tiles in hands and the stack's order unknown).
-        public = await bot_of(interaction).manager.public_copy(row.id)
+        public = await bot_of(interaction).manager.records.public_copy(row.id)
         file = await images.tiles_file(public, locale)
         lines = [tr("tiles_intro", locale, game_id=row.id)]
         if row.kind == "castle":
@@ -408,7 +408,7 @@ class CarcassonneGroup(app_commands.Group):
         if snap.game is None:
             raise UIError("no_game_here")
         # A running game's replay, page and link show what the table has seen, nothing more.
-        public = await manager.public_copy(row.id)
+        public = await manager.records.public_copy(row.id)
         locale = here_locale(interaction, row)
         turns = (await asyncio.to_thread(score_series, public.record())).turns
         if turns >= LONG_REPLAY:
@@ -544,7 +544,7 @@ class CarcassonneGroup(app_commands.Group):
     ) -> None:
         row = await resolve(interaction, game, "carcassonne export")
         require_started(row)
-        record = await bot_of(interaction).manager.export_record(row.id)
+        record = await bot_of(interaction).manager.records.export_record(row.id)
         if is_position(record):  # a running game: what the table has seen, in one canonical text
             data = position_json(record).encode()
         else:
@@ -571,14 +571,16 @@ class CarcassonneGroup(app_commands.Group):
             key, params = record_refusal(error, locale)
             raise UIError(key, **params) from None
         manager = bot_of(interaction).manager
-        row = await manager.import_record(
+        row = await manager.records.import_record(
             record,
             interaction.user.id,
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
         )
         if isinstance(interaction.channel, discord.Thread):
-            await manager.set_messages(row.id, thread_id=interaction.channel.id, message_id=None)
+            await manager.records.set_messages(
+                row.id, thread_id=interaction.channel.id, message_id=None
+            )
         snap = await snapshot(manager, row.id)
         await post.announce(bot_of(interaction), snap, [])
         await interaction.followup.send(
@@ -594,7 +596,7 @@ class CarcassonneGroup(app_commands.Group):
         manager = bot_of(interaction).manager
         locale = here_locale(interaction)
         if which == "channel":
-            rows = await manager.games_in_channel(interaction.channel_id or 0, ALL)
+            rows = await manager.records.games_in_channel(interaction.channel_id or 0, ALL)
             rows = [row for row in rows if await access.may_list(interaction, row)]
         else:
             filters: dict[str, tuple[Status, ...]] = {
@@ -602,7 +604,7 @@ class CarcassonneGroup(app_commands.Group):
                 "finished": ("finished", "abandoned"),
             }
             statuses = filters.get(which, ALL)
-            rows = await manager.games_of_user(
+            rows = await manager.records.games_of_user(
                 interaction.user.id, guild_id=interaction.guild_id, statuses=statuses
             )
         lines = []
@@ -774,12 +776,12 @@ class CarcassonneGroup(app_commands.Group):
         options = chosen_options(small_city, farmers, incomplete, hand)
         if changes or options:
             if options:
-                current = await manager.guild_settings(guild_id)
+                current = await manager.records.guild_settings(guild_id)
                 changes["options"] = {**current.options, **options}
-            settings = await manager.update_guild_settings(guild_id, **changes)
+            settings = await manager.records.update_guild_settings(guild_id, **changes)
             key = "settings_saved"
         else:
-            settings = await manager.guild_settings(guild_id)
+            settings = await manager.records.guild_settings(guild_id)
             key = "settings_show"
         locale = player_locale(interaction, settings.locale)
         summary = settings_summary(settings, locale)

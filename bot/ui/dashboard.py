@@ -249,7 +249,7 @@ class Dashboards:
 
     async def locale_of(self, guild_id: int) -> str:
         """The guild's game language: chosen by an admin, else the server's own."""
-        settings = await self.manager.guild_settings(guild_id)
+        settings = await self.manager.records.guild_settings(guild_id)
         guild = self.bot.get_guild(guild_id)
         if settings.locale_chosen or guild is None:
             return str(settings.locale)
@@ -277,7 +277,7 @@ class Dashboards:
             if clock is not None and clock.due_at is not None:
                 return tr("dash_clock", locale, rel=stamp(clock.due_at))
         if row.turn_seconds:
-            return clock_short(await self.manager.turn_clock(row.id), locale)
+            return clock_short(await self.manager.timing.turn_clock(row.id), locale)
         began = await self.manager.watch.turn_started_at(row.id)
         return tr("dash_since", locale, rel=stamp(began)) if began is not None else ""
 

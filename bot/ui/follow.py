@@ -126,7 +126,7 @@ async def on_button(interaction: discord.Interaction, game_id: int, asker: int, 
             await (await _thread(bot, row)).add_user(discord.Object(asker))
         except discord.HTTPException as error:
             log.warning("could not add user %s to game %s's thread: %s", asker, game_id, error)
-        settings = await bot.manager.user_settings(asker)
+        settings = await bot.manager.records.user_settings(asker)
         dm_locale = settings.locale or locale
         link = thread_link(row)
         await tell(
@@ -151,7 +151,7 @@ async def on_button(interaction: discord.Interaction, game_id: int, asker: int, 
         await interaction.edit_original_response(
             content="\n".join(lines), view=request_view(row, asker)
         )
-    dm_locale = (await bot.manager.user_settings(asker)).locale or locale
+    dm_locale = (await bot.manager.records.user_settings(asker)).locale or locale
     told = [tr("follow_refused_dm", dm_locale, player=name, game_id=game_id)]
     if refusal.closed:
         told.append(tr("follow_over_dm", dm_locale))

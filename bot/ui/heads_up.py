@@ -81,7 +81,7 @@ class HeadsUp:
 
     async def send(self, row: GameRow, seat: SeatRow) -> None:
         try:
-            settings = await self.bot.manager.user_settings(seat.user_id)
+            settings = await self.bot.manager.records.user_settings(seat.user_id)
             if not settings.dm_heads_up:
                 return
             current = row.seats[row.current_seat or 0].name

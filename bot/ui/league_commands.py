@@ -167,7 +167,9 @@ async def resolve(interaction: discord.Interaction, name: str | None, action: st
     the caller do ``action`` to it."""
     guild_id = interaction.guild_id
     assert guild_id is not None  # the group is guild-only
-    found = await bot_of(interaction).manager.find_league(guild_id, name, interaction.channel_id)
+    found = await bot_of(interaction).manager.leagues.find_league(
+        guild_id, name, interaction.channel_id
+    )
     await access.authorise(interaction, action, league=found)
     return found
 
@@ -179,7 +181,7 @@ async def league_names(interaction: discord.Interaction, current: str) -> list[C
         await access.authorise(interaction, "autocomplete league")
     except (UIError, ManagerError):
         return []
-    found = await bot_of(interaction).manager.guild_leagues(interaction.guild_id)
+    found = await bot_of(interaction).manager.leagues.guild_leagues(interaction.guild_id)
     typed = current.casefold().strip()
     return [Choice(name=lg.name, value=lg.name) for lg in found if typed in lg.name.casefold()][:25]
 
@@ -312,9 +314,9 @@ async def refresh(bot: CarcassonneBot, league_id: int, season: int | None = None
     manager = bot.manager
     lock = _locks(bot).setdefault(league_id, asyncio.Lock())
     async with lock:
-        table = await manager.season_table(league_id, season)
+        table = await manager.leagues.season_table(league_id, season)
         league = table.league
-        locale = (await manager.guild_settings(league.guild_id)).locale
+        locale = (await manager.records.guild_settings(league.guild_id)).locale
         embed = standings_embed(table, locale)
         channel = await _league_channel(bot, league)
         if table.season.message_id is not None:
@@ -331,7 +333,7 @@ async def refresh(bot: CarcassonneBot, league_id: int, season: int | None = None
 async def on_change(bot: CarcassonneBot, change: LeagueChange) -> None:
     """The manager's league listener: keep the standings message current, tell results."""
     await refresh(bot, change.league_id, change.season)
-    league = await bot.manager.league(change.league_id)
+    league = await bot.manager.leagues.league(change.league_id)
     if change.kind == "closed" and league.season.season != change.season:
         await refresh(bot, change.league_id)  # the new season's message
     if change.kind == "result" and change.game_id is not None:
@@ -339,11 +341,11 @@ async def on_change(bot: CarcassonneBot, change: LeagueChange) -> None:
 
 
 async def announce_result(bot: CarcassonneBot, league: LeagueRow, game_id: int) -> None:
-    ratings, results = await bot.manager.league_ratings(league.id)
+    ratings, results = await bot.manager.leagues.league_ratings(league.id)
     result = next((r for r in results if r.game_id == game_id), None)
     if result is None:
         return
-    locale = (await bot.manager.guild_settings(league.guild_id)).locale
+    locale = (await bot.manager.records.guild_settings(league.guild_id)).locale
     lines = [lt("result", locale, league=league.name, game_id=game_id)]
     for placing in sorted(result.placings, key=lambda p: (p.rank, p.seat)):
         change = next(
@@ -390,7 +392,7 @@ async def open_thread(
             type=discord.ChannelType.public_thread,
             auto_archive_duration=ARCHIVE_MINUTES,
         )
-    await bot.manager.set_messages(row.id, thread_id=thread.id, message_id=None)
+    await bot.manager.records.set_messages(row.id, thread_id=thread.id, message_id=None)
     players = ", ".join(s.mention for s in row.seats)
     welcome = lt(
         "welcome",
@@ -464,11 +466,15 @@ async def on_challenge(interaction: discord.Interaction, game_id: int, accept: b
     bot = bot_of(interaction)
     manager = bot.manager
     link = await manager.storage.league_game(game_id)
-    league = await manager.league(link.league_id) if link is not None else None
+    league = await manager.leagues.league(link.league_id) if link is not None else None
     if league is not None:
-        interaction.extras["locale"] = (await manager.guild_settings(league.guild_id)).locale
+        interaction.extras["locale"] = (
+            await manager.records.guild_settings(league.guild_id)
+        ).locale
     user = interaction.user
-    answer = await manager.answer_challenge(game_id, user.id, user.display_name, accept=accept)
+    answer = await manager.leagues.answer_challenge(
+        game_id, user.id, user.display_name, accept=accept
+    )
     assert league is not None and link is not None  # answer_challenge refused otherwise
     locale, mine = public_locale(interaction), here(interaction)
     if answer.declined:
@@ -586,7 +592,7 @@ class LeagueGroup(app_commands.Group):
         options = (
             chosen_options(small_city, farmers, incomplete, hand) if game == "carcassonne" else None
         )
-        league = await bot_of(interaction).manager.create_league(
+        league = await bot_of(interaction).manager.leagues.create_league(
             guild_id,
             target,
             interaction.user.id,
@@ -623,7 +629,7 @@ class LeagueGroup(app_commands.Group):
     ) -> None:
         found = await resolve(interaction, league, "league join")
         user = interaction.user
-        await bot_of(interaction).manager.join_league(found.id, user.id, user.display_name)
+        await bot_of(interaction).manager.leagues.join_league(found.id, user.id, user.display_name)
         await interaction.response.send_message(
             lt("joined", here(interaction), name=shown_text(found.name, leagues.NAME_LENGTH)),
             ephemeral=True,
@@ -637,7 +643,7 @@ class LeagueGroup(app_commands.Group):
         self, interaction: discord.Interaction, league: LeagueName | None = None
     ) -> None:
         found = await resolve(interaction, league, "league leave")
-        await bot_of(interaction).manager.leave_league(found.id, interaction.user.id)
+        await bot_of(interaction).manager.leagues.leave_league(found.id, interaction.user.id)
         await interaction.response.send_message(
             lt("left", here(interaction), name=shown_text(found.name, leagues.NAME_LENGTH)),
             ephemeral=True,
@@ -659,7 +665,7 @@ class LeagueGroup(app_commands.Group):
     ) -> None:
         found = await resolve(interaction, league, "league standings")
         await interaction.response.defer(thinking=True)
-        table = await bot_of(interaction).manager.season_table(found.id, season)
+        table = await bot_of(interaction).manager.leagues.season_table(found.id, season)
         await interaction.followup.send(embed=standings_embed(table, here(interaction)))
 
     @heavy
@@ -672,7 +678,7 @@ class LeagueGroup(app_commands.Group):
     ) -> None:
         found = await resolve(interaction, league, "league leaderboard")
         await interaction.response.defer(thinking=True)
-        board = await bot_of(interaction).manager.leaderboard(found.id)
+        board = await bot_of(interaction).manager.leagues.leaderboard(found.id)
         locale = here(interaction)
         lines = [
             lt(
@@ -711,9 +717,9 @@ class LeagueGroup(app_commands.Group):
         await interaction.response.defer(thinking=True)
         manager = bot_of(interaction).manager
         who = player or interaction.user
-        profile = await manager.league_profile(found.id, who.id, who.display_name)
-        rated = len(await manager.leaderboard(found.id))
-        table = await manager.season_table(found.id)
+        profile = await manager.leagues.league_profile(found.id, who.id, who.display_name)
+        rated = len(await manager.leagues.leaderboard(found.id))
+        table = await manager.leagues.season_table(found.id)
         standing = next((r for r in table.rows if r.user_id == who.id), None)
         embed = profile_embed(found, profile, rated, here(interaction), standing)
         embed.set_thumbnail(url=who.display_avatar.url)
@@ -780,7 +786,7 @@ class LeagueGroup(app_commands.Group):
         named = [p for p in (player1, player2, player3, player4, player5) if p is not None]
         await interaction.response.defer(ephemeral=True, thinking=True)
         bot = bot_of(interaction)
-        views = await bot.manager.schedule(
+        views = await bot.manager.leagues.schedule(
             found.id,
             interaction.user.id,
             admin=is_admin(interaction),
@@ -832,7 +838,7 @@ class LeagueGroup(app_commands.Group):
         user = interaction.user
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = public_locale(interaction)
-        row = await bot.manager.challenge(
+        row = await bot.manager.leagues.challenge(
             found.id,
             user.id,
             user.display_name,
@@ -865,9 +871,9 @@ class LeagueGroup(app_commands.Group):
         manager = bot_of(interaction).manager
         link = await manager.storage.league_game(game)
         if link is not None:
-            found = await manager.league(link.league_id)
+            found = await manager.leagues.league(link.league_id)
             await access.authorise(interaction, "league annul", league=found, game_id=game)
-        league, result = await manager.annul_result(
+        league, result = await manager.leagues.annul_result(
             game,
             interaction.user.id,
             reason,
@@ -911,7 +917,7 @@ class LeagueGroup(app_commands.Group):
         if next_ends is not None:
             leagues.season_dates(None, next_ends, bot_of(interaction).manager.clock())
         await interaction.response.defer(thinking=True)
-        table, now = await bot_of(interaction).manager.close_season(
+        table, now = await bot_of(interaction).manager.leagues.close_season(
             found.id, interaction.user.id, reason, admin=is_admin(interaction), next_ends=next_ends
         )
         locale = public_locale(interaction)
@@ -951,7 +957,7 @@ class LeagueGroup(app_commands.Group):
     @app_commands.autocomplete(league=league_names)
     async def log(self, interaction: discord.Interaction, league: LeagueName | None = None) -> None:
         found = await resolve(interaction, league, "league log")
-        entries = await bot_of(interaction).manager.league_log(
+        entries = await bot_of(interaction).manager.leagues.league_log(
             found.id, interaction.user.id, admin=is_admin(interaction)
         )
         locale = here(interaction)
@@ -982,4 +988,4 @@ async def install(bot: CarcassonneBot) -> None:
     async def listener(change: LeagueChange) -> None:
         await on_change(bot, change)
 
-    bot.manager.on_league_change(listener)
+    bot.manager.leagues.on_league_change(listener)

@@ -98,7 +98,9 @@ async def choose_colour(
     if colour not in COLOURS:
         raise UIError("stale")
     try:
-        row = await bot_of(interaction).manager.set_colour(row.id, interaction.user.id, colour)
+        row = await bot_of(interaction).manager.lobbies.set_colour(
+            row.id, interaction.user.id, colour
+        )
     except ColourTaken:
         latest = await bot_of(interaction).manager.game(row.id)
         holder = next((s for s in latest.seats if s.colour == colour), None)

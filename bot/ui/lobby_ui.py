@@ -149,9 +149,9 @@ async def on_button(interaction: discord.Interaction, game_id: int, op: str) -> 
     locale = player_locale(interaction, row.locale)
     user = interaction.user
     if op == "join":
-        row = await manager.join(game_id, user.id, user.display_name)
+        row = await manager.lobbies.join(game_id, user.id, user.display_name)
     elif op == "leave":
-        row = await manager.leave(game_id, user.id)
+        row = await manager.lobbies.leave(game_id, user.id)
     elif op == "options":
         if row.owner_id != user.id:
             raise UIError("options_not_owner", owner=f"<@{row.owner_id}>")
@@ -198,7 +198,7 @@ async def on_button(interaction: discord.Interaction, game_id: int, op: str) -> 
         return
     elif op in ("start", "solo"):
         await interaction.response.defer()
-        view = await manager.start(game_id, user.id)
+        view = await manager.lobbies.start(game_id, user.id)
         await begin(bot_of(interaction), interaction, view.game)
         return
     await interaction.response.edit_message(embed=lobby_embed(row), view=lobby_view(row))
@@ -286,11 +286,13 @@ async def creator_button(
     manager = bot_of(interaction).manager
     user = interaction.user.id
     if op == "hand":
-        row = await manager.configure(row.id, user, options={"hand": not row.options.get("hand")})
+        row = await manager.lobbies.configure(
+            row.id, user, options={"hand": not row.options.get("hand")}
+        )
     elif op == "purist":
-        row = await manager.configure(row.id, user, purist=not row.purist)
+        row = await manager.lobbies.configure(row.id, user, purist=not row.purist)
     elif op == "shuffle":
-        row = await manager.configure(row.id, user, seat_order=lobby_seats.shuffled(row))
+        row = await manager.lobbies.configure(row.id, user, seat_order=lobby_seats.shuffled(row))
     if op in ("seats", "shuffle"):
         await interaction.response.edit_message(
             content=lobby_seats.seats_text(row, locale), view=lobby_seats.seats_view(row, locale)
@@ -338,7 +340,7 @@ async def on_option(
         change = option_change(name, values[0])
     else:
         raise UIError("stale")
-    row = await manager.configure(game_id, interaction.user.id, **change)
+    row = await manager.lobbies.configure(game_id, interaction.user.id, **change)
     locale = player_locale(interaction, row.locale)
     await interaction.response.edit_message(
         content=tr("options_saved", locale), view=options_view(row, locale)
@@ -371,7 +373,7 @@ async def on_seat_option(
     if arg is None or not digits(value):
         raise UIError("stale")
     order = lobby_seats.moved(row, arg, int(value))
-    row = await manager.configure(game_id, interaction.user.id, seat_order=order)
+    row = await manager.lobbies.configure(game_id, interaction.user.id, seat_order=order)
     await interaction.response.edit_message(
         content=lobby_seats.seats_text(row, locale), view=lobby_seats.seats_view(row, locale)
     )
@@ -445,11 +447,11 @@ async def on_computer_option(
     if name == "computer_add":
         namer = computer_namer(row.locale or "en")
         seat_name = lobby.computer_name(row, lambda n: namer(n, value))
-        row = await manager.add_computer(game_id, user, value, seat_name)
+        row = await manager.lobbies.add_computer(game_id, user, value, seat_name)
     else:
         if not digits(value):
             raise UIError("stale")
-        row = await manager.remove_computer(game_id, user, int(value))
+        row = await manager.lobbies.remove_computer(game_id, user, int(value))
     await interaction.response.edit_message(
         content=computers_text(row, locale), view=computers_view(row, locale)
     )
@@ -493,7 +495,7 @@ async def begin(bot: CarcassonneBot, interaction: discord.Interaction, row: Game
     else:
         raise UIError("guild_only")
     lobby_message = row.message_id
-    await bot.manager.set_messages(row.id, thread_id=thread.id, message_id=None)
+    await bot.manager.records.set_messages(row.id, thread_id=thread.id, message_id=None)
     started = tr("lobby_started", locale, where=thread.mention)
     if lobby is not None:
         await lobby.edit(content=started, embed=lobby_embed(row), view=None)

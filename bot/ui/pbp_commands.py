@@ -95,7 +95,7 @@ async def away(interaction: discord.Interaction, days: int) -> None:
     locale = here_locale(interaction)
     user = interaction.user
     now = manager.clock()
-    before = (await manager.user_settings(user.id)).away_until
+    before = (await manager.records.user_settings(user.id)).away_until
     guild = interaction.guild_id
     if days == 0 and (before is None or before <= now):
         if guild is not None and await chess_clock.back(bot, user.id, guild):
@@ -105,9 +105,9 @@ async def away(interaction: discord.Interaction, days: int) -> None:
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     until = now + days * DAY if days else None
-    await manager.set_away(user.id, until)
+    await manager.timing.set_away(user.id, until)
     # Tell the players of every game of this server that waits for this player.
-    for row in await manager.games_awaiting(user.id, guild):
+    for row in await manager.records.games_awaiting(user.id, guild):
         if row.clock_bank is None:  # a chess clock stops only if everyone agrees (below)
             await tell_table(bot, row, user.id, until)
     if guild is not None:
@@ -130,7 +130,7 @@ async def tell_table(bot: CarcassonneBot, row: GameRow, user_id: int, until: flo
     if until is not None:
         text = tr("away_notice", locale, player=name, until=stamp(until, "f"))
     else:
-        clock = await bot.manager.turn_clock(row.id)
+        clock = await bot.manager.timing.turn_clock(row.id)
         if clock is None:
             return  # no time limit: nothing was paused
         text = tr("resumed", locale, player=name, rel=stamp(clock.due_at))
@@ -146,9 +146,9 @@ async def mygames(interaction: discord.Interaction) -> None:
     manager = bot_of(interaction).manager
     locale = here_locale(interaction)
     user = interaction.user
-    rows = await manager.games_awaiting(user.id, interaction.guild_id)
+    rows = await manager.records.games_awaiting(user.id, interaction.guild_id)
     lines: list[str] = []
-    away_until = (await manager.user_settings(user.id)).away_until
+    away_until = (await manager.records.user_settings(user.id)).away_until
     if away_until is not None and away_until > manager.clock():
         lines.append(tr("mygames_away", locale, until=stamp(away_until, "f")))
     if not rows:
@@ -160,7 +160,7 @@ async def mygames(interaction: discord.Interaction) -> None:
         link = jump_link(row)
         if link is not None and row.message_id is not None:
             where += f" · [{tr('turn_link', locale)}]({link})"
-        clock = await manager.turn_clock(row.id) if row.turn_seconds else None
+        clock = await manager.timing.turn_clock(row.id) if row.turn_seconds else None
         lines.append(
             tr(
                 "mygames_line",
@@ -183,7 +183,7 @@ async def reminders(
     locale = here_locale(interaction)
     user = interaction.user
     if dm is None and heads_up is None:
-        current = await manager.user_settings(user.id)
+        current = await manager.records.user_settings(user.id)
         lines = [
             tr("dm_show_on" if current.dm_reminders else "dm_show_off", locale),
             tr("heads_up_on" if current.dm_heads_up else "heads_up_off", locale),
@@ -206,7 +206,7 @@ async def reminders(
     if heads_up is not None:
         changes["dm_heads_up"] = heads_up
         lines.append(tr("heads_up_on" if heads_up else "heads_up_off", locale))
-    await manager.update_user_settings(user.id, **changes)
+    await manager.records.update_user_settings(user.id, **changes)
     await interaction.followup.send("\n".join(lines), ephemeral=True)
 
 

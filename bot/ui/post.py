@@ -289,7 +289,9 @@ async def announce(
             )
         else:
             message = await channel.send(last, file=file, allowed_mentions=mentions)
-    await bot.manager.set_messages(snap.row.id, thread_id=snap.row.thread_id, message_id=message.id)
+    await bot.manager.records.set_messages(
+        snap.row.id, thread_id=snap.row.thread_id, message_id=message.id
+    )
     if kick and bot.computer_turns is not None:
         bot.computer_turns.kick(snap.row)
     return message

@@ -72,11 +72,11 @@ async def resolve(
         row = await manager.game(game)
     else:
         channel_id = interaction.channel_id or 0
-        rows = await manager.games_in_channel(channel_id)
+        rows = await manager.records.games_in_channel(channel_id)
         in_thread = [r for r in rows if r.thread_id == channel_id]
         rows = in_thread or rows
         if not rows:  # a finished game's own thread still answers for it
-            ended = await manager.games_in_channel(channel_id, ("finished", "abandoned"))
+            ended = await manager.records.games_in_channel(channel_id, ("finished", "abandoned"))
             rows = [r for r in ended if r.thread_id == channel_id]
         if not rows:
             raise UIError("no_game_here")

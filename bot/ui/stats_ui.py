@@ -169,7 +169,7 @@ async def show(
     assert guild_id is not None  # the groups are guild-only
     await interaction.response.defer(thinking=True)
     bot = cast("CarcassonneBot", interaction.client)
-    report = await bot.manager.player_stats(
+    report = await bot.manager.stats.player_stats(
         guild_id,
         who.id,
         versus=versus.id if versus is not None else None,

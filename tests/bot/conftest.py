@@ -101,10 +101,10 @@ async def started_game(
     mgr: GameManager, *, seed: int = 1, users: tuple[int, ...] = (ALICE, BOB), **lobby: object
 ) -> TurnView:
     """A started game with ``users`` seated in that order."""
-    row = await mgr.create_lobby(users[0], f"user{users[0]}", channel_id=7, **lobby)  # type: ignore[arg-type]
+    row = await mgr.lobbies.create_lobby(users[0], f"user{users[0]}", channel_id=7, **lobby)  # type: ignore[arg-type]
     for user in users[1:]:
-        await mgr.join(row.id, user, f"user{user}")
-    return await mgr.start(row.id, users[0], seed=seed)
+        await mgr.lobbies.join(row.id, user, f"user{user}")
+    return await mgr.lobbies.start(row.id, users[0], seed=seed)
 
 
 def random_action(view: TurnView, rng: random.Random) -> Action:

@@ -101,7 +101,7 @@ class Table:
         for player in self.players[1:]:
             await player.click(lobby, custom_id=f"cc:lobby:{game_id}:join")
         manager = self.bot.manager
-        manager._seeds = lambda: seed  # the seed fixes the draw order
+        manager.seeds = lambda: seed  # the seed fixes the draw order
         await self.players[0].click(lobby, custom_id=f"cc:lobby:{game_id}:start")
         return game_id
 

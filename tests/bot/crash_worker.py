@@ -18,9 +18,9 @@ async def main(path: str, games: int) -> None:
     manager = await GameManager.open(path)
     views = []
     for seed in range(games):
-        row = await manager.create_lobby(1, "A")
-        await manager.join(row.id, 2, "B")
-        views.append(await manager.start(row.id, 1, seed=seed))
+        row = await manager.lobbies.create_lobby(1, "A")
+        await manager.lobbies.join(row.id, 2, "B")
+        views.append(await manager.lobbies.start(row.id, 1, seed=seed))
     rng = random.Random(0)
     while True:
         index = rng.randrange(len(views))

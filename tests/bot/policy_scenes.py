@@ -113,9 +113,9 @@ class Scene:
         alice, bob = self.people["alice"], self.people["bob"]
         await alice.slash(self.channel, "carcassonne new", private=private)
         manager = self.bot.manager
-        rows = await manager.games_in_channel(self.channel.id, ("lobby",))
+        rows = await manager.records.games_in_channel(self.channel.id, ("lobby",))
         self.lobby_id = max(r.id for r in rows)
-        await manager.join(self.lobby_id, bob.id, "bob")
+        await manager.lobbies.join(self.lobby_id, bob.id, "bob")
         return self.lobby_id
 
     async def game(self, *, private: bool) -> int:
@@ -124,12 +124,12 @@ class Scene:
         manager = self.bot.manager
         alice, bob, pat = self.people["alice"], self.people["bob"], self.people["pat"]
         await alice.slash(self.channel, "carcassonne new", private=private)
-        rows = await manager.games_in_channel(self.channel.id, ("lobby",))
+        rows = await manager.records.games_in_channel(self.channel.id, ("lobby",))
         game_id: int = max(r.id for r in rows)
         lobby = self.channel.last_message
         for player in (bob, pat):
             await player.click(lobby, custom_id=f"cc:lobby:{game_id}:join")
-        manager._seeds = lambda: 7
+        manager.seeds = lambda: 7
         await alice.click(lobby, custom_id=f"cc:lobby:{game_id}:start")
         rng = random.Random(1)
         view = await manager.decision(game_id)
@@ -152,12 +152,12 @@ class Scene:
         server); dave challenged by olga (the challenge's game is ``league_game``)."""
         manager = self.bot.manager
         olga, dave = self.people["olga"], self.people["dave"]
-        league = await manager.create_league(
+        league = await manager.leagues.create_league(
             self.home.id, self.channel.id, olga.id, self.league_name, admin=True
         )
         for name in ("olga", "dave"):
-            await manager.join_league(league.id, self.people[name].id, name)
-        row = await manager.challenge(league.id, olga.id, "olga", [(dave.id, "dave")])
+            await manager.leagues.join_league(league.id, self.people[name].id, name)
+        row = await manager.leagues.challenge(league.id, olga.id, "olga", [(dave.id, "dave")])
         self.league_game = row.id
 
     async def fingerprint(self) -> Any:
@@ -172,13 +172,13 @@ class Scene:
                     (row.id, row.status, row.action_count, row.seats, row.options, follows)
                 )
         leagues = []
-        for league in await manager.guild_leagues(self.home.id):
-            members = await manager.league_members(league.id)
+        for league in await manager.leagues.guild_leagues(self.home.id):
+            members = await manager.leagues.league_members(league.id)
             audit = await storage.league_audit(league.id, 100)
             leagues.append(
                 (league, sorted(m.user_id for m in members if m.left_at is None), len(audit))
             )
-        settings = await manager.guild_settings(self.home.id)
+        settings = await manager.records.guild_settings(self.home.id)
         return sorted(games, key=lambda g: g[0]), leagues, settings
 
 
@@ -214,7 +214,7 @@ def slash(command: str, /, **options: Any) -> Use:
 async def record(scene: Scene) -> dict[str, Any]:
     if not scene.game_id:
         await scene.game(private=False)
-    return dict(await scene.bot.manager.export_record(scene.game_id))
+    return dict(await scene.bot.manager.records.export_record(scene.game_id))
 
 
 def autocomplete(command: str, option: str, **options: Any) -> Use:

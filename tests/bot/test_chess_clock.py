@@ -28,7 +28,7 @@ async def whole_turn(manager: GameManager, game_id: int, seed: int = 0) -> None:
 
 
 async def banks(manager: GameManager, game_id: int) -> tuple[float | None, ...]:
-    clock = await manager.chess_clock(game_id)
+    clock = await manager.clocks.chess_clock(game_id)
     assert clock is not None
     return clock.banks
 
@@ -38,7 +38,7 @@ async def test_a_turn_spends_the_bank_and_the_increment_and_keeps_what_is_left(
 ) -> None:
     view = await started_game(manager, clock=TEN_TWENTY)
     start = clock.now
-    first = await manager.chess_clock(view.game_id)
+    first = await manager.clocks.chess_clock(view.game_id)
     assert first is not None and first.seat == 0
     assert first.due_at == start + 620  # 10 min of bank, 20 s for this turn
     assert first.banks == (620.0, 600.0)
@@ -47,7 +47,7 @@ async def test_a_turn_spends_the_bank_and_the_increment_and_keeps_what_is_left(
     # alice kept 620 - 100 s; bob's turn began with his bank and the increment.
     seats = (await manager.game(view.game_id)).seats
     assert [s.bank for s in seats] == [520.0, 600.0]
-    second = await manager.chess_clock(view.game_id)
+    second = await manager.clocks.chess_clock(view.game_id)
     assert second is not None and second.seat == 1 and second.due_at == clock.now + 620
     clock.now += 5
     await whole_turn(manager, view.game_id)  # quick: bob's bank grows by what he did not use
@@ -56,18 +56,18 @@ async def test_a_turn_spends_the_bank_and_the_increment_and_keeps_what_is_left(
 
 async def test_a_clock_and_a_time_per_turn_exclude_each_other(manager: GameManager) -> None:
     with pytest.raises(BadSettings, match="not both"):
-        await manager.create_lobby(ALICE, "alice", turn_seconds=3600, clock=TEN_TWENTY)
-    row = await manager.create_lobby(ALICE, "alice", clock=TEN_TWENTY)
+        await manager.lobbies.create_lobby(ALICE, "alice", turn_seconds=3600, clock=TEN_TWENTY)
+    row = await manager.lobbies.create_lobby(ALICE, "alice", clock=TEN_TWENTY)
     assert (row.clock_bank, row.clock_increment, row.turn_seconds) == (600, 20, None)
-    row = await manager.configure(row.id, ALICE, turn_seconds=3600)
+    row = await manager.lobbies.configure(row.id, ALICE, turn_seconds=3600)
     assert (row.clock_bank, row.turn_seconds) == (None, 3600)
-    row = await manager.configure(row.id, ALICE, clock=(300, 10))
+    row = await manager.lobbies.configure(row.id, ALICE, clock=(300, 10))
     assert (row.clock_bank, row.clock_increment, row.turn_seconds) == (300, 10, None)
     with pytest.raises(BadSettings, match="increment is 0 to 300"):
-        await manager.configure(row.id, ALICE, clock=(300, 3600))
+        await manager.lobbies.configure(row.id, ALICE, clock=(300, 3600))
     with pytest.raises(BadSettings, match="bank is 1 to 180 minutes"):
-        await manager.configure(row.id, ALICE, clock=(5, 10))
-    row = await manager.configure(row.id, ALICE, clock=(0, 0))
+        await manager.lobbies.configure(row.id, ALICE, clock=(5, 10))
+    row = await manager.lobbies.configure(row.id, ALICE, clock=(0, 0))
     assert row.clock_bank is None and (await manager.game(row.id)).clock_bank is None
 
 
@@ -101,7 +101,7 @@ async def test_a_bank_running_out_applies_the_policy_and_leaves_the_increment_on
         return
     await whole_turn(manager, view.game_id)  # bob
     await whole_turn(manager, view.game_id, seed=1)  # carol
-    again = await manager.chess_clock(view.game_id)
+    again = await manager.clocks.chess_clock(view.game_id)
     assert again is not None and again.seat == 0
     assert again.due_at == clock.now + 20  # alice has her increment only
     clock.now += 10
@@ -117,11 +117,11 @@ async def test_a_restart_keeps_every_bank_and_the_running_clock(
     clock.now += 200
     await whole_turn(first, view.game_id)
     clock.now += 50
-    before = await first.chess_clock(view.game_id)
+    before = await first.clocks.chess_clock(view.game_id)
     await first.close()
     second = await GameManager.open(database, clock=clock)
     try:
-        after = await second.chess_clock(view.game_id)
+        after = await second.clocks.chess_clock(view.game_id)
         assert after == before
         assert after is not None and after.banks == (420.0, 570.0)
         scheduler = Scheduler(second, notifier)
@@ -140,34 +140,34 @@ async def test_a_pause_needs_everyone_and_then_stops_every_clock(
     view = await started_game(manager, users=(ALICE, BOB, CAROL), clock=TEN_TWENTY)
     gid = view.game_id
     with pytest.raises(PauseOver):  # nobody asked
-        await manager.vote_pause(gid, BOB, None)
+        await manager.clocks.vote_pause(gid, BOB, None)
     until = clock.now + 86400
-    vote = await manager.vote_pause(gid, BOB, until)
+    vote = await manager.clocks.vote_pause(gid, BOB, until)
     assert not vote.done and vote.asker == BOB and vote.needed == {ALICE, BOB, CAROL}
-    await manager.refuse_pause(gid, CAROL)
+    await manager.clocks.refuse_pause(gid, CAROL)
     with pytest.raises(PauseOver):  # the refusal dropped the request
-        await manager.vote_pause(gid, ALICE, None)
-    assert not (await manager.chess_clock(gid)).paused  # type: ignore[union-attr]
-    await manager.vote_pause(gid, BOB, until)
-    assert not (await manager.vote_pause(gid, ALICE, None)).done  # carol has not agreed
+        await manager.clocks.vote_pause(gid, ALICE, None)
+    assert not (await manager.clocks.chess_clock(gid)).paused  # type: ignore[union-attr]
+    await manager.clocks.vote_pause(gid, BOB, until)
+    assert not (await manager.clocks.vote_pause(gid, ALICE, None)).done  # carol has not agreed
     clock.now += 100
-    done = await manager.vote_pause(gid, CAROL, None)
+    done = await manager.clocks.vote_pause(gid, CAROL, None)
     assert done.done and done.until == until
     with pytest.raises(NotAPlayer):
-        await manager.vote_pause(gid, 999, until)
+        await manager.clocks.vote_pause(gid, 999, until)
     clock.now += 3600  # an hour of pause costs nobody anything
-    paused = await manager.chess_clock(gid)
+    paused = await manager.clocks.chess_clock(gid)
     assert paused is not None and paused.paused and paused.banks == (520.0, 600.0, 600.0)
     assert (await scheduler.tick()).forced == []
     await whole_turn(manager, gid)  # a move during the pause: the next turn starts paused
     assert (await manager.game(gid)).seats[0].bank == 520.0
     clock.now += 7200
-    assert (await manager.chess_clock(gid)).banks[1] == 620.0  # type: ignore[union-attr]
-    resumed = await manager.resume_clock(gid, CAROL)
+    assert (await manager.clocks.chess_clock(gid)).banks[1] == 620.0  # type: ignore[union-attr]
+    resumed = await manager.clocks.resume_clock(gid, CAROL)
     assert resumed is not None and resumed.clock_paused_at is None
-    running = await manager.chess_clock(gid)
+    running = await manager.clocks.chess_clock(gid)
     assert running is not None and running.due_at == clock.now + 620
-    assert await manager.resume_clock(gid, CAROL) is None  # not paused any more
+    assert await manager.clocks.resume_clock(gid, CAROL) is None  # not paused any more
 
 
 async def test_a_pause_ends_with_the_askers_absence_by_the_scheduler(
@@ -175,14 +175,14 @@ async def test_a_pause_ends_with_the_askers_absence_by_the_scheduler(
 ) -> None:
     view = await started_game(manager, clock=TEN_TWENTY)
     until = clock.now + 3600
-    await manager.vote_pause(view.game_id, ALICE, until)
-    assert (await manager.vote_pause(view.game_id, BOB, None)).done
+    await manager.clocks.vote_pause(view.game_id, ALICE, until)
+    assert (await manager.clocks.vote_pause(view.game_id, BOB, None)).done
     assert await manager.storage.next_clock_due() == until
     clock.now = until + 30  # a late tick: the pause still ended at `until`
     report = await scheduler.tick()
     assert report.clocks_resumed == [view.game_id]
     assert [s[0] for s in notifier.sent] == ["clock_resumed"]
-    running = await manager.chess_clock(view.game_id)
+    running = await manager.clocks.chess_clock(view.game_id)
     assert running is not None and not running.paused
     assert running.due_at == until + 620
     assert await manager.storage.next_clock_due() == until + 620
@@ -192,15 +192,15 @@ async def test_an_absence_alone_never_pauses_a_chess_clock(
     manager: GameManager, clock: FakeClock, scheduler: Scheduler
 ) -> None:
     view = await started_game(manager, clock=TEN_TWENTY)
-    await manager.set_away(ALICE, clock.now + 86400)
+    await manager.timing.set_away(ALICE, clock.now + 86400)
     await scheduler.tick()
     clock.now += 621
     assert (await scheduler.tick()).forced == [(view.game_id, 0, "autoplay")]
-    await manager.set_away(ALICE, None)
+    await manager.timing.set_away(ALICE, None)
 
 
 async def test_a_game_without_a_clock_cannot_be_paused(manager: GameManager) -> None:
     view = await started_game(manager)
     with pytest.raises(NoClock):
-        await manager.vote_pause(view.game_id, ALICE, 1e10)
-    assert await manager.chess_clock(view.game_id) is None
+        await manager.clocks.vote_pause(view.game_id, ALICE, 1e10)
+    assert await manager.clocks.chess_clock(view.game_id) is None

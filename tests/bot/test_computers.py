@@ -15,11 +15,11 @@ from engine import Game, Phase
 async def test_a_computer_turn_is_decided_in_a_worker_and_saved_as_the_seats_move(
     manager: GameManager,
 ) -> None:
-    row = await manager.create_lobby(ALICE, "alice", channel_id=7)
-    row = await manager.add_computer(row.id, ALICE, "hard", "Computer 1 (Hard)")
+    row = await manager.lobbies.create_lobby(ALICE, "alice", channel_id=7)
+    row = await manager.lobbies.add_computer(row.id, ALICE, "hard", "Computer 1 (Hard)")
     computer = row.seats[1]
     assert computer.computer == "hard" and computer.user_id == -1
-    view = await manager.start(row.id, ALICE, seed=3)
+    view = await manager.lobbies.start(row.id, ALICE, seed=3)
     await manager.play_turn(row.id, ALICE, view.placements[0], turn=0)
     view = await manager.decision(row.id)
     if view.seat == 0:  # alice may place a figure: she passes
@@ -30,7 +30,7 @@ async def test_a_computer_turn_is_decided_in_a_worker_and_saved_as_the_seats_mov
     assert view.seat == 1 and view.user_id == -1
     with pytest.raises(NotYourTurn):
         await manager.play_turn(row.id, ALICE, view.placements[0], turn=view.turn)
-    record = await manager.full_record(row.id)
+    record = await manager.records.full_record(row.id)
     expected = play_turn(record, 1, "hard", _computer_seed(row.id, 1))
     result = await manager.play_turn(row.id, COMPUTER, turn=view.turn)
     assert [p.action for p in result.played] == expected
@@ -45,7 +45,7 @@ async def test_a_computer_turn_is_decided_in_a_worker_and_saved_as_the_seats_mov
 
 async def test_a_timed_out_turn_is_played_by_the_medium_computer(manager: GameManager) -> None:
     view = await started_game(manager, users=(ALICE, BOB), turn_seconds=60)
-    record = await manager.full_record(view.game_id)
+    record = await manager.records.full_record(view.game_id)
     expected = play_turn(record, 0, AUTOPLAY_LEVEL, _computer_seed(view.game_id, 0))
     await manager.play_turn(view.game_id, Timeout(), turn=0)
     stored = await manager.storage.get_actions(view.game_id)
@@ -56,16 +56,16 @@ async def test_a_timed_out_turn_is_played_by_the_medium_computer(manager: GameMa
 async def test_only_the_creator_seats_computers_and_only_computers_are_removed(
     manager: GameManager,
 ) -> None:
-    row = await manager.create_lobby(ALICE, "alice", channel_id=7)
-    await manager.join(row.id, BOB, "bob")
+    row = await manager.lobbies.create_lobby(ALICE, "alice", channel_id=7)
+    await manager.lobbies.join(row.id, BOB, "bob")
     with pytest.raises(NotOwner):
-        await manager.add_computer(row.id, BOB, "easy", "Computer 1 (Easy)")
+        await manager.lobbies.add_computer(row.id, BOB, "easy", "Computer 1 (Easy)")
     with pytest.raises(NotAComputer):
-        await manager.remove_computer(row.id, ALICE, 1)
-    row = await manager.add_computer(row.id, ALICE, "easy", "Computer 1 (Easy)")
-    row = await manager.add_computer(row.id, ALICE, "medium", "Computer 2 (Medium)")
+        await manager.lobbies.remove_computer(row.id, ALICE, 1)
+    row = await manager.lobbies.add_computer(row.id, ALICE, "easy", "Computer 1 (Easy)")
+    row = await manager.lobbies.add_computer(row.id, ALICE, "medium", "Computer 2 (Medium)")
     assert [s.user_id for s in row.seats] == [ALICE, BOB, -1, -2]
-    row = await manager.remove_computer(row.id, ALICE, 2)
+    row = await manager.lobbies.remove_computer(row.id, ALICE, 2)
     assert [s.computer for s in row.seats] == [None, None, "medium"]
 
 
@@ -89,9 +89,9 @@ async def test_a_worker_process_decides_a_whole_turn() -> None:
 async def test_a_game_against_computers_is_abandoned_by_its_creator_alone(
     manager: GameManager,
 ) -> None:
-    row = await manager.create_lobby(ALICE, "alice", channel_id=7)
-    await manager.add_computer(row.id, ALICE, "easy", "Computer 1 (Easy)")
-    await manager.start(row.id, ALICE, seed=2)
+    row = await manager.lobbies.create_lobby(ALICE, "alice", channel_id=7)
+    await manager.lobbies.add_computer(row.id, ALICE, "easy", "Computer 1 (Easy)")
+    await manager.lobbies.start(row.id, ALICE, seed=2)
     vote = await manager.vote_abandon(row.id, ALICE)
     assert vote.done and vote.needed == {ALICE}
     assert vote.row.status == "abandoned"
@@ -103,9 +103,9 @@ async def test_an_undo_takes_back_the_persons_turn_and_the_computers_after_it(
     from bot.errors import UndoNothing
     from engine import Pass
 
-    row = await manager.create_lobby(ALICE, "alice", channel_id=7)
-    row = await manager.add_computer(row.id, ALICE, "easy", "Computer 1 (Easy)")
-    view = await manager.start(row.id, ALICE, seed=3)
+    row = await manager.lobbies.create_lobby(ALICE, "alice", channel_id=7)
+    row = await manager.lobbies.add_computer(row.id, ALICE, "easy", "Computer 1 (Easy)")
+    view = await manager.lobbies.start(row.id, ALICE, seed=3)
     if view.seat == 1:  # the computer begins: nothing of alice's to take back yet
         await manager.play_turn(row.id, COMPUTER, turn=view.turn)
         with pytest.raises(UndoNothing):

@@ -210,15 +210,15 @@ async def whole_turn(manager: GameManager, game_id: int) -> TurnView:
 
 
 async def lobby(scene: Scene, users: Sequence[int] = (ALICE, BOB), **options: Any) -> int:
-    row = await scene.manager.create_lobby(users[0], "owner", channel_id=5, **options)
+    row = await scene.manager.lobbies.create_lobby(users[0], "owner", channel_id=5, **options)
     for user in users[1:]:
-        await scene.manager.join(row.id, user, f"user{user}")
+        await scene.manager.lobbies.join(row.id, user, f"user{user}")
     return row.id
 
 
 async def started(scene: Scene, users: Sequence[int] = (ALICE, BOB), **options: Any) -> int:
     game_id = await lobby(scene, users, **options)
-    await scene.manager.start(game_id, users[0], seed=3)
+    await scene.manager.lobbies.start(game_id, users[0], seed=3)
     return game_id
 
 
@@ -305,8 +305,8 @@ async def _resign_goes_on(scene: Scene, case: Case, answer: Answer) -> None:
 
 async def _computer_prepare(scene: Scene) -> Case:
     game_id = await lobby(scene, (ALICE,))
-    await scene.manager.add_computer(game_id, ALICE, "easy", "Robot")
-    await scene.manager.start(game_id, ALICE, seed=3)
+    await scene.manager.lobbies.add_computer(game_id, ALICE, "easy", "Robot")
+    await scene.manager.lobbies.start(game_id, ALICE, seed=3)
     view = await whole_turn(scene.manager, game_id)
     assert view.game.seats[view.seat or 0].computer is not None
     return Case(game_id, ALICE, (await scene.stored(game_id))[1], view.turn)
@@ -408,13 +408,13 @@ async def _abandon_goes_on(scene: Scene, case: Case, answer: Answer) -> None:
 
 async def _pause_prepare(scene: Scene) -> Case:
     game_id = await started(scene, clock=(300, 10))
-    asked = await scene.manager.vote_pause(game_id, ALICE, scene.clock.now + HOUR)
+    asked = await scene.manager.clocks.vote_pause(game_id, ALICE, scene.clock.now + HOUR)
     assert not asked.done
     return Case(game_id, BOB, (await scene.stored(game_id))[1])
 
 
 async def _pause_run(scene: Scene, case: Case) -> Any:
-    vote = await scene.manager.vote_pause(case.game_id, case.user, None)
+    vote = await scene.manager.clocks.vote_pause(case.game_id, case.user, None)
     assert vote.done and vote.row.clock_paused_at == scene.clock.now
     return vote
 
@@ -433,16 +433,16 @@ async def _pause_goes_on(scene: Scene, case: Case, answer: Answer) -> None:
         await _pause_run(scene, case)
     (clock,) = [d for d in await scene.storage.deadlines(case.game_id) if d.kind == "clock"]
     assert clock.paused_at == scene.clock.now
-    await scene.manager.resume_clock(case.game_id, BOB)
+    await scene.manager.clocks.resume_clock(case.game_id, BOB)
     await whole_turn(scene.manager, case.game_id)
 
 
 async def _league_prepare(scene: Scene) -> Case:
     name = f"League {next(scene.names)}"
-    league = await scene.manager.create_league(GUILD, 9, ALICE, name, admin=True)
+    league = await scene.manager.leagues.create_league(GUILD, 9, ALICE, name, admin=True)
     for user in (ALICE, BOB):
-        await scene.manager.join_league(league.id, user, f"user{user}")
-    (view,) = await scene.manager.schedule(
+        await scene.manager.leagues.join_league(league.id, user, f"user{user}")
+    (view,) = await scene.manager.leagues.schedule(
         league.id, ALICE, admin=True, players=[(ALICE, "a"), (BOB, "b")]
     )
     await whole_turn(scene.manager, view.game_id)
@@ -461,10 +461,10 @@ async def _league_goes_on(scene: Scene, case: Case, answer: Answer) -> None:
     if not answer.ok:
         await _resign_run(scene, case)
     league = case.extra["league"]
-    table = await scene.manager.season_table(league)  # records a result a failure left out
+    table = await scene.manager.leagues.season_table(league)  # records a result a failure left out
     results = [r for r in await scene.storage.league_results(league) if r.game_id == case.game_id]
     assert len(results) == 1 and table.games == 1
-    await scene.manager.player_stats(GUILD, ALICE)  # stores statistics a failure left out
+    await scene.manager.stats.player_stats(GUILD, ALICE)  # stores statistics a failure left out
     assert await scene.storage.games_without_stats(GUILD, ALICE) == []
 
 
@@ -533,8 +533,8 @@ async def _timeout_again_prepare(scene: Scene) -> Case:
 
 async def _resume_prepare(scene: Scene) -> Case:
     game_id = await started(scene, clock=(300, 10))
-    await scene.manager.vote_pause(game_id, ALICE, scene.clock.now + 60)
-    assert (await scene.manager.vote_pause(game_id, BOB, None)).done
+    await scene.manager.clocks.vote_pause(game_id, ALICE, scene.clock.now + 60)
+    assert (await scene.manager.clocks.vote_pause(game_id, BOB, None)).done
     scene.clock.now += 61
     return Case(game_id, ALICE, (await scene.stored(game_id))[1])
 

@@ -41,15 +41,15 @@ async def mgr(tmp_path: Path) -> AsyncIterator[GameManager]:
 
 async def stored(manager: GameManager, game: Game) -> int:
     """The game imported into the bot, still running."""
-    row = await manager.import_record(game.record(), ALICE, guild_id=GUILD, channel_id=5)
+    row = await manager.records.import_record(game.record(), ALICE, guild_id=GUILD, channel_id=5)
     assert row.status == "active"
     return row.id
 
 
 async def outputs(manager: GameManager, game_id: int) -> dict[str, Any]:
     """Every channel by which a running game's information leaves the bot, as bytes."""
-    record = await manager.export_record(game_id)
-    shown = await manager.public_copy(game_id)
+    record = await manager.records.export_record(game_id)
+    shown = await manager.records.public_copy(game_id)
     page = await viewer.viewer_file(shown, "en", game_id=1)
     replay = await images.replay_file(shown, "en", 1)
     tiles = await images.tiles_file(shown, "en")
@@ -89,6 +89,6 @@ async def test_a_finished_game_still_exports_its_record(mgr: GameManager) -> Non
         live = await mgr.engine_copy(game_id)
         action = random_action(live, random.Random(view.turn))
         view = (await mgr.play_turn(game_id, view.user_id, action, turn=view.turn)).view
-    record = await mgr.export_record(game_id)
+    record = await mgr.records.export_record(game_id)
     assert record["format"] == 1 and "seed" in record
     assert Game.from_record(record).scores == list(view.scores)

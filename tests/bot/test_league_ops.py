@@ -39,9 +39,9 @@ NAMES = {ALICE: "alice", BOB: "bob", CAROL: "carol", DAVE: "dave"}
 async def league_with(
     mgr: GameManager, *users: int, name: str = "Spring", **rules: object
 ) -> LeagueRow:
-    league = await mgr.create_league(GUILD, CHANNEL, ADMIN, name, admin=True, **rules)  # type: ignore[arg-type]
+    league = await mgr.leagues.create_league(GUILD, CHANNEL, ADMIN, name, admin=True, **rules)  # type: ignore[arg-type]
     for user in users:
-        await mgr.join_league(league.id, user, NAMES[user])
+        await mgr.leagues.join_league(league.id, user, NAMES[user])
     return league
 
 
@@ -54,35 +54,35 @@ async def play_to_end(mgr: GameManager, game_id: int, seed: int = 3) -> None:
 
 async def test_only_admins_create_leagues_and_rules_are_checked(manager: GameManager) -> None:
     with pytest.raises(OnlyAdmins) as refused:
-        await manager.create_league(GUILD, CHANNEL, ALICE, "Spring", admin=False)
+        await manager.leagues.create_league(GUILD, CHANNEL, ALICE, "Spring", admin=False)
     assert "manage the server" in str(refused.value)
     assert "gérer le serveur" in refused.value.message("fr")
     league = await league_with(manager, name="Spring")
     assert (league.organiser_id, league.season.season, league.points) == (ADMIN, 1, (3, 1, 0))
     with pytest.raises(LeagueNameTaken):
-        await manager.create_league(GUILD, CHANNEL, ADMIN, "  spring ", admin=True)
+        await manager.leagues.create_league(GUILD, CHANNEL, ADMIN, "  spring ", admin=True)
     with pytest.raises(BadFormat):
-        await manager.create_league(GUILD, CHANNEL, ADMIN, "Big", admin=True, max_players=6)
+        await manager.leagues.create_league(GUILD, CHANNEL, ADMIN, "Big", admin=True, max_players=6)
     with pytest.raises(BadSetup, match="2 players"):
-        await manager.create_league(
+        await manager.leagues.create_league(
             GUILD, CHANNEL, ADMIN, "Castle", admin=True, game="castle", max_players=3
         )
-    post = await manager.create_league(
+    post = await manager.leagues.create_league(
         GUILD, CHANNEL, ADMIN, "Slow", admin=True, pace="post", turn_hours=48, points="5,2,1"
     )
     assert (post.pace, post.turn_seconds, post.points) == ("post", 48 * 3600, (5, 2, 1))
-    log = await manager.league_log(league.id, ADMIN, admin=False)
+    log = await manager.leagues.league_log(league.id, ADMIN, admin=False)
     assert [(a.action, a.user_id) for a in log] == [("create", ADMIN)]
 
 
 async def test_members_join_and_leave(manager: GameManager) -> None:
     league = await league_with(manager, ALICE, BOB)
     with pytest.raises(AlreadyMember):
-        await manager.join_league(league.id, ALICE, "alice")
-    await manager.leave_league(league.id, BOB)
-    assert [m.user_id for m in await manager.league_members(league.id)] == [ALICE]
-    await manager.join_league(league.id, BOB, "bob")  # joining again is fine
-    assert {m.user_id for m in await manager.league_members(league.id)} == {ALICE, BOB}
+        await manager.leagues.join_league(league.id, ALICE, "alice")
+    await manager.leagues.leave_league(league.id, BOB)
+    assert [m.user_id for m in await manager.leagues.league_members(league.id)] == [ALICE]
+    await manager.leagues.join_league(league.id, BOB, "bob")  # joining again is fine
+    assert {m.user_id for m in await manager.leagues.league_members(league.id)} == {ALICE, BOB}
 
 
 async def test_a_scheduled_game_counts_when_it_ends(manager: GameManager) -> None:
@@ -91,24 +91,30 @@ async def test_a_scheduled_game_counts_when_it_ends(manager: GameManager) -> Non
     async def listen(change: LeagueChange) -> None:
         changes.append(change)
 
-    manager.on_league_change(listen)
-    manager._seeds = lambda: 4  # a deal whose three scores differ (a tie would rate equally)
+    manager.leagues.on_league_change(listen)
+    manager.seeds = lambda: 4  # a deal whose three scores differ (a tie would rate equally)
     league = await league_with(manager, ALICE, BOB, CAROL, max_players=3)
     with pytest.raises(OnlyOrganisers):
-        await manager.schedule(league.id, ALICE, admin=False, players=[(ALICE, "a"), (BOB, "b")])
+        await manager.leagues.schedule(
+            league.id, ALICE, admin=False, players=[(ALICE, "a"), (BOB, "b")]
+        )
     with pytest.raises(NotMember):
-        await manager.schedule(league.id, ADMIN, admin=False, players=[(ALICE, "a"), (DAVE, "d")])
-    (view,) = await manager.schedule(
+        await manager.leagues.schedule(
+            league.id, ADMIN, admin=False, players=[(ALICE, "a"), (DAVE, "d")]
+        )
+    (view,) = await manager.leagues.schedule(
         league.id, ADMIN, admin=False, players=[(ALICE, "alice"), (BOB, "bob"), (CAROL, "carol")]
     )
     row = view.game
     assert row.status == "active" and row.channel_id == CHANNEL and len(row.seats) == 3
     with pytest.raises(Busy):
-        await manager.schedule(league.id, ADMIN, admin=True, players=[(ALICE, "a"), (BOB, "b")])
+        await manager.leagues.schedule(
+            league.id, ADMIN, admin=True, players=[(ALICE, "a"), (BOB, "b")]
+        )
     await play_to_end(manager, row.id)
     await asyncio.sleep(0)
     assert ("result", row.id) in [(c.kind, c.game_id) for c in changes]
-    table = await manager.season_table(league.id)
+    table = await manager.leagues.season_table(league.id)
     assert table.games == 1 and table.in_play == 0
     final = (await manager.game(row.id)).result
     assert final is not None
@@ -116,9 +122,9 @@ async def test_a_scheduled_game_counts_when_it_ends(manager: GameManager) -> Non
     best = max(range(3), key=lambda p: scores[p])
     winner = row.seats[best].user_id
     assert table.rows[0].points == 3 and winner in {r.user_id for r in table.rows if r.wins}
-    board = await manager.leaderboard(league.id)
+    board = await manager.leagues.leaderboard(league.id)
     assert len(board) == 3 and board[0][1].display > 1000 > board[-1][1].display
-    profile = await manager.league_profile(league.id, winner)
+    profile = await manager.leagues.league_profile(league.id, winner)
     assert profile.games == 1 and profile.wins == 1 and profile.features
     assert profile.average_score == max(scores)
 
@@ -127,27 +133,27 @@ async def test_an_admin_annuls_a_result_with_a_logged_reason(manager: GameManage
     league = await league_with(manager, ALICE, BOB)
     games = []
     for seed in (1, 2):
-        (view,) = await manager.schedule(
+        (view,) = await manager.leagues.schedule(
             league.id, ADMIN, admin=True, players=[(ALICE, "alice"), (BOB, "bob")]
         )
         await play_to_end(manager, view.game_id, seed)
         games.append(view.game_id)
-    _, results = await manager.league_ratings(league.id)
+    _, results = await manager.leagues.league_ratings(league.id)
     assert len(results) == 2
     with pytest.raises(OnlyAdmins):
-        await manager.annul_result(games[0], ADMIN, "cheating", admin=False)
+        await manager.leagues.annul_result(games[0], ADMIN, "cheating", admin=False)
     with pytest.raises(ReasonNeeded):
-        await manager.annul_result(games[0], ADMIN, "   ", admin=True)
-    _, annulled = await manager.annul_result(
+        await manager.leagues.annul_result(games[0], ADMIN, "   ", admin=True)
+    _, annulled = await manager.leagues.annul_result(
         games[0], ADMIN, "played with a wrong rule", admin=True
     )
     assert annulled.annul_reason == "played with a wrong rule"
     with pytest.raises(NoResult):
-        await manager.annul_result(games[0], ADMIN, "again", admin=True)
-    after, _ = await manager.league_ratings(league.id)
+        await manager.leagues.annul_result(games[0], ADMIN, "again", admin=True)
+    after, _ = await manager.leagues.league_ratings(league.id)
     assert after == rate([r for r in results if r.game_id != games[0]])
-    assert (await manager.season_table(league.id)).games == 1
-    log = await manager.league_log(league.id, ALICE, admin=True)
+    assert (await manager.leagues.season_table(league.id)).games == 1
+    log = await manager.leagues.league_log(league.id, ALICE, admin=True)
     assert (log[0].action, log[0].game_id, log[0].reason, log[0].user_id) == (
         "annul",
         games[0],
@@ -155,80 +161,84 @@ async def test_an_admin_annuls_a_result_with_a_logged_reason(manager: GameManage
         ADMIN,
     )
     with pytest.raises(OnlyOrganisers):
-        await manager.league_log(league.id, ALICE, admin=False)
+        await manager.leagues.league_log(league.id, ALICE, admin=False)
 
 
 async def test_closing_a_season_freezes_it_and_can_open_the_next(manager: GameManager) -> None:
     league = await league_with(manager, ALICE, BOB, CAROL)
-    (done,) = await manager.schedule(
+    (done,) = await manager.leagues.schedule(
         league.id, ADMIN, admin=True, players=[(ALICE, "alice"), (BOB, "bob")]
     )
     await play_to_end(manager, done.game_id)
-    (late,) = await manager.schedule(
+    (late,) = await manager.leagues.schedule(
         league.id, ADMIN, admin=True, players=[(CAROL, "c"), (ALICE, "a")]
     )
     with pytest.raises(OnlyOrganisers):
-        await manager.close_season(league.id, BOB, "end", admin=False)
-    final, now = await manager.close_season(
+        await manager.leagues.close_season(league.id, BOB, "end", admin=False)
+    final, now = await manager.leagues.close_season(
         league.id, ADMIN, "spring is over", admin=False, next_ends="2099-06-30"
     )
     assert final.season.closed_at is not None and final.games == 1
     assert {r.user_id for r in final.rows} == {ALICE, BOB}, "a final table lists who played"
     assert now.season.season == 2 and not now.closed
     await play_to_end(manager, late.game_id)  # ended after its season closed: does not count
-    assert (await manager.season_table(league.id, 1)).games == 1
-    assert (await manager.season_table(league.id)).games == 0
-    closed, _ = await manager.close_season(league.id, ADMIN, "the end", admin=True)
+    assert (await manager.leagues.season_table(league.id, 1)).games == 1
+    assert (await manager.leagues.season_table(league.id)).games == 0
+    closed, _ = await manager.leagues.close_season(league.id, ADMIN, "the end", admin=True)
     assert closed.season.season == 2
     with pytest.raises(LeagueClosed):
-        await manager.join_league(league.id, DAVE, "dave")
+        await manager.leagues.join_league(league.id, DAVE, "dave")
     with pytest.raises(LeagueClosed):
-        await manager.schedule(league.id, ADMIN, admin=True)
-    actions = [(a.action, a.season) for a in await manager.league_log(league.id, ADMIN, admin=True)]
+        await manager.leagues.schedule(league.id, ADMIN, admin=True)
+    actions = [
+        (a.action, a.season) for a in await manager.leagues.league_log(league.id, ADMIN, admin=True)
+    ]
     assert actions == [("close", 2), ("close", 1), ("create", 1)]
 
 
 async def test_a_season_that_has_not_started_refuses_games(manager: GameManager) -> None:
     league = await league_with(manager, ALICE, BOB, starts="2099-01-01", ends="2099-02-01")
     with pytest.raises(SeasonNotStarted) as refused:
-        await manager.schedule(league.id, ADMIN, admin=True)
+        await manager.leagues.schedule(league.id, ADMIN, admin=True)
     assert "2099-01-01" in str(refused.value)
 
 
 async def test_a_round_seats_every_free_member(manager: GameManager) -> None:
     league = await league_with(manager, ALICE, BOB, CAROL, DAVE, min_players=2, max_players=3)
-    await manager.join_league(league.id, 505, "erin")
-    views = await manager.schedule(league.id, ADMIN, admin=False)
+    await manager.leagues.join_league(league.id, 505, "erin")
+    views = await manager.leagues.schedule(league.id, ADMIN, admin=False)
     sizes = sorted(len(v.game.seats) for v in views)
     assert sizes == [2, 3]
     seated = {s.user_id for v in views for s in v.game.seats}
     assert seated == {ALICE, BOB, CAROL, DAVE, 505}
     with pytest.raises(NobodyFree):
-        await manager.schedule(league.id, ADMIN, admin=False)
+        await manager.leagues.schedule(league.id, ADMIN, admin=False)
 
 
 async def test_a_challenge_starts_when_everyone_accepts(manager: GameManager) -> None:
     league = await league_with(manager, ALICE, BOB, CAROL)
-    row = await manager.challenge(league.id, ALICE, "alice", [(BOB, "bob"), (CAROL, "carol")])
+    row = await manager.leagues.challenge(
+        league.id, ALICE, "alice", [(BOB, "bob"), (CAROL, "carol")]
+    )
     assert row.status == "lobby"
     with pytest.raises(NotInvited):
-        await manager.answer_challenge(row.id, DAVE, "dave", accept=True)
-    first = await manager.answer_challenge(row.id, BOB, "bob", accept=True)
+        await manager.leagues.answer_challenge(row.id, DAVE, "dave", accept=True)
+    first = await manager.leagues.answer_challenge(row.id, BOB, "bob", accept=True)
     assert first.view is None and first.waiting == (CAROL,)
-    second = await manager.answer_challenge(row.id, CAROL, "carol", accept=True)
+    second = await manager.leagues.answer_challenge(row.id, CAROL, "carol", accept=True)
     assert second.view is not None and second.game.status == "active"
     assert {s.user_id for s in second.game.seats} == {ALICE, BOB, CAROL}
     with pytest.raises(Busy):
-        await manager.challenge(league.id, BOB, "bob", [(ALICE, "alice")])
+        await manager.leagues.challenge(league.id, BOB, "bob", [(ALICE, "alice")])
 
 
 async def test_a_declined_challenge_is_abandoned(manager: GameManager) -> None:
     league = await league_with(manager, ALICE, BOB)
-    row = await manager.challenge(league.id, ALICE, "alice", [(BOB, "bob")])
-    answer = await manager.answer_challenge(row.id, BOB, "bob", accept=False)
+    row = await manager.leagues.challenge(league.id, ALICE, "alice", [(BOB, "bob")])
+    answer = await manager.leagues.answer_challenge(row.id, BOB, "bob", accept=False)
     assert answer.declined and answer.game.status == "abandoned"
-    again = await manager.challenge(league.id, BOB, "bob", [(ALICE, "alice")])
-    withdrawn = await manager.answer_challenge(again.id, BOB, "bob", accept=False)
+    again = await manager.leagues.challenge(league.id, BOB, "bob", [(ALICE, "alice")])
+    withdrawn = await manager.leagues.answer_challenge(again.id, BOB, "bob", accept=False)
     assert withdrawn.declined
 
 
@@ -236,7 +246,7 @@ async def test_a_result_missed_by_a_crash_is_recorded_later(
     manager: GameManager, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     league = await league_with(manager, ALICE, BOB)
-    (view,) = await manager.schedule(
+    (view,) = await manager.leagues.schedule(
         league.id, ADMIN, admin=True, players=[(ALICE, "alice"), (BOB, "bob")]
     )
 
@@ -248,7 +258,7 @@ async def test_a_result_missed_by_a_crash_is_recorded_later(
         await play_to_end(manager, view.game_id)
     assert (await manager.game(view.game_id)).status == "finished"
     assert await manager.storage.league_results(league.id) == []
-    assert (await manager.season_table(league.id)).games == 1
+    assert (await manager.leagues.season_table(league.id)).games == 1
 
 
 async def play_with_computers(mgr: GameManager, game_id: int, seed: int = 3) -> None:
@@ -265,18 +275,18 @@ async def play_with_computers(mgr: GameManager, game_id: int, seed: int = 3) -> 
 async def test_computers_only_in_leagues_that_have_them(manager: GameManager) -> None:
     plain = await league_with(manager, ALICE, BOB, CAROL)
     with pytest.raises(NoComputers) as refused:
-        await manager.challenge(plain.id, ALICE, "alice", [(BOB, "bob")], computers=1)
+        await manager.leagues.challenge(plain.id, ALICE, "alice", [(BOB, "bob")], computers=1)
     assert "cannot take part" in str(refused.value)
-    row = await manager.challenge(plain.id, ALICE, "alice", [(BOB, "bob")])
+    row = await manager.leagues.challenge(plain.id, ALICE, "alice", [(BOB, "bob")])
     with pytest.raises(NoComputers):
-        await manager.add_computer(row.id, ALICE, "easy", "Computer 1")
+        await manager.lobbies.add_computer(row.id, ALICE, "easy", "Computer 1")
     with pytest.raises(BadLevel):
         await league_with(manager, name="Odd", computers="expert")
     league = await league_with(manager, CAROL, DAVE, name="Bots", computers="easy")
     assert league.computers == "easy"
-    assert (await manager.league(league.id)).computers == "easy"
+    assert (await manager.leagues.league(league.id)).computers == "easy"
     with pytest.raises(BadTable):  # 2 people + 3 computers: more than the 4 seats
-        await manager.challenge(league.id, CAROL, "carol", [(DAVE, "dave")], computers=3)
+        await manager.leagues.challenge(league.id, CAROL, "carol", [(DAVE, "dave")], computers=3)
 
 
 async def test_a_league_round_fills_short_tables_with_computers_and_rates_people_only(
@@ -285,14 +295,14 @@ async def test_a_league_round_fills_short_tables_with_computers_and_rates_people
     league = await league_with(
         manager, ALICE, BOB, name="Bots", computers="easy", min_players=3, max_players=3
     )
-    views = await manager.schedule(league.id, ADMIN, admin=True)
+    views = await manager.leagues.schedule(league.id, ADMIN, admin=True)
     assert len(views) == 1
     row = await manager.game(views[0].game_id)
     seats = [(s.user_id > 0, s.computer) for s in row.seats]
     assert sorted(seats, key=str) == sorted([(True, None), (True, None), (False, "easy")], key=str)
     assert next(s.name for s in row.seats if s.computer) == "Bot 1 (easy)"
     await play_with_computers(manager, row.id)
-    ratings, results = await manager.league_ratings(league.id)
+    ratings, results = await manager.leagues.league_ratings(league.id)
     assert len(results) == 1
     placings = results[0].placings
     assert sorted(p.user_id for p in placings) == [ALICE, BOB]
@@ -304,14 +314,14 @@ async def test_a_challenge_with_a_computer_starts_when_the_people_accept(
     manager: GameManager,
 ) -> None:
     league = await league_with(manager, ALICE, BOB, name="Bots", computers="medium")
-    row = await manager.challenge(
+    row = await manager.leagues.challenge(
         league.id, ALICE, "alice", [(BOB, "bob")], computers=1, namer=lambda n, lv: f"R{n}-{lv}"
     )
     assert [s.name for s in row.seats] == ["alice", "R1-medium"]
     assert row.status == "lobby"
     with pytest.raises(BadLevel):  # the league's level only
-        await manager.add_computer(row.id, ALICE, "hard", "Computer 2")
-    answer = await manager.answer_challenge(row.id, BOB, "bob", accept=True)
+        await manager.lobbies.add_computer(row.id, ALICE, "hard", "Computer 2")
+    answer = await manager.leagues.answer_challenge(row.id, BOB, "bob", accept=True)
     assert answer.view is not None
     started = await manager.game(row.id)
     assert started.status == "active"

@@ -233,8 +233,8 @@ async def test_a_league_with_computer_players(simcord_env: simcord.Env) -> None:
         # A person's move through the bot's buttons wakes the computers (post.announce).
         table.bot.computer_turns.kick(await manager.game(game_id))
     assert (await manager.decision(game_id)).finished
-    (league,) = await manager.guild_leagues(table.guild.id)
-    ratings, _ = await manager.league_ratings(league.id)
+    (league,) = await manager.leagues.guild_leagues(table.guild.id)
+    ratings, _ = await manager.leagues.league_ratings(league.id)
     assert set(ratings.current) == {alice.id, bob.id}
     text = standings_text(table)
     assert "alice" in text and "bob" in text and "Computer" not in text, text

@@ -1,9 +1,13 @@
-"""Resuming on a new manager, undo policy, resign, abandon, records, listings, the cache bound."""
+"""Resuming on a new manager, undo policy, resign, abandon, a game's end told to its listeners,
+records, listings, the cache bound."""
 
 from __future__ import annotations
 
 import json
+import logging
 import random
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 
 import pytest
 from conftest import ALICE, BOB, CAROL, play_random, started_game
@@ -18,7 +22,10 @@ from bot.errors import (
     UndoNothing,
     UndoStale,
 )
+from bot.live import LiveGame
 from bot.manager import GameManager
+from bot.manager.leagues import LeagueOps
+from bot.manager.stats import StatsOps
 from engine import Game
 from engine.core.events import PlayerLeft
 
@@ -143,7 +150,7 @@ async def test_a_resigned_seat_leaves_through_the_engine_and_is_skipped(
     ]
     assert [s.status for s in (await manager.game(view.game_id)).seats][1] == "resigned"
     assert manager.cache.get(view.game_id).game.out == [False, True, False]  # type: ignore[union-attr]
-    record = await manager.full_record(view.game_id)
+    record = await manager.records.full_record(view.game_id)
     assert [a for a in record["actions"] if a["type"] == "forfeit"] == [
         {"type": "forfeit", "player": 1, "forced": "resigned"}
     ]
@@ -163,6 +170,46 @@ async def test_undo_never_brings_back_a_player_who_left(manager: GameManager) ->
     assert (await manager.decision(view.game_id)).user_id == ALICE
 
 
+async def test_a_game_end_is_told_once_to_each_listener_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    heard: list[tuple[str, int, str]] = []
+
+    def listener(name: str, fails: bool = False) -> Callable[..., Awaitable[None]]:
+        async def told(*args: object) -> None:
+            live = args[-1]
+            assert isinstance(live, LiveGame)
+            heard.append((name, live.row.id, live.row.status))
+            if fails:
+                raise RuntimeError("a listener that fails")
+
+        return told
+
+    # The manager subscribes the league result, then the statistics, when it is built.
+    monkeypatch.setattr(LeagueOps, "game_ended", listener("league"))
+    monkeypatch.setattr(StatsOps, "game_ended", listener("stats"))
+    manager = await GameManager.open(str(tmp_path / "games.sqlite3"))
+    try:
+        manager.on_game_end(listener("broken", fails=True))
+        manager.on_game_end(listener("dashboard"))
+        view = await started_game(manager, users=(ALICE, BOB, CAROL))
+        await manager.resign(view.game_id, CAROL)
+        assert heard == []  # two players left: not an end
+        with caplog.at_level(logging.ERROR, logger="bot.manager.base"):
+            result = await manager.resign(view.game_id, BOB)  # a failing listener fails nothing
+        assert result.view.game.status == "finished"
+        game = view.game_id
+        assert heard == [
+            (name, game, "finished") for name in ("league", "stats", "broken", "dashboard")
+        ]
+        assert "a listener of game" in caplog.text
+        other = await started_game(manager)
+        await manager.abandon(other.game_id, ALICE)
+        assert len(heard) == 4  # an abandoned game has no result: not an end
+    finally:
+        await manager.close()
+
+
 async def test_abandon_is_for_the_creator_or_an_admin(manager: GameManager) -> None:
     view = await started_game(manager)
     with pytest.raises(NotOwner):
@@ -171,8 +218,10 @@ async def test_abandon_is_for_the_creator_or_an_admin(manager: GameManager) -> N
     assert row.status == "abandoned"
     with pytest.raises(NotActive):
         await manager.play_turn(view.game_id, ALICE, view.placements[0], turn=0)
-    assert await manager.games_in_channel(7) == []
-    assert [g.id for g in await manager.games_in_channel(7, statuses=("abandoned",))] == [row.id]
+    assert await manager.records.games_in_channel(7) == []
+    assert [g.id for g in await manager.records.games_in_channel(7, statuses=("abandoned",))] == [
+        row.id
+    ]
 
 
 async def test_a_started_game_is_abandoned_when_every_player_agrees(manager: GameManager) -> None:
@@ -202,15 +251,15 @@ async def test_export_then_import_gives_the_same_game(manager: GameManager) -> N
     view = await started_game(manager, seed=8, options={"farmers": "modern"})
     for _ in range(25):
         view = (await play_random(manager, view, rng)).view
-    record = await manager.full_record(view.game_id)
+    record = await manager.records.full_record(view.game_id)
     assert Game.from_record(json.loads(json.dumps(record))).snapshot() == (
         manager.cache.get(view.game_id).game.snapshot()  # type: ignore[union-attr]
     )
-    row = await manager.import_record(record, CAROL, users=[BOB, ALICE])
+    row = await manager.records.import_record(record, CAROL, users=[BOB, ALICE])
     assert row.status == "active" and [s.user_id for s in row.seats] == [BOB, ALICE]
-    assert await manager.full_record(row.id) == record
+    assert await manager.records.full_record(row.id) == record
     manager.cache.drop(row.id)
-    assert await manager.full_record(row.id) == record
+    assert await manager.records.full_record(row.id) == record
 
 
 @pytest.mark.parametrize(
@@ -230,22 +279,22 @@ async def test_bad_records_are_refused_with_the_reason(
     view = await started_game(manager)
     while len(await manager.storage.get_actions(view.game_id)) < 4:
         view = (await play_random(manager, view, rng)).view
-    record = await manager.full_record(view.game_id)
+    record = await manager.records.full_record(view.game_id)
     del record["actions"][4:]
     mutate(record)  # type: ignore[operator]
     with pytest.raises(BadRecord, match=words):
-        await manager.import_record(record, ALICE)
-    assert len(await manager.games_of_user(ALICE)) == 1
+        await manager.records.import_record(record, ALICE)
+    assert len(await manager.records.games_of_user(ALICE)) == 1
 
 
 async def test_listings_by_channel_user_and_whose_turn(manager: GameManager) -> None:
     one = await started_game(manager, seed=1)
     two = await started_game(manager, seed=2, users=(BOB, CAROL))
-    lobby = await manager.create_lobby(CAROL, "Carol", channel_id=8)
-    await manager.set_messages(two.game_id, thread_id=99, message_id=5)
-    assert {g.id for g in await manager.games_in_channel(7)} == {one.game_id, two.game_id}
-    assert [g.id for g in await manager.games_in_channel(99)] == [two.game_id]
-    assert {g.id for g in await manager.games_of_user(CAROL)} == {two.game_id, lobby.id}
-    assert [g.id for g in await manager.games_awaiting(ALICE)] == [one.game_id]
-    assert [g.id for g in await manager.games_awaiting(BOB)] == [two.game_id]
-    assert await manager.games_awaiting(CAROL) == []
+    lobby = await manager.lobbies.create_lobby(CAROL, "Carol", channel_id=8)
+    await manager.records.set_messages(two.game_id, thread_id=99, message_id=5)
+    assert {g.id for g in await manager.records.games_in_channel(7)} == {one.game_id, two.game_id}
+    assert [g.id for g in await manager.records.games_in_channel(99)] == [two.game_id]
+    assert {g.id for g in await manager.records.games_of_user(CAROL)} == {two.game_id, lobby.id}
+    assert [g.id for g in await manager.records.games_awaiting(ALICE)] == [one.game_id]
+    assert [g.id for g in await manager.records.games_awaiting(BOB)] == [two.game_id]
+    assert await manager.records.games_awaiting(CAROL) == []

@@ -27,16 +27,16 @@ async def test_forced_reasons_survive_export_and_import(manager: GameManager) ->
     await manager.play_turn(view.game_id, Timeout("skip"), turn=0)
     await manager.play_turn(view.game_id, Timeout(), turn=1)  # the game's policy: autoplay
     await manager.resign(view.game_id, CAROL)
-    record = await manager.full_record(view.game_id)
+    record = await manager.records.full_record(view.game_id)
     assert record["actions"][0]["forced"] == "skip"
     assert {a.get("forced") for a in record["actions"]} == {"skip", "autoplay", "resigned"}
     Game.from_record(record)  # the engine ignores the extra field
-    row = await manager.import_record(record, ALICE, users=[ALICE, BOB, CAROL])
+    row = await manager.records.import_record(record, ALICE, users=[ALICE, BOB, CAROL])
     assert [s.status for s in row.seats] == ["playing", "playing", "resigned"]
-    assert await manager.full_record(row.id) == record
+    assert await manager.records.full_record(row.id) == record
     record["actions"][0]["forced"] = "boredom"
     with pytest.raises(BadRecord, match="'forced' must be one of"):
-        await manager.import_record(record, ALICE)
+        await manager.records.import_record(record, ALICE)
 
 
 async def test_an_unknown_timeout_policy_is_refused(manager: GameManager) -> None:
@@ -50,7 +50,7 @@ async def test_an_absence_must_end_in_the_future_and_within_two_months(
 ) -> None:
     now = manager.clock()
     with pytest.raises(BadSettings, match="future"):
-        await manager.set_away(ALICE, now - 1)
+        await manager.timing.set_away(ALICE, now - 1)
     with pytest.raises(BadSettings, match="60 days"):
-        await manager.set_away(ALICE, now + 61 * 86400)
-    assert (await manager.user_settings(ALICE)).away_until is None
+        await manager.timing.set_away(ALICE, now + 61 * 86400)
+    assert (await manager.records.user_settings(ALICE)).away_until is None

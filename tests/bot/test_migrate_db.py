@@ -37,13 +37,13 @@ async def filled(path: Path) -> dict[int, tuple[int, int]]:
                 if view.finished:
                     break
                 view = (await play_random(manager, view, rng)).view
-        await manager.create_lobby(CAROL, "carol", channel_id=9)
+        await manager.lobbies.create_lobby(CAROL, "carol", channel_id=9)
         await manager.storage.save_guild_settings(GuildSettings(1, "fr"), 1.0)
         await manager.storage.save_user_settings(UserSettings(ALICE, "de", True, 4e9), 1.0)
-        league = await manager.create_league(1, 2, 3, "Spring", admin=True)
+        league = await manager.leagues.create_league(1, 2, 3, "Spring", admin=True)
         for user in (ALICE, BOB):
-            await manager.join_league(league.id, user, f"user{user}")
-        (view,) = await manager.schedule(
+            await manager.leagues.join_league(league.id, user, f"user{user}")
+        (view,) = await manager.leagues.schedule(
             league.id, 3, admin=True, players=[(ALICE, "a"), (BOB, "b")]
         )
         while not view.finished:
@@ -65,15 +65,15 @@ async def test_everything_moves_and_the_games_go_on(tmp_path: Path, pg_url: str)
     try:
         moved = await manager.storage.list_games(statuses=("lobby", "active", "finished"))
         assert {g.id: (g.turn, g.action_count) for g in moved} == games
-        (league,) = await manager.guild_leagues(1)
-        table = await manager.season_table(league.id)
+        (league,) = await manager.leagues.guild_leagues(1)
+        table = await manager.leagues.season_table(league.id)
         assert table.games == 1 and sum(s.games for s in table.rows) == 2
-        assert (await manager.guild_settings(1)).locale == "fr"
-        assert await manager.user_settings(ALICE) == UserSettings(ALICE, "de", True, 4e9)
+        assert (await manager.records.guild_settings(1)).locale == "fr"
+        assert await manager.records.user_settings(ALICE) == UserSettings(ALICE, "de", True, 4e9)
         active = next(g for g in moved if g.status == "active")
         view = await manager.decision(active.id)
         await play_random(manager, view, random.Random(0))
-        fresh = await manager.create_lobby(ALICE, "alice", channel_id=9)
+        fresh = await manager.lobbies.create_lobby(ALICE, "alice", channel_id=9)
         assert fresh.id == max(games) + 1, "new ids go on after the copied ones"
     finally:
         await manager.close()
@@ -113,7 +113,7 @@ async def test_a_target_that_holds_games_is_refused(tmp_path: Path, pg_url: str)
     source = tmp_path / "games.sqlite3"
     await filled(source)
     manager = await GameManager.open(pg_url)
-    await manager.create_lobby(ALICE, "alice", channel_id=9)
+    await manager.lobbies.create_lobby(ALICE, "alice", channel_id=9)
     await manager.close()
     with pytest.raises(MigrationFailed, match="already holds 1 rows in games"):
         await migrate(str(source), pg_url)

@@ -53,7 +53,7 @@ async def test_a_refusal_reads_in_the_players_language(manager: GameManager) -> 
 
 async def test_deadlines_fire_once_per_turn(manager: GameManager) -> None:
     now = [1000.0]
-    manager._clock = lambda: now[0]
+    manager.clock = lambda: now[0]
     view = await started_game(manager, turn_seconds=100)
     assert await manager.storage.due_deadlines(1074) == []
     due = await manager.storage.due_deadlines(1075)

@@ -70,7 +70,7 @@ async def test_a_game_across_days_gets_one_mention_per_turn_start_and_one_remind
     assert len(what) == len(set(what)), "a second notice for the same turn"
     # The new turn's deadline counts from the forced move, and the stamps in the
     # notices are the deadlines the Discord layer shows as relative timestamps.
-    deadline = await manager.turn_clock(gid)
+    deadline = await manager.timing.turn_clock(gid)
     assert deadline is not None and deadline.due_at == NOON + 48 * HOUR + DAY
     assert notifier.deadlines[0].due_at == NOON + DAY
 
@@ -104,7 +104,7 @@ async def test_a_timeout_applies_the_game_policy(
     assert (forced.policy, forced.turn, forced.seat, forced.user_id) == (policy, 0, 0, ALICE)
     log = await manager.storage.get_actions(gid)
     assert {(r.forced, r.user_id) for r in log} == {(policy, None)}
-    record = await manager.export_record(gid)
+    record = await manager.records.export_record(gid)
     assert all(a["forced"] == policy for a in record["actions"])
     game = manager.cache.get(gid).game  # type: ignore[union-attr]
     assert forced.move.view.user_id == BOB
@@ -171,15 +171,15 @@ async def test_vacation_pauses_the_clock_and_gives_back_the_time_left(
     view = await started_game(manager, turn_seconds=int(DAY))
     gid = view.game_id
     await hours(scheduler, clock, 0, 6)
-    await manager.set_away(ALICE, NOON + 54 * HOUR)  # 6 h into her turn, away 2 days
-    paused = await manager.turn_clock(gid)
+    await manager.timing.set_away(ALICE, NOON + 54 * HOUR)  # 6 h into her turn, away 2 days
+    paused = await manager.timing.turn_clock(gid)
     assert paused is not None and paused.paused and paused.remaining == 18 * HOUR
     assert paused.away_until == NOON + 54 * HOUR  # what the others see
     await hours(scheduler, clock, 7, 53)
     assert [w for w, *_ in notifier.sent] == ["start"]  # no reminder, no timeout meanwhile
     await hours(scheduler, clock, 54, 54)
     assert notifier.kinds("resumed") == [(gid, 0, ALICE, 54.0)]
-    back = await manager.turn_clock(gid)
+    back = await manager.timing.turn_clock(gid)
     assert back is not None and not back.paused and back.due_at == NOON + 72 * HOUR
     await hours(scheduler, clock, 55, 72)
     assert notifier.kinds("reminder") == [(gid, 0, ALICE, 66.0)]  # 18 h into her 24 h
@@ -190,15 +190,15 @@ async def test_a_turn_that_starts_while_away_waits_and_an_early_return_resumes_i
     manager: GameManager, scheduler: Scheduler, notifier: FakeNotifier, clock: FakeClock
 ) -> None:
     view = await started_game(manager, turn_seconds=int(DAY))
-    await manager.set_away(BOB, NOON + 10 * DAY)
+    await manager.timing.set_away(BOB, NOON + 10 * DAY)
     await play_turn(manager, view.game_id)  # Alice plays at once: Bob's turn, Bob away
-    waiting = await manager.turn_clock(view.game_id)
+    waiting = await manager.timing.turn_clock(view.game_id)
     assert waiting is not None and waiting.paused and waiting.remaining == DAY
     await hours(scheduler, clock, 0, 30)
     assert notifier.kinds("forced:autoplay") == []
     clock.at(30.5)
-    await manager.set_away(BOB, None)  # back early
-    running = await manager.turn_clock(view.game_id)
+    await manager.timing.set_away(BOB, None)  # back early
+    running = await manager.timing.turn_clock(view.game_id)
     assert running is not None and running.due_at == NOON + 54.5 * HOUR
 
 
@@ -207,7 +207,7 @@ async def test_timers_written_while_their_player_is_away_are_paused_from_the_sta
 ) -> None:
     """The storage pauses a turn's timers as it writes them when the player is away (no read
     of their settings before): at the start of a game, after a move, after an undo."""
-    await manager.set_away(ALICE, NOON + 2 * DAY)
+    await manager.timing.set_away(ALICE, NOON + 2 * DAY)
     view = await started_game(manager, turn_seconds=int(DAY))  # Alice's turn, Alice away
     gid = view.game_id
 
@@ -217,11 +217,11 @@ async def test_timers_written_while_their_player_is_away_are_paused_from_the_sta
         return [t.paused_at for t in timers]
 
     assert await paused() == [clock.now, clock.now]
-    await manager.set_away(ALICE, None)
+    await manager.timing.set_away(ALICE, None)
     clock.at(1)
     await play_turn(manager, gid)  # Bob's turn, Bob here
     assert await paused() == [None, None]
-    await manager.set_away(ALICE, NOON + 2 * DAY)
+    await manager.timing.set_away(ALICE, NOON + 2 * DAY)
     clock.at(2)
     undone = await manager.undo(gid, ALICE)  # her turn again, and she is away
     assert undone.undone and undone.view is not None and undone.view.user_id == ALICE
@@ -231,11 +231,11 @@ async def test_timers_written_while_their_player_is_away_are_paused_from_the_sta
 async def test_the_daily_digest_lists_whose_turn_it_is_once_a_day(
     manager: GameManager, scheduler: Scheduler, notifier: FakeNotifier, clock: FakeClock
 ) -> None:
-    await manager.update_guild_settings(GUILD, digest_channel_id=900)
+    await manager.records.update_guild_settings(GUILD, digest_channel_id=900)
     slow = await started_game(manager, turn_seconds=int(DAY), guild_id=GUILD)
     free = await started_game(manager, seed=2, users=(CAROL, BOB), guild_id=GUILD)
     await started_game(manager, seed=3, guild_id=GUILD + 1)  # another guild, no digest
-    await manager.set_away(ALICE, NOON + 3 * DAY)
+    await manager.timing.set_away(ALICE, NOON + 3 * DAY)
     await hours(scheduler, clock, 0, 44)
     assert [h for _, _, _, h in notifier.kinds("digest")] == [0.0, 21.0]  # then 09:00 UTC
     lines = notifier.digests[0]

@@ -136,11 +136,11 @@ async def play(
 ) -> int:
     """A game of random legal moves, each ``delays[user]`` seconds after the previous one;
     ``moves``: stop after that many (the game stays active)."""
-    row = await mgr.create_lobby(users[0], "u0", guild_id=guild, channel_id=7,
+    row = await mgr.lobbies.create_lobby(users[0], "u0", guild_id=guild, channel_id=7,
                                  turn_seconds=turn_seconds, expansions=expansions)  # fmt: skip
     for user in users[1:]:
-        await mgr.join(row.id, user, f"u{user}")
-    view: TurnView = await mgr.start(row.id, users[0], seed=seed)
+        await mgr.lobbies.join(row.id, user, f"u{user}")
+    view: TurnView = await mgr.lobbies.start(row.id, users[0], seed=seed)
     seats = users
     rng = random.Random(seed)
     turn_start, played = clock.now, 0
@@ -201,7 +201,7 @@ async def test_stats_from_games_played_match_what_was_seen(
     await play(mgr, clock, (ALICE, BOB), None, seed=3, guild=OTHER_GUILD)  # another server
     await play(mgr, clock, (ALICE, BOB), None, seed=4, moves=6)  # still being played
 
-    report = await mgr.player_stats(GUILD, ALICE, versus=BOB)
+    report = await mgr.stats.player_stats(GUILD, ALICE, versus=BOB)
     assert report.summarised == 0, "each game was summarised when it ended"
     stats = report.player
     scores = seen.scores[ALICE]
@@ -223,9 +223,9 @@ async def test_stats_from_games_played_match_what_was_seen(
     margins = [a - b for a, b in zip(seen.scores[ALICE], seen.scores[BOB], strict=True)]
     assert together.average_margin == sum(margins) / 2
 
-    carol = (await mgr.player_stats(GUILD, CAROL)).player
+    carol = (await mgr.stats.player_stats(GUILD, CAROL)).player
     assert carol.games == 1 and carol.median_turn == statistics.median(seen.times[CAROL])
-    assert (await mgr.player_stats(OTHER_GUILD, ALICE)).player.games == 1
+    assert (await mgr.stats.player_stats(OTHER_GUILD, ALICE)).player.games == 1
 
 
 async def test_big_box_stats_count_goods_and_inns_and_cathedrals_as_roads_and_cities(
@@ -236,7 +236,7 @@ async def test_big_box_stats_count_goods_and_inns_and_cathedrals_as_roads_and_ci
     for seed in range(1, 4):
         await play(mgr, clock, (ALICE, BOB), seen, seed=seed, expansions=big_box)
     for user in (ALICE, BOB):
-        stats = (await mgr.player_stats(GUILD, user)).player
+        stats = (await mgr.stats.player_stats(GUILD, user)).player
         assert dict(stats.categories) == {k: v for k, v in seen.points[user].items() if v}
         assert sum(v for _, v in stats.categories) == sum(seen.scores[user])
         assert set(dict(stats.categories)) <= {"city", "road", "cloister", "field", "barn", "goods"}
@@ -244,8 +244,8 @@ async def test_big_box_stats_count_goods_and_inns_and_cathedrals_as_roads_and_ci
         for (mark, feature), share in seen.marked.items():
             assert dict(stats.categories).get(feature, 0) >= share.get(user, 0), mark
     assert set(seen.marked) == {("inn", "road"), ("cathedral", "city")}
-    won = dict((await mgr.player_stats(GUILD, ALICE)).player.categories).get("goods", 0)
-    won += dict((await mgr.player_stats(GUILD, BOB)).player.categories).get("goods", 0)
+    won = dict((await mgr.stats.player_stats(GUILD, ALICE)).player.categories).get("goods", 0)
+    won += dict((await mgr.stats.player_stats(GUILD, BOB)).player.categories).get("goods", 0)
     assert won > 0 and won % 10 == 0, "goods majorities pay 10 each"
 
 
@@ -262,21 +262,21 @@ async def test_games_that_ended_before_are_summarised_once_when_asked(
     await mgr.storage.save_game_stats({first: [], second: []})
     assert await mgr.storage.games_without_stats(GUILD, ALICE) == [first, second]
     assert await mgr.storage.games_without_stats(GUILD, BOB) == [first]
-    report = await mgr.player_stats(GUILD, ALICE)
+    report = await mgr.stats.player_stats(GUILD, ALICE)
     assert report.summarised == 2 and report.player.games == 2
     assert await mgr.storage.game_stats_of(GUILD, ALICE) == stored, "the same rows as at the end"
-    assert (await mgr.player_stats(GUILD, ALICE)).summarised == 0
+    assert (await mgr.stats.player_stats(GUILD, ALICE)).summarised == 0
 
 
 async def test_a_game_against_a_computer_counts_for_the_person_only(
     timed: GameManager, clock: FakeClock
 ) -> None:
     mgr = timed
-    row = await mgr.create_lobby(ALICE, "alice", guild_id=GUILD, channel_id=7)
-    row = await mgr.add_computer(row.id, ALICE, "easy", "Computer 1 (Easy)")
-    await mgr.start(row.id, ALICE, seed=3)
+    row = await mgr.lobbies.create_lobby(ALICE, "alice", guild_id=GUILD, channel_id=7)
+    row = await mgr.lobbies.add_computer(row.id, ALICE, "easy", "Computer 1 (Easy)")
+    await mgr.lobbies.start(row.id, ALICE, seed=3)
     await mgr.resign(row.id, ALICE)  # the computer wins
-    stats = (await mgr.player_stats(GUILD, ALICE)).player
+    stats = (await mgr.stats.player_stats(GUILD, ALICE)).player
     assert (stats.games, stats.wins, stats.against_computers) == (1, 0, 1)
     computer = row.seats[1].user_id
     assert computer < 0
@@ -306,16 +306,16 @@ async def test_a_league_season_counts_its_counted_games_only(
         await storage.record_league_result(LeagueResult(game_id, league_id, season, START, placing))
     audit = LeagueAudit(league_id, ALICE, "annul", START)
     assert await storage.annul_league_result(second, ALICE, "misplayed", START, audit)
-    one = await mgr.player_stats(GUILD, ALICE, league_id=league_id, season=1, versus=BOB)
+    one = await mgr.stats.player_stats(GUILD, ALICE, league_id=league_id, season=1, versus=BOB)
     assert one.season == (league_id, 1)
     assert one.player.games == 1 and one.versus is not None and one.versus.games == 1
-    alone = (await mgr.player_stats(GUILD, ALICE)).player
+    alone = (await mgr.stats.player_stats(GUILD, ALICE)).player
     assert alone.games == 3
-    current = await mgr.player_stats(GUILD, ALICE, league_id=league_id)
+    current = await mgr.stats.player_stats(GUILD, ALICE, league_id=league_id)
     assert current.season == (league_id, 2) and current.player.games == 1
     assert current.player.total_score == (await storage.game_stats_of(GUILD, CAROL))[0].score
     with pytest.raises(NoSuchSeason):
-        await mgr.player_stats(GUILD, ALICE, league_id=league_id, season=5)
+        await mgr.stats.player_stats(GUILD, ALICE, league_id=league_id, season=5)
 
 
 async def test_two_writers_summarising_the_same_game_at_once_agree(

@@ -102,7 +102,7 @@ async def test_the_abbey_is_played_into_a_hole_instead_of_the_drawn_tile(
     assert "bob scored 2 for the road (2 tiles)." in turn.content
     assert f"<@{bob.id}>, your turn!" in turn.content and "Tile to place" in turn.content
     assert not any(o["value"].endswith(",a") for _, o in put_options(turn)), "hole filled"
-    record = await table.bot.manager.full_record(game_id)
+    record = await table.bot.manager.records.full_record(game_id)
     assert record["actions"][-2:] == [
         PlaceAbbey(0, 1).to_json(),
         PlaceFigure("follower", 0, 1, "C").to_json(),
@@ -210,7 +210,7 @@ async def test_the_end_game_abbey_is_offered_to_the_next_players_in_turn(
     assert_png(simcord_env, final)
     view = await table.bot.manager.decision(game_id)
     assert view.finished
-    record = await table.bot.manager.full_record(game_id)
+    record = await table.bot.manager.records.full_record(game_id)
     assert Pass().to_json() in record["actions"][-4:]
 
 
@@ -237,7 +237,7 @@ async def test_the_tactical_hand_is_shown_only_to_its_owner(simcord_env: simcord
     chosen = value.split(",")[3]
     step = await pick(table, game_id, alice, hand, value=value)
     await commit(alice, step)
-    record = await table.bot.manager.full_record(game_id)
+    record = await table.bot.manager.records.full_record(game_id)
     assert record["actions"][0]["type"] == "place_tile" and record["actions"][0]["tile"] == chosen
     assert "alice placed a tile (" in table.last().content
     # The public turn message never names anybody's tiles.
@@ -268,7 +268,7 @@ async def test_the_rotation_step_offers_each_fitting_look_with_its_picture(
         chosen = [c for c in components(step) if c.get("label") == f"↻ {rotation}°"]
         assert chosen[0]["style"] == discord.ButtonStyle.primary.value
     await commit(alice, step)
-    record = await table.bot.manager.full_record(game_id)
+    record = await table.bot.manager.records.full_record(game_id)
     assert record["actions"][0] == PlaceTile(x, y, min(legal)).to_json()
 
 
@@ -333,7 +333,7 @@ async def test_place_offers_and_plays_the_abbey_in_a_hole_as_the_menus_do(
     # The hole's letter alone plays the abbey (the tile does not fit there), with the monk.
     played = await alice.slash(table.thread(), "carcassonne place", cell="F", figure="1")
     assert said(played) == ["Played."], said(played)
-    record = await table.bot.manager.full_record(game_id)
+    record = await table.bot.manager.records.full_record(game_id)
     assert record["actions"][-2:] == [
         PlaceAbbey(0, 1).to_json(),
         PlaceFigure("follower", 0, 1, "C").to_json(),
@@ -361,7 +361,7 @@ async def test_a_hole_the_tile_fits_is_offered_twice_and_abbey_picks_the_abbey(
     # Any language's word asks for the abbey, in any case.
     played = await alice.slash(table.thread(), "carcassonne place", cell=f"{letter.lower()} Abtei")
     assert said(played) == ["Played."], said(played)
-    record = await table.bot.manager.full_record(game_id)
+    record = await table.bot.manager.records.full_record(game_id)
     assert record["actions"][-2:] == [PlaceAbbey(0, 1).to_json(), Pass().to_json()]
 
 

@@ -53,12 +53,12 @@ async def build(env: simcord.Env) -> World:
         await manager.play_turn(finished, alice.id, Pass(), turn=0, phase="figure")
     assert (await manager.decision(finished)).finished
     # The game in play, in its own thread: alice to play.
-    lobby_row = await manager.create_lobby(carol.id, "carol", guild_id=table.guild.id)
+    lobby_row = await manager.lobbies.create_lobby(carol.id, "carol", guild_id=table.guild.id)
     active = await forced_game(table, None, expansion=None, seed=7, seated=2)
     other = env.create_guild()
-    foreign = await manager.create_lobby(123, "zed", guild_id=other.id)
-    await manager.join(foreign.id, 456, "yan")
-    await manager.start(foreign.id, 123, seed=1)
+    foreign = await manager.lobbies.create_lobby(123, "zed", guild_id=other.id)
+    await manager.lobbies.join(foreign.id, 456, "yan")
+    await manager.lobbies.start(foreign.id, 123, seed=1)
     return World(table, active, finished, lobby_row.id, foreign.id)
 
 
@@ -228,7 +228,9 @@ async def test_bad_input_gets_a_clear_ephemeral_answer(
         )
         values["rotation"] = offered[0]["value"]
     before = {gid: (await table.bot.manager.game(gid)).action_count for gid in world.ids().values()}
-    count = len(await table.bot.manager.games_of_user(player.id, statuses=("active", "lobby")))
+    count = len(
+        await table.bot.manager.records.games_of_user(player.id, statuses=("active", "lobby"))
+    )
     result = await player.slash(places[where], f"carcassonne {command}", **values)
     texts = [m.content for m in ([result.response] if result.response else []) + result.followups]
     shown = [t for t in texts if t]
@@ -242,7 +244,7 @@ async def test_bad_input_gets_a_clear_ephemeral_answer(
     after = {gid: (await table.bot.manager.game(gid)).action_count for gid in world.ids().values()}
     assert after == before, "a refused command changes no game"
     assert count == len(
-        await table.bot.manager.games_of_user(player.id, statuses=("active", "lobby"))
+        await table.bot.manager.records.games_of_user(player.id, statuses=("active", "lobby"))
     ), "nothing was created"
     assert not simcord_env.errors
 
@@ -317,4 +319,4 @@ async def test_records_with_huge_numbers_or_deep_nesting_are_refused_clearly(
             assert any(expected in t for t in texts), texts
             assert all(len(t) <= 2000 for t in texts)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
-    assert await table.bot.manager.games_in_channel(table.channel.id, ("active",)) == []
+    assert await table.bot.manager.records.games_in_channel(table.channel.id, ("active",)) == []

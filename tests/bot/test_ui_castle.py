@@ -99,7 +99,7 @@ async def forced_castle(
     draw = [kind for _, kind, _, _ in OPENING] + more
     extra = {"draw": draw, "wall_draw": list(walls)}
     await manager.storage.save_game(dataclasses.replace(row, setup_extra=extra))
-    manager._seeds = lambda: 3
+    manager.seeds = lambda: 3
     await table.players[0].click(lobby, custom_id=f"cc:lobby:{game_id}:start")
     for action in opening_actions(walls):
         view = await manager.decision(game_id)
@@ -223,7 +223,7 @@ async def test_a_castle_game_with_a_wall_tile_played_to_the_final_scores(
     assert not custom_ids(final)
     image = assert_png(simcord_env, final)
     assert len(image) < 10 * 1024 * 1024
-    record = await manager.export_record(game_id)
+    record = await manager.records.export_record(game_id)
     assert {"type": "use_wall_tile", "wall": 1} in record["actions"]
     assert UseWallTile(1).to_json() in record["actions"]
 
@@ -248,7 +248,7 @@ async def test_a_wall_tile_is_played_once_and_only_by_its_owner(simcord_env: sim
     await alice.click(step_of(first), custom_id=confirms[0])
     late = await alice.click(step_of(second), custom_id=confirms[1])
     assert any("no wall tile 1" in t for t in said(late)), said(late)
-    record = await table.bot.manager.export_record(game_id)
+    record = await table.bot.manager.records.export_record(game_id)
     assert [a for a in record["actions"] if a["type"] == "use_wall_tile"] == [
         {"type": "use_wall_tile", "wall": 1}
     ]
@@ -294,5 +294,5 @@ async def test_wall_tile_2_after_a_knight_doubles_that_tower(simcord_env: simcor
     await alice.click(played, custom_id=next(i for i in custom_ids(played, "cc:wend:")))
     view = await table.bot.manager.decision(game_id)
     assert (view.turn, view.phase) == (7, "tile") and view.user_id == table.players[1].id
-    record = await table.bot.manager.export_record(game_id)
+    record = await table.bot.manager.records.export_record(game_id)
     assert {"type": "use_wall_tile", "wall": 2, "x": 6, "y": 0, "at": 6} in record["actions"]

@@ -71,7 +71,7 @@ def near(found: dict[str, int], wanted: dict[str, int]) -> bool:
 
 
 async def due_of(table: Table, game_id: int) -> int:
-    clock = await table.bot.manager.chess_clock(game_id)
+    clock = await table.bot.manager.clocks.chess_clock(game_id)
     assert clock is not None and clock.due_at is not None
     return int(clock.due_at)
 
@@ -94,7 +94,7 @@ async def test_the_lobby_offers_the_clock_and_the_turn_message_shows_it(
     lobby = next(m for m in table.channel.history() if m.id == lobby.id)
     assert "Chess clock: 5 min + 10 s per turn" in shown(lobby), shown(lobby)
     await bob.click(lobby, custom_id=f"cc:lobby:{game_id}:join")
-    table.bot.manager._seeds = lambda: 7
+    table.bot.manager.seeds = lambda: 7
     started = now(simcord_env)
     await alice.click(lobby, custom_id=f"cc:lobby:{game_id}:start")
     first = table.last()
@@ -183,9 +183,9 @@ async def test_a_restart_in_the_middle_of_a_clock_keeps_every_bank(
     await seconds(simcord_env, 100)
     await play(table, game_id)  # alice keeps 520 s
     await seconds(simcord_env, 120)  # bob has spent 120 of his 620 s
-    before = await table.bot.manager.chess_clock(game_id)
+    before = await table.bot.manager.clocks.chess_clock(game_id)
     await simcord_env.restart_bot(clock_bot(tmp_path / "games.sqlite3"))
-    after = await table.bot.manager.chess_clock(game_id)
+    after = await table.bot.manager.clocks.chess_clock(game_id)
     assert after == before
     assert after is not None and after.banks == (520.0, 500.0)
     status = await table.players[0].slash(table.thread(), "carcassonne status")
@@ -264,4 +264,4 @@ async def test_a_refused_pause_leaves_the_clocks_running(simcord_env: simcord.En
     await seconds(simcord_env, due + 2 - now(simcord_env))
     thread = table.thread()
     assert len([m for m in thread.history() if "alice's time ran out" in m.content]) == 1
-    assert not (await table.bot.manager.chess_clock(game_id)).paused  # type: ignore[union-attr]
+    assert not (await table.bot.manager.clocks.chess_clock(game_id)).paused  # type: ignore[union-attr]

@@ -41,7 +41,7 @@ async def lobby_with_computers(table: Table, *levels: str) -> tuple[int, Any]:
 
 
 async def start(table: Table, game_id: int, lobby: Any, seed: int = 7) -> None:
-    table.bot.manager._seeds = lambda: seed
+    table.bot.manager.seeds = lambda: seed
     await table.players[0].click(lobby, custom_id=f"cc:lobby:{game_id}:start")
     assert table.bot.computer_turns is not None
     await table.bot.computer_turns.idle()
@@ -92,7 +92,7 @@ async def test_a_computer_plays_its_turn_at_once_and_posts_it_with_the_board(
     computer_move = next(m for m in messages if "Bot 1 (Medium)" in m.content)
     assert "<@-" not in computer_move.content
     assert attachment_bytes(simcord_env, computer_move.attachments[0]).startswith(b"\x89PNG")
-    record = await table.bot.manager.export_record(game_id)
+    record = await table.bot.manager.records.export_record(game_id)
     assert record["computer"] == {"Bot 1 (Medium)": "medium"}
     assert json.loads(json.dumps(record))["players"][1] == "Bot 1 (Medium)"
 
@@ -147,7 +147,7 @@ async def test_practice_starts_a_game_against_computers_at_once(simcord_env: sim
     await alice.slash(table.channel, "carcassonne practice", level="easy", opponents=2)
     assert table.bot.computer_turns is not None
     await table.bot.computer_turns.idle()
-    game_id = (await table.bot.manager.games_of_user(alice.id))[0].id
+    game_id = (await table.bot.manager.records.games_of_user(alice.id))[0].id
     row = await table.bot.manager.game(game_id)
     assert [s.computer for s in row.seats] == [None, "easy", "easy"]
     assert row.status == "active"

@@ -147,7 +147,7 @@ async def test_a_dashboard_through_200_moves_in_10_games_edits_once_per_window(
         (line,) = [x for x in final.splitlines() if x.startswith(f"**[#{game_id}]({link})** · ")]
         assert f"<@{player.user_id}> to play" in line
         if row.turn_seconds:
-            clock_now = await manager.turn_clock(game_id)
+            clock_now = await manager.timing.turn_clock(game_id)
             assert clock_now is not None and f"ends <t:{int(clock_now.due_at)}:R>" in line
         else:
             started = await manager.watch.turn_started_at(game_id)
@@ -175,7 +175,7 @@ async def test_a_restart_finds_the_dashboard_again_or_posts_it_anew(
     again = dashboard_message(table)
     assert again.id == board.id
     row = await table.bot.manager.game(game_id)
-    clock_now = await table.bot.manager.turn_clock(game_id)
+    clock_now = await table.bot.manager.timing.turn_clock(game_id)
     assert clock_now is not None
     line = f"<@{row.seats[1].user_id}> to play · ends <t:{int(clock_now.due_at)}:R>"
     assert line in shown(again), shown(again)
@@ -214,14 +214,14 @@ async def test_a_game_under_a_chess_clock_shows_when_the_clock_runs_out(
     await admin.slash(table.channel, "carcassonne settings", dashboard=True)
     game_id = await table.new(clock="10+20")
     await simcord_env.advance_time(WINDOW)
-    chess = await table.bot.manager.chess_clock(game_id)
+    chess = await table.bot.manager.clocks.chess_clock(game_id)
     assert chess is not None and chess.due_at is not None
     row = await table.bot.manager.game(game_id)
     line = f"<@{row.seats[0].user_id}> to play · clock runs out <t:{int(chess.due_at)}:R>"
     assert line in shown(dashboard_message(table)), shown(dashboard_message(table))
     await place(table, game_id)
     await simcord_env.advance_time(WINDOW)
-    chess = await table.bot.manager.chess_clock(game_id)
+    chess = await table.bot.manager.clocks.chess_clock(game_id)
     assert chess is not None and chess.due_at is not None
     line = f"<@{row.seats[1].user_id}> to play · clock runs out <t:{int(chess.due_at)}:R>"
     assert line in shown(dashboard_message(table)), shown(dashboard_message(table))

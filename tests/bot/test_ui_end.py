@@ -287,7 +287,7 @@ async def test_a_solo_start_asks_for_confirmation_first(simcord_env: simcord.Env
     await alice.slash(table.channel, "carcassonne new")
     lobby = table.channel.last_message
     assert lobby is not None
-    game_id = (await table.bot.manager.games_in_channel(table.channel.id, ("lobby",)))[0].id
+    game_id = (await table.bot.manager.records.games_in_channel(table.channel.id, ("lobby",)))[0].id
     asked = await alice.click(lobby, custom_id=f"cc:lobby:{game_id}:start")
     question = asked.response
     assert question is not None and question.ephemeral
@@ -340,7 +340,7 @@ async def test_a_lobby_is_cancelled_by_its_creator_and_a_game_abandoned_by_an_ad
     lobby = table.channel.last_message
     assert lobby is not None
     manager = table.bot.manager
-    game_id = (await manager.games_in_channel(table.channel.id, ("lobby",)))[0].id
+    game_id = (await manager.records.games_in_channel(table.channel.id, ("lobby",)))[0].id
     await bob.click(lobby, custom_id=f"cc:lobby:{game_id}:join")
     refused = await bob.click(lobby, custom_id=f"cc:lobby:{game_id}:cancel")
     assert refused.ephemeral and any("Only the creator" in t for t in said_text(refused))

@@ -389,11 +389,11 @@ async def abbey_world(env: simcord.Env) -> World:
             records=real_records()[:2],
         )
         manager = table.bot.manager
-        league = await manager.create_league(
+        league = await manager.leagues.create_league(
             table.guild.id, table.channel.id, found.admin.id, LEAGUE, admin=True
         )
         for player in table.players:
-            await manager.join_league(league.id, player.id, player.name)
+            await manager.leagues.join_league(league.id, player.id, player.name)
         env._unicode_world = found  # type: ignore[attr-defined]
     manager = found.table.bot.manager
     if not found.game or (await manager.decision(found.game)).turn != SCENE_TURN:

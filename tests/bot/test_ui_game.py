@@ -151,4 +151,7 @@ async def test_the_same_square_picked_twice_at_once_opens_one_step_and_plays_onc
     assert not any(tr("unexpected", "en") in t for t in texts), texts
     assert not simcord_env.errors
     view = await table.bot.manager.decision(game_id)
-    assert view.turn == 1 and len((await table.bot.manager.export_record(game_id))["actions"]) <= 2
+    assert (
+        view.turn == 1
+        and len((await table.bot.manager.records.export_record(game_id))["actions"]) <= 2
+    )

@@ -56,7 +56,7 @@ async def forced_game(table: Table) -> int:
     assert row.kind == "hunters" and row.max_players == 5
     extra = {"draw": DRAW, "bonus_draw": BONUS}
     await manager.storage.save_game(dataclasses.replace(row, setup_extra=extra))
-    manager._seeds = lambda: 5
+    manager.seeds = lambda: 5
     await table.players[0].click(lobby, custom_id=f"cc:lobby:{game_id}:start")
     return game_id
 
@@ -198,16 +198,16 @@ async def test_the_rules_say_the_deck_is_reconstructed_in_both_languages(
 
 
 async def test_a_lobby_takes_two_to_five_hunters(manager: GameManager) -> None:
-    row = await manager.create_lobby(1, "Alice", game="hunters")
+    row = await manager.lobbies.create_lobby(1, "Alice", game="hunters")
     assert row.max_players == 5
     with pytest.raises(WrongPlayerCount, match="is for 2-5 players, and the lobby has 1"):
-        await manager.start(row.id, 1)
+        await manager.lobbies.start(row.id, 1)
     for user in range(2, 6):
-        row = await manager.join(row.id, user, f"P{user}")
+        row = await manager.lobbies.join(row.id, user, f"P{user}")
     assert len(row.seats) == 5
     with pytest.raises(Exception, match="full"):
-        await manager.join(row.id, 6, "Six")
-    view = await manager.start(row.id, 1)
+        await manager.lobbies.join(row.id, 6, "Six")
+    view = await manager.lobbies.start(row.id, 1)
     assert view.phase == "tile"
 
 

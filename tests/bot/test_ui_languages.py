@@ -25,7 +25,7 @@ async def test_a_whole_game_speaks_the_game_language(
 ) -> None:
     table = Table(simcord_env)
     manager = table.bot.manager
-    await manager.update_guild_settings(table.guild.id, locale=lang)
+    await manager.records.update_guild_settings(table.guild.id, locale=lang)
     client_language(monkeypatch, "en-US")  # most clients send English without choosing it
     game_id = await table.new(seed=5)
     rng = random.Random(5)
@@ -69,7 +69,7 @@ async def test_a_german_server_plays_in_german_until_an_admin_chooses_otherwise(
     await table.new()
     assert YOUR_TURN["de"] in table.last().content
     manager = table.bot.manager
-    await manager.update_guild_settings(table.guild.id, locale="en")
-    assert (await manager.guild_settings(table.guild.id)).locale_chosen
+    await manager.records.update_guild_settings(table.guild.id, locale="en")
+    assert (await manager.records.guild_settings(table.guild.id)).locale_chosen
     await table.new()
     assert YOUR_TURN["en"] in table.last().content

@@ -85,10 +85,10 @@ async def test_an_exported_record_imports_as_a_new_game_at_the_same_turn(
     position = json.loads(data)
     assert position["format"] == 2 and "seed" not in position and "draw" not in position
     every: tuple[Status, ...] = ("lobby", "active", "finished", "abandoned")
-    games = len(await table.bot.manager.games_of_user(alice.id, statuses=every))
+    games = len(await table.bot.manager.records.games_of_user(alice.id, statuses=every))
     refused = await alice.slash(table.channel, "carcassonne import", file=("game.json", data))
     assert refused.ephemeral and any("still running" in t for t in said(refused)), said(refused)
-    assert len(await table.bot.manager.games_of_user(alice.id, statuses=every)) == games
+    assert len(await table.bot.manager.records.games_of_user(alice.id, statuses=every)) == games
     # Once the game is over (here abandoned), its record imports as a new game.
     await table.bot.manager.abandon(game_id, alice.id, admin=True)
     exported = await alice.slash(table.thread(), "carcassonne export")
@@ -98,7 +98,7 @@ async def test_an_exported_record_imports_as_a_new_game_at_the_same_turn(
     assert record["format"] == 1 and len(record["actions"]) >= 2
     imported = await alice.slash(table.channel, "carcassonne import", file=("game.json", data))
     assert any("Imported as game" in t for t in said(imported)), said(imported)
-    new_id = max(r.id for r in await table.bot.manager.games_of_user(alice.id))
+    new_id = max(r.id for r in await table.bot.manager.records.games_of_user(alice.id))
     assert new_id != game_id
     view = await table.bot.manager.decision(new_id)
     assert view.turn == (await table.bot.manager.decision(game_id)).turn

@@ -137,7 +137,7 @@ async def test_a_game_across_days_mentions_each_player_once_and_reminds_once_per
     assert pinged == [{alice.id, bob.id}, {bob.id}, {alice.id}, {bob.id}]
     assert len(alice.user.dm_channel.history()) == 3  # the opt-in check and two reminders
     assert not bob.user.dm_channel.history()  # bob never opted in
-    record = await table.bot.manager.export_record(game_id)
+    record = await table.bot.manager.records.export_record(game_id)
     assert forced_actions(record)[:2] == [None, None]  # alice's own move
     assert set(forced_actions(record)[2:]) == {"autoplay"}
     assert played_at + 24 * HOUR <= clock(simcord_env)
@@ -168,7 +168,7 @@ async def test_a_timeout_applies_the_game_policy_and_is_announced_and_recorded(
     assert pings(simcord_env, thread.id, bob.id) == 2  # the welcome, then his turn
     view = await table.bot.manager.decision(game_id)
     assert view.turn == 1 and view.user_id == bob.id
-    record = await table.bot.manager.export_record(game_id)
+    record = await table.bot.manager.records.export_record(game_id)
     assert forced_actions(record) and set(forced_actions(record)) == {policy}
     if policy == "forfeit":
         assert view.game.seats[0].status == "forfeited"
@@ -196,7 +196,7 @@ async def test_a_deadline_scheduled_before_a_restart_fires_after_it_in_an_archiv
     assert len(containing(simcord_env, thread.id, "alice's time ran out")) == 1
     assert not archived(simcord_env, thread.id)
     assert (await table.bot.manager.decision(game_id)).turn == 1
-    record = await table.bot.manager.export_record(game_id)
+    record = await table.bot.manager.records.export_record(game_id)
     assert "autoplay" in forced_actions(record)
 
 
@@ -227,7 +227,7 @@ async def test_a_vacation_pauses_the_clock_visibly_and_resumes_it(
     back = containing(simcord_env, thread.id, "bob is back")
     assert len(back) == 1 and f"<t:{until + 24 * 3600}:R>" in back[0].content
     assert not back[0].ping_user_ids
-    clock_now = await table.bot.manager.turn_clock(game_id)
+    clock_now = await table.bot.manager.timing.turn_clock(game_id)
     assert clock_now is not None and not clock_now.paused
     assert clock_now.due_at == pytest.approx(until + 24 * HOUR)
     await later(simcord_env, 18)
@@ -238,7 +238,7 @@ async def test_a_vacation_pauses_the_clock_visibly_and_resumes_it(
     gone = await alice.slash(table.channel, "carcassonne away", days=3)
     assert said(gone) and gone.ephemeral
     assert len(containing(simcord_env, thread.id, "alice is away until")) == 1
-    assert (clock_then := await table.bot.manager.turn_clock(game_id)) and clock_then.paused
+    assert (clock_then := await table.bot.manager.timing.turn_clock(game_id)) and clock_then.paused
     await later(simcord_env, 5)
     back_now = await alice.slash(table.channel, "carcassonne away", days=0)
     assert any("Welcome back" in t for t in said(back_now)), said(back_now)
@@ -281,7 +281,7 @@ async def test_server_defaults_and_a_daily_digest_of_whose_turn_it_is(
     await admin.slash(table.channel, "carcassonne settings", digest_off=True)
     await later(simcord_env, 24)
     assert len(stored(simcord_env, digest.id)) == 2
-    skipped = await table.bot.manager.export_record(game_id)
+    skipped = await table.bot.manager.records.export_record(game_id)
     assert "skip" in forced_actions(skipped)  # the 12 h skip policy ran meanwhile
 
 
@@ -343,12 +343,12 @@ async def test_dm_reminders_can_be_turned_off_and_refused_dms_are_explained(
     simcord_env.inject_error("POST", f"/channels/{dm_id}/messages", status=403, code=50007)
     refused = await alice.slash(table.channel, "carcassonne reminders", dm=True)
     assert any("cannot send you direct messages" in t for t in said(refused)), said(refused)
-    assert not (await table.bot.manager.user_settings(alice.id)).dm_reminders
+    assert not (await table.bot.manager.records.user_settings(alice.id)).dm_reminders
     await alice.slash(table.channel, "carcassonne reminders", dm=True)
-    assert (await table.bot.manager.user_settings(alice.id)).dm_reminders
+    assert (await table.bot.manager.records.user_settings(alice.id)).dm_reminders
     off = await alice.slash(table.channel, "carcassonne reminders", dm=False)
     assert any("DM reminders are off" in t for t in said(off))
-    assert not (await table.bot.manager.user_settings(alice.id)).dm_reminders
+    assert not (await table.bot.manager.records.user_settings(alice.id)).dm_reminders
 
 
 async def test_play_by_post_commands_have_french_names() -> None:
@@ -401,7 +401,7 @@ async def test_a_reminder_sent_again_after_a_crash_is_not_shown_twice(
     dms = len(alice.user.dm_channel.history())
     manager = table.bot.manager
     row = await manager.game(game_id)
-    user = await manager.user_settings(alice.id)
+    user = await manager.records.user_settings(alice.id)
     (turn,) = [d for d in await manager.storage.deadlines(game_id) if d.kind == "turn"]
     notifier = DiscordNotifier(table.bot)
     await notifier.reminder(row, user, turn, again=True)

@@ -55,7 +55,7 @@ async def test_league_stats_count_the_seasons_games_only(simcord_env: simcord.En
     table = Table(simcord_env, players=3)
     alice, bob, carol = table.players
     manager = table.bot.manager
-    league = await manager.create_league(
+    league = await manager.leagues.create_league(
         table.guild.id, table.channel.id, alice.id, "Spring", admin=True
     )
     counted = await finished_game(table)

@@ -65,7 +65,7 @@ async def test_the_lobby_options_turn_purist_on_and_off(simcord_env: simcord.Env
     await alice.slash(table.channel, "carcassonne new", game="castle")
     lobby = table.channel.last_message
     assert lobby is not None
-    game_id = (await table.bot.manager.games_in_channel(table.channel.id))[0].id
+    game_id = (await table.bot.manager.records.games_in_channel(table.channel.id))[0].id
     options = await alice.click(lobby, custom_id=f"cc:lobby:{game_id}:options")
     menu = options.response
     assert menu is not None

@@ -69,7 +69,7 @@ async def test_a_request_every_player_refused_is_dropped(manager: GameManager) -
 
 
 async def test_only_running_games_are_followed(manager: GameManager) -> None:
-    row = await manager.create_lobby(ALICE, "alice", channel_id=7)
+    row = await manager.lobbies.create_lobby(ALICE, "alice", channel_id=7)
     with pytest.raises(NotActive):
         await manager.watch.follow(row.id, ZOE)
 
@@ -94,12 +94,12 @@ async def test_dashboards_are_kept_per_channel_with_their_message(manager: GameM
 
 
 async def test_the_heads_up_setting_is_stored_with_the_others(manager: GameManager) -> None:
-    await manager.update_user_settings(ZOE, dm_reminders=True)
-    saved = await manager.update_user_settings(ZOE, dm_heads_up=True)
+    await manager.records.update_user_settings(ZOE, dm_reminders=True)
+    saved = await manager.records.update_user_settings(ZOE, dm_heads_up=True)
     assert saved.dm_heads_up and saved.dm_reminders
-    again = await manager.user_settings(ZOE)
+    again = await manager.records.user_settings(ZOE)
     assert again.dm_heads_up and again.dm_reminders
-    assert not (await manager.user_settings(YVES)).dm_heads_up
+    assert not (await manager.records.user_settings(YVES)).dm_heads_up
 
 
 async def test_listeners_hear_each_start_move_undo_and_end(manager: GameManager) -> None:
@@ -139,7 +139,7 @@ async def test_a_dashboard_changed_elsewhere_is_listed_until_shown(manager: Game
 
 async def test_a_turn_starts_when_the_previous_turn_ends(manager: GameManager) -> None:
     times = iter(float(t) for t in range(1000, 2000, 10))
-    manager._clock = lambda: next(times)
+    manager.clock = lambda: next(times)
     view = await started_game(manager)
     row = await manager.game(view.game_id)
     assert (

@@ -40,7 +40,7 @@ async def forced_game(
         row = await manager.game(game_id)
         extra = {"draw": draw.split()}
         await manager.storage.save_game(dataclasses.replace(row, setup_extra=extra))
-    manager._seeds = lambda: seed
+    manager.seeds = lambda: seed
     await table.players[0].click(lobby, custom_id=f"cc:lobby:{game_id}:start")
     return game_id
 
