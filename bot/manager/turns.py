@@ -8,9 +8,9 @@ count it expects, so of two concurrent submissions exactly one wins, even across
 
 Timeouts (:meth:`TurnsManager.play_turn` by a :class:`Timeout`, from :mod:`bot.scheduler`) apply
 the game's ``timeout_policy``: ``autoplay`` (the medium computer plays the turn), ``skip`` (the
-turn is lost, the tile goes under the stack) or ``forfeit``. Every action the bot plays is stored with its
-``forced`` reason (``autoplay``, ``skip``, ``forfeit``, ``resigned``), and the exported record
-carries it as an extra ``"forced"`` field on that action.
+turn is lost, the tile goes under the stack) or ``forfeit``. Every action the bot plays is stored
+with its ``forced`` reason (``autoplay``, ``skip``, ``forfeit``, ``resigned``), and the exported
+record carries it as an extra ``"forced"`` field on that action.
 """
 
 from __future__ import annotations
