@@ -20,11 +20,13 @@ re-derives a rule.
 
 from __future__ import annotations
 
+import random
 import string
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from engine import Game, MoveWagon, Pass, PlaceAbbey, PlaceFigure, PlaceTile, UseWallTile
+from engine import Game, MoveWagon, Pass, PlaceAbbey, PlaceFigure, PlaceTile, Setup, UseWallTile
+from engine.cli import random_action
 from engine.core.tiles import Oriented
 from engine.core.turn import distinct_orientations
 
@@ -357,6 +359,15 @@ def step_screen(game: Game, screen: TurnScreen, first: PlaceTile | PlaceAbbey | 
         stays_open=isinstance(first, PlaceTile) and bool(after.legal(UseWallTile)),
         after=after,
     )
+
+
+def example_turn(names: tuple[str, str], seed: int = 11, turn: int = 6) -> tuple[Game, TurnScreen]:
+    """A small example game (the help's), played at random to ``turn``, and its turn view."""
+    game = Game(Setup(players=names, seed=seed))
+    rng = random.Random(seed)
+    while game.turn < turn:
+        game.play(random_action(game, rng))
+    return game, turn_screen(game)
 
 
 def closing(step: StepScreen) -> Pass | None:

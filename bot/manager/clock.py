@@ -232,6 +232,12 @@ class ClockOps:
             self.core.timers_changed()
             return self._paused(row, None, None)
 
+    async def player_back(self, game_id: int, user_id: int) -> GameRow | None:
+        """A player of an agreed pause is back: the pause requests still open end, and the
+        clock runs again (see :meth:`resume_clock`)."""
+        await self.core.storage.clear_pause_votes(game_id)
+        return await self.resume_clock(game_id, user_id)
+
     def _paused(self, row: GameRow, at: float | None, until: float | None) -> GameRow:
         """``row`` with the agreed pause just stored (none: ``at`` None), also in the
         live-game cache: no read after the write, which could fail once it is durable."""

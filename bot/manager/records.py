@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -28,7 +29,9 @@ from bot.storage import (
     UserSettings,
 )
 from engine import Forfeit, Game, GameError, Setup, action_from_json
-from engine.core.position import game_from_position, position_of
+from engine.core.position import game_from_position, is_position, position_json, position_of
+from engine.core.record import read_record
+from engine.core.timeline import score_series
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +64,25 @@ class RecordsOps:
             return _annotated(game.record(), row, log)
         position = await asyncio.to_thread(position_of, game)  # replays the game: off the loop
         return _annotated(position, row, log)
+
+    async def export_file(self, game_id: int) -> bytes:
+        """The file ``/carcassonne export`` sends: :meth:`export_record`, a running game's
+        position in its one canonical text, a game that is over as indented JSON."""
+        record = await self.export_record(game_id)
+        if is_position(record):
+            return position_json(record).encode()
+        return json.dumps(record, indent=1, ensure_ascii=False).encode()
+
+    @staticmethod
+    def read_file(data: bytes) -> dict[str, Any]:
+        """A record file's record, checked safely (:func:`engine.core.record.read_record`:
+        raises :class:`~engine.core.record.RecordError` saying what is wrong)."""
+        return read_record(data)
+
+    @staticmethod
+    def turns_of(game: Game) -> int:
+        """How many turns the replay of ``game`` shows (a frame each)."""
+        return score_series(game.record()).turns
 
     async def full_record(self, game_id: int) -> dict[str, Any]:
         """The game's whole record (the project's record format, seed included): for the

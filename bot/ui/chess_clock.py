@@ -141,8 +141,7 @@ async def back(bot: CarcassonneBot, user_id: int, guild: int) -> bool:
     ):
         if row.clock_bank is None:
             continue
-        await bot.manager.storage.clear_pause_votes(row.id)
-        resumed = await bot.manager.clocks.resume_clock(row.id, user_id)
+        resumed = await bot.manager.clocks.player_back(row.id, user_id)
         if resumed is not None:
             resumed_any = True
             await tell_resumed(bot, resumed)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-import json
 import logging
 from typing import TYPE_CHECKING, Any, cast
 
@@ -44,11 +43,10 @@ from bot.ui.errors import UIError
 from bot.ui.limits import Cell, Figure, GameNumber, Opponents, Rotation, check_options, heavy
 from bot.ui.state import resolve, snapshot
 from bot.ui.texts import player_locale, rules_keys, rules_text, tr
-from engine.core import setup as engine_setup
 from engine.core.events import PlayerLeft
-from engine.core.position import is_position, position_json
-from engine.core.record import MAX_RECORD_BYTES, RecordError, read_record
-from engine.core.timeline import score_series
+from engine.core.record import MAX_RECORD_BYTES, RecordError
+from engine.core.setup import EXPANSIONS as GAME_EXPANSIONS
+from engine.core.setup import OPTIONS as GAME_OPTIONS
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
@@ -87,7 +85,7 @@ def chosen_expansions(expansion: str | None) -> tuple[str, ...] | None:
 
 def foreign_expansion(game: str | None, expansions: tuple[str, ...] | None) -> bool:
     """Whether a game named with the command does not take these expansions."""
-    allowed = engine_setup.EXPANSIONS.get(game or "", ())
+    allowed = GAME_EXPANSIONS.get(game or "", ())
     return game is not None and any(name not in allowed for name in expansions or ())
 
 
@@ -262,7 +260,7 @@ class CarcassonneGroup(app_commands.Group):
         expansions = chosen_expansions(expansion)
         rules = chosen_options(small_city, farmers, incomplete, hand)
         if game is not None and (
-            (rules and not engine_setup.OPTIONS.get(game)) or foreign_expansion(game, expansions)
+            (rules and not GAME_OPTIONS.get(game)) or foreign_expansion(game, expansions)
         ):
             raise UIError("carcassonne_only", game=tr(f"{game}_game", here_locale(interaction)))
         row = await manager.lobbies.create_lobby(
@@ -410,7 +408,7 @@ class CarcassonneGroup(app_commands.Group):
         # A running game's replay, page and link show what the table has seen, nothing more.
         public = await manager.records.public_copy(row.id)
         locale = here_locale(interaction, row)
-        turns = (await asyncio.to_thread(score_series, public.record())).turns
+        turns = await asyncio.to_thread(manager.records.turns_of, public)
         if turns >= LONG_REPLAY:
             drawing = catalogs.plural("ui", "replay_drawing", turns, locale, game_id=row.id)
             await interaction.edit_original_response(content=drawing)
@@ -544,11 +542,8 @@ class CarcassonneGroup(app_commands.Group):
     ) -> None:
         row = await resolve(interaction, game, "carcassonne export")
         require_started(row)
-        record = await bot_of(interaction).manager.records.export_record(row.id)
-        if is_position(record):  # a running game: what the table has seen, in one canonical text
-            data = position_json(record).encode()
-        else:
-            data = json.dumps(record, indent=1, ensure_ascii=False).encode()
+        # A running game: what the table has seen, in one canonical text.
+        data = await bot_of(interaction).manager.records.export_file(row.id)
         file = discord.File(io.BytesIO(data), filename=f"carcassonne-{row.id}.json")
         await interaction.response.send_message(
             tr("exported", here_locale(interaction, row), game_id=row.id),
@@ -565,12 +560,12 @@ class CarcassonneGroup(app_commands.Group):
             raise UIError("too_big")
         await interaction.response.defer(ephemeral=True, thinking=True)
         data = await file.read()
+        manager = bot_of(interaction).manager
         try:
-            record = read_record(data)
+            record = manager.records.read_file(data)
         except RecordError as error:
             key, params = record_refusal(error, locale)
             raise UIError(key, **params) from None
-        manager = bot_of(interaction).manager
         row = await manager.records.import_record(
             record,
             interaction.user.id,

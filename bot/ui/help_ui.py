@@ -8,7 +8,6 @@ with the rules of the chosen game in short sections.
 from __future__ import annotations
 
 import io
-import random
 from types import SimpleNamespace
 from typing import TYPE_CHECKING
 
@@ -17,6 +16,7 @@ from discord import app_commands
 
 import catalogs
 from bot.i18n import language
+from bot.turn_view import example_turn
 from bot.ui import images
 from bot.ui.texts import tr
 from bot.ui.translator import command_text
@@ -96,19 +96,12 @@ _PICTURES: dict[str, bytes] = {}
 def demo_game(locale: str) -> tuple[Game, dict[tuple[int, int], str], TileCard | None]:
     """The small example game of the help (a few milliseconds), with its lettered squares and
     the drawn tile's card, as a turn shows them."""
-    from bot.turn_view import turn_screen
     from bot.ui.post import tile_card
-    from engine.cli import random_action
-    from engine.core.setup import Setup
 
     names = {"fr": ("Anne", "Benoît"), "de": ("Anna", "Jonas")}.get(
         language(locale), ("Ana", "Ben")
     )
-    game = Game(Setup(players=names, seed=11))
-    rng = random.Random(11)
-    while game.turn < 6:
-        game.play(random_action(game, rng))
-    screen = turn_screen(game)
+    game, screen = example_turn(names)
     return game, dict(screen.labels), tile_card(screen)
 
 
