@@ -40,7 +40,6 @@ import simcord
 from conftest_ui import SETTLE, close_bots, components, make_bot
 
 from bot.app import CarcassonneBot
-from bot.ui.post import builder_turn
 from engine import Game, PlaceAbbey, Setup, action_from_json
 from engine.core.events import (
     BonusTileDrawn,
@@ -430,7 +429,7 @@ class Session:
         row = await manager.game(gid)
         extra = {"draw": golden.draw.split(), **golden.extra}
         await manager.storage.save_game(dataclasses.replace(row, setup_extra=extra))
-        manager._seeds = lambda: SEED
+        manager.seeds = lambda: SEED
         await self.click(owner, self.fresh(lobby), f"cc:lobby:{gid}:start")
 
     # -- a decision --------------------------------------------------------------------------
@@ -572,8 +571,8 @@ class Session:
                 await self.slash(actor, self.thread(), "carcassonne undo")
         else:
             raise AssertionError(f"game {self.golden.name} did not end")
-        full = await manager.full_record(self.game_id)
-        exported = await manager.export_record(self.game_id)
+        full = await manager.records.full_record(self.game_id)
+        exported = await manager.records.export_record(self.game_id)
         self.record.entries.append(plain({"full_record": full}))
         self.record.entries.append(plain({"export_record": exported}))
 
@@ -618,7 +617,7 @@ def happened(record: dict[str, Any]) -> set[str]:
                 seen.add("wall_tile")
             elif isinstance(event, TileDiscarded):
                 seen.add("discard")
-        if builder_turn(game):
+        if game.bonus_reason() == "builder":
             seen.add("builder")
         if game.decision.phase.value == "abbey_end":
             seen.add("abbey_end")

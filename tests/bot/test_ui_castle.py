@@ -296,3 +296,46 @@ async def test_wall_tile_2_after_a_knight_doubles_that_tower(simcord_env: simcor
     assert (view.turn, view.phase) == (7, "tile") and view.user_id == table.players[1].id
     record = await table.bot.manager.records.export_record(game_id)
     assert {"type": "use_wall_tile", "wall": 2, "x": 6, "y": 0, "at": 6} in record["actions"]
+
+
+async def test_a_typed_turn_with_no_subject_keeps_the_turn_open_as_the_buttons_do(
+    simcord_env: simcord.Env,
+) -> None:
+    """One path per turn: ``/carcassonne place ... figure: none`` plays the decision the buttons
+    play. Alice holds wall tile 1: her tile placed with no subject leaves her turn open for it
+    (before, the typed command passed at once and her wall tile waited for her next turn)."""
+    table = Table(simcord_env)
+    alice = table.players[0]
+    game_id = await forced_castle(table)
+    prompt = table.last()
+    assert custom_ids(prompt, "cc:wall:"), "Alice may play her wall tile now"
+    label, option = put_options(prompt)[0][1]["label"], put_options(prompt)[0][1]
+    cell, _, rotation = label.partition(" · ")
+    typed: dict[str, Any] = {"cell": cell, "figure": "none"}
+    if rotation:
+        typed["rotation"] = int(rotation.rstrip("°"))
+    before = await table.bot.manager.decision(game_id)
+    await alice.slash(table.thread(), "carcassonne place", **typed)
+    view = await table.bot.manager.decision(game_id)
+    assert (view.turn, view.phase, view.user_id) == (before.turn, "figure", alice.id), option
+    labels = [c.get("label") for c in components(table.last())]
+    assert "End my turn" in labels and "Wall tiles (1)" in labels
+    record = await table.bot.manager.records.full_record(game_id)
+    assert record["actions"][-1]["type"] == "place_tile"  # no pass after it
+
+
+def test_what_a_step_played_names_a_subject_by_its_role_as_its_button_does() -> None:
+    """The one rule for a figure's name: a subject on a tower is a knight, in the step's button
+    and in the private "Played: ..." line alike (the line said "subject" before)."""
+    from bot.turn_view import step_screen, turn_screen
+    from bot.ui.flow import figure_name, played_words
+
+    draw = tuple(kind for _, kind, _, _ in OPENING) + tuple(MORE)
+    game = Game(Setup(players=("a", "b"), game="castle", draw=draw, wall_draw=WALLS))
+    step = step_screen(game, turn_screen(game), PlaceTile(5, 0, 0))
+    tower = next(f for f in step.figures if f.feature == "tower")
+    assert tower.figure == "subject" and tower.role == "knight"
+    assert figure_name(tower, "en") == "knight"
+    words = played_words(step, tower, "en")
+    assert "knight on the tower" in words and "subject" not in words
+    assert "chevalier" in played_words(step, tower, "fr")
