@@ -3,10 +3,10 @@
 Run: ``python -m benchmarks.tap_path``. A two-player game is opened and started in simcord (the
 real discord.py against an in-process fake of Discord); the first player picks the first square
 of the turn message, then taps the first figure spot of the step, and that tap is traced
-(``sys.setprofile``, the bot's own thread; pictures drawn in worker threads are not followed).
+(``sys.setprofile``, in the bot's thread and its worker threads, pictures drawn there included).
 Prints the bot's modules the tap enters (and in how many moves between modules it goes back and
 forth), the game manager's operations called from outside the manager (a coroutine counted
-once, however often it resumes), and the storage calls, the move's writes among them.
+once, however often it resumes), and the storage operations, the move's writes among them.
 
 It reads the code it runs, so it measures any build: run it in two checkouts to compare them.
 """
@@ -14,10 +14,13 @@ It reads the code it runs, so it measures any build: run it in two checkouts to 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import re
 import sys
 import tempfile
+import threading
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -53,7 +56,8 @@ class Tracer:
         self.storage: Counter[str] = Counter()
         self.crossings = 0
         self._frames: dict[int, FrameType] = {}
-        self._last: str | None = None
+        #: Per thread, the bot module it ran last.
+        self._last: dict[int, str] = {}
 
     def __call__(self, frame: FrameType, event: str, arg: Any) -> None:
         if event != "call":
@@ -65,14 +69,17 @@ class Tracer:
             return
         self._frames[id(frame)] = frame
         self.modules[module] += 1
-        if module.startswith("bot.") and self._last is not None and module != self._last:
-            self.crossings += 1
         if module.startswith("bot."):
-            self._last = module
+            thread = threading.get_ident()
+            if self._last.get(thread, module) != module:
+                self.crossings += 1
+            self._last[thread] = module
         caller = module_of(frame.f_back) if frame.f_back is not None else ""
         name = frame.f_code.co_name
         if name.startswith(("_", "<")):
             return
+        if not frame.f_code.co_flags & inspect.CO_COROUTINE:
+            return  # the manager's and storage's operations are coroutines
         for layer, counts in (("bot.manager", self.manager), ("bot.storage", self.storage)):
             if module.startswith(layer) and not (caller or "").startswith(layer):
                 owner = module.removeprefix(layer).lstrip(".") or "manager"
@@ -92,7 +99,7 @@ async def tap() -> Tracer:
                 computer_workers=0,
             )
         )
-        async with simcord.run(bot, check_errors=False) as env:
+        async with simcord.run(bot, check_errors=False, settle_timeout=120) as env:
             guild = env.create_guild()
             channel = guild.create_text_channel("games")
             people = [guild.add_member(env.create_user(f"p{i}")) for i in range(2)]
@@ -127,11 +134,15 @@ async def tap() -> Tracer:
                 and not c["custom_id"].endswith(":none")
             ]
             tracer = Tracer()
+            # Worker threads too (a fresh pool, so that its threads start traced).
+            asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor())
+            threading.setprofile(tracer)
             sys.setprofile(tracer)
             try:
                 await player.click(step, custom_id=spots[0])
             finally:
                 sys.setprofile(None)
+                threading.setprofile(None)
             await bot.close_database()
             return tracer
 
