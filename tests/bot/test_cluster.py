@@ -30,7 +30,7 @@ def test_processes_attacked_while_playing_lose_repeat_and_misstate_nothing() -> 
     assert report["deaths"] >= 2, "the run must kill processes while they play"
     dropped = report["dropped_connections"]
     assert dropped.get("any", 0) >= 5 and dropped.get("holding a row lock", 0) >= 5, dropped
-    # Enough play to mean something, even on a loaded machine (about 1,000 moves when quiet).
+    # Enough play to mean something, even on a loaded machine (204 moves at a load of 8).
     assert report["stored_moves"] >= 100 and report["timeouts"] >= 10
     assert report["answers"]["ok"] >= 100 and report["answers"]["refused"] > 0
     played = report["acknowledged_by_process"]
