@@ -39,10 +39,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
+import contextlib
 import dataclasses
 import json
 import random
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -145,6 +148,8 @@ class Workers:
         self.command += ["--pace", str(args.pace)] + (["--fast"] if args.fast else [])
         self.processes = [self._spawn(i) for i in range(args.processes)]
         self.deaths = 0
+        self.folder = folder
+        atexit.register(self.abort)  # the driver stopped early (SIGTERM, an error): them too
 
     def _spawn(self, index: int) -> subprocess.Popen[bytes]:
         # Errors shown: a silent death hid a process once.
@@ -156,15 +161,24 @@ class Workers:
                 self.deaths += 1
                 self.processes[index] = self._spawn(index)
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 30.0) -> None:
         for process in self.processes:
             process.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + timeout
         for process in self.processes:
             try:
-                process.wait(timeout=30)
+                process.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+    def abort(self) -> None:
+        """Stop the workers the driver leaves early (their moves stop, then they do)."""
+        if all(process.poll() is not None for process in self.processes):
+            return
+        with contextlib.suppress(OSError):
+            (self.folder / "rest").touch()
+        self.stop(timeout=10.0)
 
 
 # -- the attacks --------------------------------------------------------------------------------
@@ -316,8 +330,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     folder = Path(tempfile.mkdtemp(prefix="carcassonne-cluster-"))
     (folder / "notices").mkdir()
-    with LocalPostgres() as server:
-        report = asyncio.run(run(args, server.url, folder))
+    # Stopped with SIGTERM: unwind, so that the server and the workers stop with the driver.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    try:
+        with LocalPostgres() as server:
+            report = asyncio.run(run(args, server.url, folder))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)  # the players' logs and the notices
     print(json.dumps(report, indent=1))
     faults = {name: report[name] for name in FAULTS}
     print(", ".join(f"{name.replace('_', ' ')} {count}" for name, count in faults.items()))
