@@ -84,7 +84,7 @@ async def taken_back(bot: CarcassonneBot, game_id: int, name: str) -> None:
 
 
 async def on_button(interaction: discord.Interaction, game_id: int, start: int, op: str) -> None:
-    from bot.ui.lobby_ui import bot_of
+    from bot.ui.access import bot_of
 
     bot = bot_of(interaction)
     manager = bot.manager
