@@ -37,7 +37,7 @@ MOVE_WRITES = ("append_actions", "truncate_actions")
 
 
 def module_of(frame: FrameType) -> str | None:
-    """The project module a frame runs in (``bot.ui.flow``), None outside the project."""
+    """The project module a frame runs in (``bot.ui.turn.flow``), None outside the project."""
     try:
         path = Path(frame.f_code.co_filename).resolve().relative_to(ROOT)
     except ValueError:

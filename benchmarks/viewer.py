@@ -23,7 +23,7 @@ import statistics
 import time
 from typing import Any
 
-from bot.ui.viewer import code_limit
+from bot.ui.watching.viewer import code_limit
 from engine import Game, Setup
 from engine.cli import play_random
 from engine.core.setup import OPTIONS

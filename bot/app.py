@@ -39,9 +39,9 @@ if TYPE_CHECKING:
     from bot.render_pool import RenderPool
     from bot.scheduler import Scheduler
     from bot.storage import Storage
-    from bot.ui.computer_turns import ComputerTurns
-    from bot.ui.dashboard import Dashboards
-    from bot.ui.heads_up import HeadsUp
+    from bot.ui.timing.heads_up import HeadsUp
+    from bot.ui.turn.computer_turns import ComputerTurns
+    from bot.ui.watching.dashboard import Dashboards
 
 log = logging.getLogger("carcassonne")
 
@@ -196,7 +196,7 @@ def viewer_url_of(env: dict[str, str]) -> str | None:
     url = env.get("VIEWER_URL", "").strip()
     if not url:
         return None
-    from bot.ui.viewer import MAX_BASE
+    from bot.ui.watching.viewer import MAX_BASE
 
     if not url.startswith(("https://", "http://")) or "#" in url or " " in url:
         raise SystemExit(
@@ -264,7 +264,7 @@ class CarcassonneBot(discord.AutoShardedClient):
         from bot.manager import GameManager
         from bot.storage.backends import open_storage
         from bot.ui import install
-        from bot.ui.computer_turns import ComputerTurns
+        from bot.ui.turn.computer_turns import ComputerTurns
 
         self._storage = await open_storage(self.settings.database)
         self._closing = None  # a client started again closes its new database too
@@ -316,7 +316,7 @@ class CarcassonneBot(discord.AutoShardedClient):
         """Tick the play-by-post scheduler every ``tick_seconds``, from when the bot is ready."""
         from bot.alarm import Alarm
         from bot.scheduler import Scheduler
-        from bot.ui.notifier import DiscordNotifier
+        from bot.ui.timing.notifier import DiscordNotifier
 
         scheduler = Scheduler(
             self.manager, DiscordNotifier(self), interval=self.settings.tick_seconds
@@ -346,8 +346,8 @@ class CarcassonneBot(discord.AutoShardedClient):
     def start_watching(self) -> None:
         """The channels' dashboards (their loop edits them every 5 s at most) and the heads-up
         DMs, both told about every change of a game by the manager."""
-        from bot.ui.dashboard import Dashboards
-        from bot.ui.heads_up import HeadsUp
+        from bot.ui.timing.heads_up import HeadsUp
+        from bot.ui.watching.dashboard import Dashboards
 
         self._dashboards, self._heads_up = Dashboards(self), HeadsUp(self)
         self.manager.on_game_change(self._dashboards.changed)

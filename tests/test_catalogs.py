@@ -101,9 +101,10 @@ def command_names() -> set[str]:
     """The names (not descriptions or choices) of the groups, commands and options."""
     from discord import app_commands
 
-    from bot.ui import pbp_commands, watch_commands
     from bot.ui.commands import CarcassonneGroup
-    from bot.ui.league_commands import LeagueGroup
+    from bot.ui.leagues.league_commands import LeagueGroup
+    from bot.ui.timing import pbp_commands
+    from bot.ui.watching import watch_commands
 
     carcassonne = CarcassonneGroup()
     pbp_commands.register(carcassonne)

@@ -8,7 +8,7 @@ never follow it (they are in it), and followers never play: the manager's moves 
 so a follower's click is refused like anyone else's who does not play.
 
 Dashboards: an admin turns a channel's dashboard on or off; the Discord layer
-(:mod:`bot.ui.dashboard`) keeps its message and its id here, so it is found again after a
+(:mod:`bot.ui.watching.dashboard`) keeps its message and its id here, so it is found again after a
 restart, and the processes that do not show a dashboard mark it changed for the one that does.
 """
 

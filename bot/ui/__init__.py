@@ -17,18 +17,21 @@ if TYPE_CHECKING:
 
 async def install(bot: CarcassonneBot) -> None:
     # The modules that answer components and add family hooks register themselves on import.
-    from bot.ui import flow, lobby_ui, pbp_commands, watch_commands  # noqa: F401
-    from bot.ui.abandon import AbandonButton
-    from bot.ui.castle import turn as castle_turn  # noqa: F401
-    from bot.ui.chess_clock import PauseButton
     from bot.ui.commands import CarcassonneGroup
     from bot.ui.components import DYNAMIC_ITEMS
     from bot.ui.errors import report
-    from bot.ui.follow import FollowButton
-    from bot.ui.hunters import turn as hunters_turn  # noqa: F401
-    from bot.ui.league_commands import install as install_leagues
+    from bot.ui.leagues.league_commands import install as install_leagues
+    from bot.ui.lobby import lobby_ui  # noqa: F401
+    from bot.ui.timing import pbp_commands
+    from bot.ui.timing.chess_clock import PauseButton
     from bot.ui.translator import Translator
-    from bot.ui.undo import UndoButton
+    from bot.ui.turn import flow  # noqa: F401
+    from bot.ui.turn.abandon import AbandonButton
+    from bot.ui.turn.castle import turn as castle_turn  # noqa: F401
+    from bot.ui.turn.hunters import turn as hunters_turn  # noqa: F401
+    from bot.ui.turn.undo import UndoButton
+    from bot.ui.watching import watch_commands
+    from bot.ui.watching.follow import FollowButton
 
     await bot.tree.set_translator(Translator())
     group = CarcassonneGroup()

@@ -3,7 +3,7 @@
 A chess clock (live games) reads as a countdown of the player in turn and each player's time
 (:func:`chess_lines`). Times are Discord timestamps (``<t:UNIX:R>`` reads "in 5 hours" in each
 reader's own language and time zone), so a turn message stays right however long after it is
-read. Used by the turn messages (:mod:`bot.ui.post`), ``/carcassonne status``, ``mygames``, the
+read. Used by the turn messages (:mod:`bot.ui.turn.post`), ``/carcassonne status``, ``mygames``, the
 lobby and the notifier.
 """
 

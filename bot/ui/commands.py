@@ -1,7 +1,7 @@
 """The ``/carcassonne`` command group: thin handlers over the game manager.
 
 Each command resolves its game (the number given, else the game of this thread or channel),
-asks the manager, and answers; turn messages go through :mod:`bot.ui.post`. Names and
+asks the manager, and answers; turn messages go through :mod:`bot.ui.turn.post`. Names and
 descriptions are ``locale_str`` so :mod:`bot.ui.translator` can give them in French.
 """
 
@@ -22,27 +22,16 @@ import catalogs
 from bot import lobby
 from bot.i18n import language, shown_name
 from bot.storage import GameRow, Status
-from bot.ui import (
-    abandon,
-    access,
-    chess_clock,
-    clocks,
-    final,
-    help_ui,
-    images,
-    lobby_ui,
-    pbp_commands,
-    place_cmd,
-    post,
-    stats_ui,
-    undo,
-    viewer,
-)
-from bot.ui import dashboard as dashboards
+from bot.ui import access, clocks, help_ui, images
 from bot.ui.errors import UIError
 from bot.ui.limits import Cell, Figure, GameNumber, Opponents, Rotation, check_options, heavy
-from bot.ui.state import resolve, snapshot
+from bot.ui.lobby import lobby_ui
 from bot.ui.texts import player_locale, rules_keys, rules_text, tr
+from bot.ui.timing import chess_clock, pbp_commands
+from bot.ui.turn import abandon, final, place_cmd, post, undo
+from bot.ui.turn.state import resolve, snapshot
+from bot.ui.watching import dashboard as dashboards
+from bot.ui.watching import stats_ui, viewer
 from engine.core.events import PlayerLeft
 from engine.core.record import MAX_RECORD_BYTES, RecordError
 from engine.core.setup import EXPANSIONS as GAME_EXPANSIONS

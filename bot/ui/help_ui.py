@@ -96,7 +96,7 @@ _PICTURES: dict[str, bytes] = {}
 def demo_game(locale: str) -> tuple[Game, dict[tuple[int, int], str], TileCard | None]:
     """The small example game of the help (a few milliseconds), with its lettered squares and
     the drawn tile's card, as a turn shows them."""
-    from bot.ui.post import tile_card
+    from bot.ui.turn.post import tile_card
 
     names = {"fr": ("Anne", "Benoît"), "de": ("Anna", "Jonas")}.get(
         language(locale), ("Ana", "Ben")
@@ -128,7 +128,7 @@ async def show(
     kind = game or (row.kind if row is not None else "carcassonne")
     expansions = tuple(row.expansions) if row is not None and game in (None, row.kind) else ()
     if game is None and row is None:  # no game here: every expansion, briefly
-        from bot.ui.lobby_ui import EXPANSION_CHOICES
+        from bot.ui.lobby.lobby_ui import EXPANSION_CHOICES
 
         expansions = EXPANSION_CHOICES
     data = await demo_png(locale)

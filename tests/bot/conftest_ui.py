@@ -1,6 +1,7 @@
 """Helpers for the Discord-layer tests: a bot on a temporary database, players, clicks.
 
-Imported by ``tests/bot/test_ui_*.py`` (not a conftest, so the manager's tests keep theirs).
+Imported by ``test_ui_*.py`` in ``tests/bot/`` and its rooms (not a conftest, so the manager's
+tests keep theirs).
 Everything goes through simcord: real discord.py, a fake Discord, no network.
 """
 

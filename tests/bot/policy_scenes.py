@@ -25,11 +25,11 @@ from conftest_ui import Table, said
 from bot import policy
 from bot.policy import Decision, Role
 from bot.ui import components
-from bot.ui.abandon import AbandonButton
-from bot.ui.chess_clock import PauseButton
-from bot.ui.follow import FollowButton
-from bot.ui.league_commands import ChallengeButton
-from bot.ui.undo import UndoButton
+from bot.ui.leagues.league_commands import ChallengeButton
+from bot.ui.timing.chess_clock import PauseButton
+from bot.ui.turn.abandon import AbandonButton
+from bot.ui.turn.undo import UndoButton
+from bot.ui.watching.follow import FollowButton
 
 T, P, C, F, M, A, ORG, X = policy.ROLES
 

@@ -20,7 +20,8 @@ import pytest
 import pytest_asyncio
 
 from bot.manager import GameManager
-from bot.ui import images, viewer
+from bot.ui import images
+from bot.ui.watching import viewer
 from engine import Game
 from engine.cli import random_action
 from engine.core.position import game_from_position, is_position, position_json, position_of

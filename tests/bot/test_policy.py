@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 from bot import policy
 from bot.policy import Actor, GameFacts, LeagueFacts, Role, ServerFacts
 from bot.ui import access, components
-from bot.ui.abandon import AbandonButton
-from bot.ui.chess_clock import PauseButton
-from bot.ui.follow import FollowButton
-from bot.ui.league_commands import ChallengeButton
-from bot.ui.undo import UndoButton
+from bot.ui.leagues.league_commands import ChallengeButton
+from bot.ui.timing.chess_clock import PauseButton
+from bot.ui.turn.abandon import AbandonButton
+from bot.ui.turn.undo import UndoButton
+from bot.ui.watching.follow import FollowButton
 
 ROOT = Path(__file__).parents[2]
 
@@ -104,14 +104,16 @@ def test_every_component_has_a_row() -> None:
     added = re.findall(r"add_dynamic_items\(([^)]*)\)", source)
     named = {n.strip().lstrip("*") for part in added for n in part.split(",")}
     assert named == {"DYNAMIC_ITEMS", "UndoButton", "AbandonButton", "PauseButton", "FollowButton"}
-    assert '"challenge answer"' in (ROOT / "bot" / "ui" / "league_commands.py").read_text()
+    assert (
+        '"challenge answer"' in (ROOT / "bot" / "ui" / "leagues" / "league_commands.py").read_text()
+    )
 
 
 async def test_every_row_is_asked_somewhere() -> None:
     """No row is dead: each is a command's own name (asked by its group's check, or by
     ``resolve`` naming it), a component's table entry, or a literal the code asks."""
     source = "\n".join(p.read_text() for p in (ROOT / "bot").rglob("*.py") if p.name != "policy.py")
-    for group in ("commands.py", "league_commands.py"):
+    for group in ("commands.py", "leagues/league_commands.py"):
         text = (ROOT / "bot" / "ui" / group).read_text()
         assert "await access.authorise_command(interaction)" in text, group
     commands = {command.qualified_name for command in leaves(await tree())}

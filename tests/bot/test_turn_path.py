@@ -41,7 +41,12 @@ READS = frozenset({"current", "forced_move", "decision", "game", "engine_copy", 
 #: The modules of ``bot.ui`` that play turns: the buttons and menus, the typed command, The
 #: Castle's steps, and the computer seats' runner.
 TURN_MODULES = frozenset(
-    {"bot/ui/flow.py", "bot/ui/place_cmd.py", "bot/ui/castle/turn.py", "bot/ui/computer_turns.py"}
+    {
+        "bot/ui/turn/flow.py",
+        "bot/ui/turn/place_cmd.py",
+        "bot/ui/turn/castle/turn.py",
+        "bot/ui/turn/computer_turns.py",
+    }
 )
 #: The storage calls the Discord layer may make itself: reads, a league table message's id, and
 #: closing it at shutdown.
@@ -117,8 +122,8 @@ def test_the_checker_finds_each_way_around_the_turn_call() -> None:
         found = problems(source, "bot/ui/scratch.py")
         assert len(found) == 1 and why in found[0], (source, found)
     fine = "await manager.play_turn(1, 2, Pass(), turn=0)\nawait manager.resign(1, 2)\n"
-    assert problems(fine, "bot/ui/flow.py") == []
-    assert problems("await manager.lobbies.start(1, 2)", "bot/ui/lobby_ui.py") == []
+    assert problems(fine, "bot/ui/turn/flow.py") == []
+    assert problems("await manager.lobbies.start(1, 2)", "bot/ui/lobby/lobby_ui.py") == []
 
 
 def engine_imports(source: str) -> list[tuple[str, str]]:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot.turn_view import turn_screen
-from bot.ui.post import tile_card
+from bot.ui.turn.post import tile_card
 from engine import Game, Setup
 from engine.cli import random_action
 from renderer.encode import encode_png

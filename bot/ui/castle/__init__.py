@@ -1,2 +1,0 @@
-"""The Castle in Discord: its turn (wall tiles, the turn kept open), registered with
-:mod:`bot.ui.families` when :func:`bot.ui.install` imports it."""

@@ -1,2 +1,0 @@
-"""Hunters & Gatherers in Discord: the bonus tile inside the turn, figure hints, the final
-breakdown, registered with :mod:`bot.ui.families` when :func:`bot.ui.install` imports it."""

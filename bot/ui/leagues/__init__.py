@@ -1,0 +1,1 @@
+"""Leagues in Discord: the ``/league`` command group."""

@@ -1,0 +1,1 @@
+"""Watching in Discord: followers, dashboards, the browser viewer, players' statistics."""
