@@ -991,13 +991,15 @@ class Storage(SqlLeagues, SqlStats, SqlWatch):
 
 
 def _one_call(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-    """``method`` run as one call of the engine (:meth:`bot.storage.db.Engine.call`)."""
+    """``method`` run as one call of the engine (:meth:`bot.storage.db.Engine.call`). The
+    wrapper's code bears the method's name, so that tracebacks, profiles and traces name the
+    storage call (not 72 times ``call``)."""
 
-    @functools.wraps(method)
     async def call(self: Storage, *args: Any, **kwargs: Any) -> Any:
         return await self.engine.call(functools.partial(method, self, *args, **kwargs))
 
-    return call
+    call.__code__ = call.__code__.replace(co_name=method.__name__, co_qualname=method.__qualname__)
+    return functools.wraps(method)(call)
 
 
 #: The calls of the storage: every coroutine method but ``close``, each one transaction or one
