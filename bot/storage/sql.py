@@ -491,9 +491,9 @@ class Storage(SqlLeagues, SqlStats, SqlWatch):
         until its time, see :meth:`claim_notice`). Raises :class:`WriteConflict` if the log
         does not hold ``expected_count`` actions or the game is no longer active.
 
-        The hot path of every move: one statement (:data:`MOVE`) where the dialect allows
-        (a move that changes the seats or owes a notice, a departure or a timeout, is the
-        transaction), else the engine's :meth:`~bot.storage.db.Engine.batch`.
+        The hot path of every move: one statement (:data:`MOVE`) on an engine whose dialect
+        allows it, unless the move changes the seats or owes a notice (a departure, a
+        timeout); else one transaction, the engine's :meth:`~bot.storage.db.Engine.batch`.
         """
         if self.engine.dialect.one_statement and seats is None and notice is None:
             sql, args = move_statement(
