@@ -61,7 +61,7 @@ from benchmarks.cluster_players import Plan, work
 from benchmarks.cluster_verify import FAULTS, verify
 from bot.manager import GameManager
 from bot.storage.local_postgres import LocalPostgres
-from bot.storage.postgres import PostgresStorage
+from bot.storage.postgres import open_postgres
 
 #: Seconds per turn of the play-by-post games (their deadlines fire all the time).
 POST_TURN = 3
@@ -78,7 +78,7 @@ DRAIN = 6.0
 
 async def prepare(url: str, args: argparse.Namespace) -> dict[str, list[int]]:
     """The games, started: by kind, their ids."""
-    manager = GameManager(await PostgresStorage.open(url))
+    manager = GameManager(await open_postgres(url))
     games: dict[str, list[int]] = {"hot": [], "clock": [], "post": [], "idle": [], "fast": []}
     numbers = iter(range(10**6))
 

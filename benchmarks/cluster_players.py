@@ -32,7 +32,7 @@ from bot.manager import GameManager
 from bot.outcomes import TurnView
 from bot.scheduler import ForcedTurn, Scheduler
 from bot.storage import Deadline, GameRow, GuildSettings, UserSettings
-from bot.storage.postgres import PostgresStorage
+from bot.storage.postgres import open_postgres
 from engine import Action, Pass, action_from_json
 
 #: The time of the attempt in progress in this task (None: the time now).
@@ -246,7 +246,7 @@ class Players:
 
 
 async def work(url: str, plan: Plan) -> None:
-    storage = await PostgresStorage.open(url, pool_size=plan.players + plan.thinkers + 2)
+    storage = await open_postgres(url, pool_size=plan.players + plan.thinkers + 2)
     manager = GameManager(storage, clock=attempt_clock, computers=ComputerPlayers(workers=0))
     notifier = RecordingNotifier(plan.folder / "notices")
     scheduler = Scheduler(manager, notifier, clock=time.time, interval=0.25, lease=2.0, batch=200)

@@ -27,7 +27,7 @@ import asyncpg
 
 from bot.live import replay
 from bot.storage import TIMEOUT_POLICIES
-from bot.storage.postgres import PostgresStorage
+from bot.storage.postgres import open_postgres
 
 #: The counts that must be zero.
 FAULTS = (
@@ -42,7 +42,7 @@ FAULTS = (
 
 
 async def verify(url: str, folder: Path, drained_at: float) -> dict[str, Any]:
-    storage = await PostgresStorage.open(url)
+    storage = await open_postgres(url)
     examples: dict[str, list[Any]] = defaultdict(list)
     counts: Counter[str] = Counter()
     stored: dict[tuple[int, float], list[tuple[int, int, int, dict[str, Any]]]] = {}

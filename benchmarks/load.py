@@ -34,7 +34,7 @@ from bot import collector
 from bot.manager import GameManager
 from bot.outcomes import TurnView
 from bot.render_pool import RenderPool
-from bot.storage.sqlite import SqliteStorage
+from bot.storage.sqlite import open_sqlite
 from engine import Action, Pass
 from renderer import artcache
 from renderer.jobs import Job, run
@@ -93,7 +93,7 @@ def percentile(values: list[float], share: float) -> float:
 async def serve(
     folder: Path, games: int, seconds: float, workers: int, art: str
 ) -> dict[str, object]:
-    manager = GameManager(await SqliteStorage.open(folder / f"load-{games}.sqlite3"))
+    manager = GameManager(await open_sqlite(folder / f"load-{games}.sqlite3"))
     pool = RenderPool(workers, art)
     rng = random.Random(games)
     try:

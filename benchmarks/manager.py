@@ -22,7 +22,7 @@ from pathlib import Path
 
 from bot.manager import GameManager
 from bot.outcomes import TurnView
-from bot.storage.sqlite import SqliteStorage
+from bot.storage.sqlite import open_sqlite
 from engine import Action, Game, Pass
 
 
@@ -95,13 +95,13 @@ async def run(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as folder:
         for durable in (True, False):
             path = Path(folder) / f"bench-{durable}.sqlite3"
-            manager = GameManager(await SqliteStorage.open(path, durable=durable))
+            manager = GameManager(await open_sqlite(path, durable=durable))
             seconds, latencies = await stream(manager, args.games, args.actions, render=False)
             await manager.close()
             mode = "FULL  " if durable else "NORMAL"
             report(f"{args.games} games, no render, synchronous={mode}", seconds, latencies)
         path = Path(folder) / "bench-paced.sqlite3"
-        manager = GameManager(await SqliteStorage.open(path))
+        manager = GameManager(await open_sqlite(path))
         seconds, latencies = await stream(
             manager, args.games, args.actions, render=False, rate=args.rate
         )
@@ -113,7 +113,7 @@ async def run(args: argparse.Namespace) -> None:
             print("with render: skipped (renderer.render_board not importable)")
         else:
             path = Path(folder) / "bench-render.sqlite3"
-            manager = GameManager(await SqliteStorage.open(path), renderer=renderer)
+            manager = GameManager(await open_sqlite(path), renderer=renderer)
             count = max(args.games, args.actions // 10)
             seconds, latencies = await stream(manager, args.games, count, render=True)
             await manager.close()

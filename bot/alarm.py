@@ -2,7 +2,7 @@
 
 The scheduler ticks every ``SCHEDULER_SECONDS`` (30 s by default), which is plenty for turns of
 hours and too coarse for a live game's bank of minutes. The alarm reads the soonest chess-clock
-time from storage (:meth:`bot.storage.Storage.next_clock_due`: a running clock's deadline, or
+time from storage (:meth:`bot.storage.sql.Storage.next_clock_due`: a running clock's deadline, or
 an agreed pause's end), sleeps until then, and runs :meth:`bot.scheduler.Scheduler.tick_clocks`.
 Every change of the stored timers wakes it to read again (:meth:`Alarm.poke`, called by the
 manager's listener); with no chess clock stored it stops until the next change. The time itself

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from bot.manager import GameManager
     from bot.render_pool import RenderPool
     from bot.scheduler import Scheduler
-    from bot.storage import Storage
+    from bot.storage.sql import Storage
     from bot.ui.timing.heads_up import HeadsUp
     from bot.ui.turn.computer_turns import ComputerTurns
     from bot.ui.watching.dashboard import Dashboards

@@ -24,9 +24,9 @@ from bot.errors import ManagerError
 from bot.live import replay
 from bot.storage.backends import shown
 from bot.storage.db import Db
-from bot.storage.postgres import PgDb, PostgresStorage
-from bot.storage.sql import SqlStorage
-from bot.storage.sqlite import SqliteStorage
+from bot.storage.postgres import PgDb, PostgresEngine, open_postgres
+from bot.storage.sql import Storage
+from bot.storage.sqlite import open_sqlite
 
 #: Every table, parents before children (foreign keys), with the columns that order its rows.
 TABLES: tuple[tuple[str, str], ...] = (
@@ -97,7 +97,7 @@ async def _rows(db: Db, table: str, order: str, columns: Sequence[tuple[str, str
     ]
 
 
-async def _state(storage: SqlStorage, db: Db, game_id: int) -> str:
+async def _state(storage: Storage, db: Db, game_id: int) -> str:
     """What replaying a game's record gives: its engine snapshot, or why it does not replay."""
     (row,) = await storage._games(db, "WHERE id = ?", (game_id,))
     if row.status == "lobby" or row.seed is None:
@@ -112,10 +112,12 @@ async def _state(storage: SqlStorage, db: Db, game_id: int) -> str:
 async def migrate(source: str, target: str, *, out: Any = sys.stdout) -> Report:
     """Copy the SQLite database at ``source`` into the PostgreSQL database ``target``."""
     report = Report()
-    old = await SqliteStorage.open(source)
-    new = await PostgresStorage.open(target)
+    old = await open_sqlite(source)
+    new = await open_postgres(target)
     try:
-        async with old._read() as src, new._pool.acquire() as conn, conn.transaction():
+        assert isinstance(new.engine, PostgresEngine)
+        pool = new.engine._pool  # the copy goes through asyncpg's COPY, on one transaction
+        async with old.engine.read() as src, pool.acquire() as conn, conn.transaction():
             dst = PgDb(conn)
             for table in ("games", "leagues", "guild_settings", "user_settings"):
                 found = await dst.fetchone(f"SELECT count(*) FROM {table}")
@@ -150,9 +152,9 @@ async def migrate(source: str, target: str, *, out: Any = sys.stdout) -> Report:
 
 
 async def _verify(
-    old: SqlStorage,
+    old: Storage,
     src: Db,
-    new: SqlStorage,
+    new: Storage,
     dst: Db,
     copied: dict[str, list[Any]],
     report: Report,

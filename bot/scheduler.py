@@ -41,7 +41,8 @@ from bot.errors import Conflict, GameNotFound, GameOver, NotActive, StaleAction
 from bot.manager.timing import DigestLine
 from bot.manager.turns import Timeout
 from bot.outcomes import MoveResult
-from bot.storage import Deadline, GameRow, GuildSettings, NoticeKind, Storage, UserSettings
+from bot.storage import Deadline, GameRow, GuildSettings, NoticeKind, UserSettings
+from bot.storage.sql import Storage
 
 if TYPE_CHECKING:
     from bot.manager import GameManager

@@ -38,6 +38,11 @@ SCRATCH = {
         "from bot.storage import postgres\n",
         "bot.storage -> bot.storage.postgres",
     ),
+    "storage-drivers": (
+        "bot/storage/sql.py",
+        "import asyncpg\n",
+        "bot.storage.sql -> asyncpg",
+    ),
     "no-cycles": (
         "bot/ui/lobby/scratch.py",
         "import bot.ui.leagues.league_commands\n",

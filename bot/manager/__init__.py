@@ -36,7 +36,7 @@ from bot.manager.turns import (
 from bot.manager.watch import WatchOps
 
 if TYPE_CHECKING:
-    from bot.storage import Storage
+    from bot.storage.sql import Storage
 
 __all__ = [
     "AUTOPLAY_LEVEL",

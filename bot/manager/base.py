@@ -44,10 +44,10 @@ from bot.storage import (
     Deadline,
     GameRow,
     SeatRow,
-    Storage,
     WriteConflict,
 )
 from bot.storage.backends import open_storage
+from bot.storage.sql import Storage
 from engine import Game
 
 log = logging.getLogger(__name__)

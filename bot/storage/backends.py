@@ -1,6 +1,7 @@
-"""Opening the storage a setting names: the one place that knows the storage implementations.
+"""Opening the storage a setting names: the one place that knows the database engines.
 
-:mod:`bot.storage` is the interface; the implementations import it, never the other way round.
+:class:`bot.storage.sql.Storage` runs on any :class:`bot.storage.db.Engine`; the engines'
+modules import it, never the other way round.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit, urlunsplit
 
 from bot.errors import DatabaseUnreachable
-from bot.storage import Storage
+from bot.storage.sql import Storage
 
 
 async def open_storage(location: str) -> Storage:
@@ -17,7 +18,7 @@ async def open_storage(location: str) -> Storage:
     if location.startswith(("postgres://", "postgresql://")):
         import asyncpg
 
-        from bot.storage.postgres import PostgresStorage
+        from bot.storage.postgres import open_postgres
 
         refused = (
             TimeoutError,
@@ -27,14 +28,14 @@ async def open_storage(location: str) -> Storage:
             asyncpg.InvalidCatalogNameError,  # no such database
         )
         try:
-            return await PostgresStorage.open(location)
+            return await open_postgres(location)
         except refused as error:
             raise DatabaseUnreachable(
                 where=shown(location), reason=str(error) or type(error).__name__
             ) from error
-    from bot.storage.sqlite import SqliteStorage
+    from bot.storage.sqlite import open_sqlite
 
-    return await SqliteStorage.open(location.removeprefix("sqlite:///"))
+    return await open_sqlite(location.removeprefix("sqlite:///"))
 
 
 def shown(location: str) -> str:

@@ -1,5 +1,6 @@
-"""PostgreSQL under :class:`bot.storage.sql.SqlStorage`, chosen by a ``postgresql://`` URL
-(``DATABASE_URL``): the storage for several bot processes on one database.
+"""PostgreSQL under :class:`bot.storage.sql.Storage`, chosen by a ``postgresql://`` URL
+(``DATABASE_URL``): the storage for several bot processes on one database. :func:`open_postgres`
+opens it; its :class:`PostgresEngine` is a :class:`bot.storage.db.Engine`.
 
 An asyncpg pool; each write is one transaction on a connection of its own (READ COMMITTED,
 PostgreSQL's default durability kept: ``fsync`` and ``synchronous_commit`` on). Moves on one
@@ -26,40 +27,24 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import inspect
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
 from bot.errors import DatabaseTooNew
-from bot.storage import (
-    ActionRow,
-    Deadline,
-    Notice,
-    NoticeKind,
-    Progress,
-    SeatRow,
-    Storage,
-    WriteConflict,
-)
-from bot.storage.db import POSTGRESQL, Db, Row
+from bot.storage import WriteConflict
+from bot.storage.db import POSTGRESQL, Db, Row, Step, run_checked
 from bot.storage.migrate import MIGRATIONS, discover
-from bot.storage.sql import (
-    SqlStorage,
-    _action_values,
-    away_check,
-    notice_claim,
-    paused_if_away,
-    progress_step,
-)
+from bot.storage.sql import Storage
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 PG_MIGRATIONS = MIGRATIONS / "postgresql"
 #: The advisory lock held while migrating (any fixed number; "carc" in ASCII).
@@ -83,8 +68,6 @@ def _changed(status: str) -> int:
 
 class PgDb:
     """:class:`bot.storage.db.Db` on one asyncpg connection."""
-
-    dialect = POSTGRESQL
 
     def __init__(self, conn: Connection) -> None:
         self._conn = conn
@@ -129,46 +112,6 @@ async def migrate(conn: Connection, directory: Path = PG_MIGRATIONS) -> int:
         await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
 
 
-#: A move in one statement, so one round trip to the server (the transaction of
-#: :meth:`SqlStorage.append_actions` takes seven: BEGIN, five statements, COMMIT). Every part
-#: reads the row of ``moved``, so none writes unless the compare-and-set on the action count
-#: changed the game's row; the statement is its own transaction.
-MOVE = (
-    "WITH moved AS ("
-    "UPDATE games SET turn = ?, action_count = ?, current_seat = ?, status = ?, updated_at = ?, "
-    "result = ?, ended_at = ? WHERE id = ? AND action_count = ? AND status = 'active' "
-    "RETURNING id), "
-    "votes AS (DELETE FROM undo_votes WHERE game_id IN (SELECT id FROM moved)), "
-    "logged AS (INSERT INTO actions "
-    "(game_id, idx, turn, seat, user_id, action, forced, created_at) "
-    "SELECT moved.id, a.* FROM moved, "
-    "unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], "
-    "?::float8[]) AS a){timers} "
-    "SELECT count(*) FROM moved"
-)
-#: The timers of a turn that starts, in the same statement. The parts of one statement run in
-#: no set order, so the old timers are not deleted then inserted again (the insert could come
-#: first and collide): those of another kind go, those of the same kind are overwritten.
-TIMERS = (
-    ", dropped AS (DELETE FROM deadlines WHERE game_id IN (SELECT id FROM moved) "
-    "AND NOT (kind = ANY(?::text[]))), "
-    "timed AS (INSERT INTO deadlines (game_id, kind, turn, user_id, due_at, done_at, paused_at, "
-    "notified_at) SELECT moved.id, d.kind, d.turn, d.user_id, d.due_at, d.done_at, "
-    f"{paused_if_away('d.paused_at', 'd.away', 'd.user_id')}, d.notified_at FROM moved, "
-    "unnest(?::text[], ?::bigint[], ?::bigint[], ?::float8[], ?::float8[], ?::float8[], "
-    "?::float8[], ?::float8[]) "
-    "AS d (kind, turn, user_id, due_at, done_at, paused_at, notified_at, away) "
-    "ON CONFLICT (game_id, kind) DO UPDATE SET turn = excluded.turn, user_id = excluded.user_id, "
-    "due_at = excluded.due_at, done_at = excluded.done_at, paused_at = excluded.paused_at, "
-    "notified_at = excluded.notified_at)"
-)
-
-
-def _columns(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
-    """Rows as one list per column (the arrays ``unnest`` turns back into rows)."""
-    return [list(column) for column in zip(*rows, strict=True)] if rows else []
-
-
 #: SQLSTATE classes of errors after which a session is not sound: connection exception,
 #: operator intervention (the server shutting the session down), system and internal errors.
 UNSOUND = ("08", "57", "58", "XX")
@@ -193,25 +136,6 @@ def _never_sent(error: BaseException) -> bool:
     return isinstance(error, asyncpg.InterfaceError) and str(error).endswith("connection is closed")
 
 
-def _again(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-    """``method`` made again while it fails before anything was sent (see the module), on
-    another connection each time: at most once per connection the pool may hold (a restart of
-    the server closes them all), and once more on a new one."""
-
-    @functools.wraps(method)
-    async def call(self: PostgresStorage, *args: Any, **kwargs: Any) -> Any:
-        for _ in range(self._pool.get_max_size()):
-            try:
-                return await method(self, *args, **kwargs)
-            except (asyncpg.InternalClientError, asyncpg.InterfaceError) as error:
-                if not _never_sent(error):
-                    raise
-                log.info("%s met a connection the server had closed: again", method.__name__)
-        return await method(self, *args, **kwargs)
-
-    return call
-
-
 class _PooledConnection(asyncpg.Connection):
     """A connection given back to the pool as it is. By default asyncpg sends a reset query
     (advisory locks, cursors, LISTEN, settings) on every release, one more round trip to the
@@ -223,28 +147,14 @@ class _PooledConnection(asyncpg.Connection):
         return ""
 
 
-class PostgresStorage(SqlStorage):
-    """Open with :meth:`open` (migrates); close with :meth:`close`."""
+class PostgresEngine:
+    """:class:`bot.storage.db.Engine` on an asyncpg pool (open it with :func:`open_postgres`):
+    each call on a connection of its own."""
 
-    shared = True
+    dialect = POSTGRESQL
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
-
-    @classmethod
-    async def open(
-        cls, url: str, *, pool_size: int = 10, migrations: Path = PG_MIGRATIONS
-    ) -> PostgresStorage:
-        pool = await asyncpg.create_pool(
-            url, min_size=1, max_size=pool_size, connection_class=_PooledConnection
-        )
-        try:
-            async with pool.acquire() as conn:
-                await migrate(conn, migrations)
-        except BaseException:
-            await pool.close()
-            raise
-        return cls(pool)
 
     async def close(self) -> None:
         await self._pool.close()
@@ -263,80 +173,48 @@ class PostgresStorage(SqlStorage):
                         conn.terminate()
                 raise
 
-    async def append_actions(
-        self,
-        game_id: int,
-        expected_count: int,
-        actions: Sequence[ActionRow],
-        progress: Progress,
-        *,
-        deadlines: Sequence[Deadline] | None = None,
-        seats: Sequence[SeatRow] | None = None,
-        notice: Notice | None = None,
-        pause_away: float | None = None,
-    ) -> None:
-        """A move in one statement (:data:`MOVE`); a move that changes the seats or owes a
-        notice (a departure, a timeout) is the transaction of the shared SQL."""
-        if seats is not None or notice is not None:
-            await super().append_actions(
-                game_id,
-                expected_count,
-                actions,
-                progress,
-                deadlines=deadlines,
-                seats=seats,
-                notice=notice,
-                pause_away=pause_away,
-            )
-            return
-        _, guard, _ = progress_step(game_id, expected_count, progress)
-        logged = [_action_values(game_id, a)[1:] for a in actions]
-        args = [*guard, *(_columns(logged) or [[]] * 7)]
-        sql = MOVE.format(timers="")
-        if deadlines is not None:
-            timers = [
-                (d.kind, d.turn, d.user_id, d.due_at, d.done_at, d.paused_at, d.notified_at, at)
-                for d in deadlines
-                for at in [away_check(d, pause_away)]
-            ]
-            kinds = [d.kind for d in deadlines]
-            args += [kinds, *(_columns(timers) or [[]] * 8)]
-            sql = MOVE.format(timers=TIMERS)
-        async with self._connection() as conn:
-            moved = await conn.fetchval(numbered(sql), *args)
-        if moved != 1:
-            raise WriteConflict(f"game {game_id} does not hold {expected_count} actions")
-
-    async def claim_notice(
-        self, game_id: int, kind: NoticeKind, turn: int, now: float, lease: float
-    ) -> bool:
-        """The claim and the notice owed in one statement (one round trip, not four)."""
-        sql = (
-            f"WITH claimed AS ({notice_claim(kind)} RETURNING game_id), "
-            "owed AS (INSERT INTO notices (game_id, kind, turn, claimed_until) "
-            "SELECT game_id, ?::text, ?::bigint, ?::float8 FROM claimed ON CONFLICT DO NOTHING) "
-            "SELECT count(*) FROM claimed"
-        )
-        async with self._connection() as conn:
-            claimed = await conn.fetchval(
-                numbered(sql), now, game_id, turn, kind, turn, now + lease
-            )
-        return bool(claimed == 1)
-
     @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[Db]:
+    async def transaction(self) -> AsyncIterator[Db]:
         async with self._connection() as conn, conn.transaction():
             yield PgDb(conn)
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[Db]:
+    async def read(self) -> AsyncIterator[Db]:
         async with self._connection() as conn:
             yield PgDb(conn)
 
-    _write = _read  # a lone statement is its own transaction
+    write = read  # a lone statement is its own transaction
+
+    async def batch(self, steps: Sequence[Step]) -> bool:
+        async with self.transaction() as db:
+            return await run_checked(db, steps)
+
+    async def call(self, work: Callable[[], Awaitable[T]]) -> T:
+        """``work`` made again while it fails before anything was sent (see the module), on
+        another connection each time: at most once per connection the pool may hold (a
+        restart of the server closes them all), and once more on a new one."""
+        for _ in range(self._pool.get_max_size()):
+            try:
+                return await work()
+            except (asyncpg.InternalClientError, asyncpg.InterfaceError) as error:
+                if not _never_sent(error):
+                    raise
+                name = getattr(getattr(work, "func", work), "__name__", "a call")
+                log.info("%s met a connection the server had closed: again", name)
+        return await work()
 
 
-# Every call of the storage interface, its own and those it inherits from the shared SQL.
-for _name, _method in inspect.getmembers(PostgresStorage, inspect.iscoroutinefunction):
-    if not _name.startswith("_") and _name != "close" and hasattr(Storage, _name):
-        setattr(PostgresStorage, _name, _again(_method))
+async def open_postgres(
+    url: str, *, pool_size: int = 10, migrations: Path = PG_MIGRATIONS
+) -> Storage:
+    """The storage on the PostgreSQL database at ``url``, migrated."""
+    pool = await asyncpg.create_pool(
+        url, min_size=1, max_size=pool_size, connection_class=_PooledConnection
+    )
+    try:
+        async with pool.acquire() as conn:
+            await migrate(conn, migrations)
+    except BaseException:
+        await pool.close()
+        raise
+    return Storage(PostgresEngine(pool))

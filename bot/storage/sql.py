@@ -1,21 +1,26 @@
-"""The SQL of :class:`bot.storage.Storage`, for every database engine: every statement of the bot.
+"""The storage of the game manager: plain rows in, plain rows out, all async, every SQL statement
+of the bot written once for every database engine.
 
-:class:`SqlStorage` implements the storage interface on :class:`bot.storage.db.Db`
-connections; an engine's subclass says how to get them: :class:`bot.storage.sqlite.SqliteStorage`
-(one aiosqlite connection, the default) and :class:`bot.storage.postgres.PostgresStorage`
-(an asyncpg pool). Writes run in one transaction each (``_tx``); reads use ``_read``.
+:class:`Storage` runs its SQL on the connections of an :class:`bot.storage.db.Engine`, the one
+thing a database engine provides (:mod:`bot.storage.sqlite`, the default: one aiosqlite
+connection; :mod:`bot.storage.postgres`: an asyncpg pool). Each write method is one
+transaction, each read one read; the rows are those of :mod:`bot.storage`. Setup values
+(expansions, options, results) are JSON-shaped Python values, so new games and options need no
+schema change.
 
-Moves on one game are serialised by the database itself: every write of a move is a
-compare-and-set on the game's action count (:func:`progress_step`), so of two processes
-submitting a move on the same game, exactly one succeeds and the other gets
-:class:`WriteConflict`.
+Moves on one game are serialised by the database itself: the writes that follow a game's action
+log (:meth:`Storage.append_actions`, :meth:`Storage.truncate_actions`) are a compare-and-set on
+the game's action count (:func:`progress_step`), so of two processes submitting a move on the
+same game, exactly one succeeds and the other gets :class:`WriteConflict`: that check, not only
+the manager's in-process lock, is what lets several bot processes share a database.
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
-from collections.abc import Iterable, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import astuple
 from typing import Any
 
@@ -29,11 +34,10 @@ from bot.storage import (
     Progress,
     SeatRow,
     Status,
-    Storage,
     UserSettings,
     WriteConflict,
 )
-from bot.storage.db import Db, upsert
+from bot.storage.db import Db, Engine, Step, run_steps, upsert
 from bot.storage.sql_leagues import SqlLeagues
 from bot.storage.sql_stats import SqlStats
 from bot.storage.sql_watch import SqlWatch
@@ -144,9 +148,6 @@ INSERT_ACTION = (
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
-#: One statement of a batched transaction: SQL, parameters, and whether it is an executemany.
-Step = tuple[str, Any, bool]
-
 
 def _action_values(game_id: int, a: ActionRow) -> tuple[Any, ...]:
     return (game_id, a.idx, a.turn, a.seat, a.user_id, _dump(a.action), a.forced, a.created_at)
@@ -244,31 +245,117 @@ def notice_claim(kind: NoticeKind) -> str:
     )
 
 
-async def run_steps(db: Db, steps: Sequence[Step]) -> None:
-    for sql, params, many in steps:
-        if many:
-            await db.executemany(sql, params)
-        else:
-            await db.execute(sql, params)
+def move_steps(
+    game_id: int,
+    expected_count: int,
+    actions: Sequence[ActionRow],
+    progress: Progress,
+    deadlines: Sequence[Deadline] | None,
+    seats: Sequence[SeatRow] | None,
+    notice: Notice | None = None,
+    pause_away: float | None = None,
+) -> list[Step]:
+    """The statements of a move's transaction, the compare-and-set first."""
+    steps: list[Step] = [
+        progress_step(game_id, expected_count, progress),
+        ("DELETE FROM undo_votes WHERE game_id = ?", (game_id,), False),
+        (INSERT_ACTION, [_action_values(game_id, a) for a in actions], True),
+    ]
+    if deadlines is not None:
+        steps += deadline_steps(game_id, deadlines, pause_away)
+    if seats is not None:
+        steps += seat_steps(game_id, seats)
+    if notice is not None:
+        steps.append(
+            (
+                "INSERT INTO notices (game_id, kind, turn, claimed_until) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
+                (game_id, notice.kind, notice.turn, notice.claimed_until),
+                False,
+            )
+        )
+    return steps
 
 
-class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
-    """The storage on any :class:`Db`: subclasses provide ``_tx``, ``_read`` and ``close``."""
+#: A move in one statement, so one round trip to the server where the transaction of
+#: :func:`move_steps` takes seven (BEGIN, five statements, COMMIT), for an engine whose dialect
+#: has :attr:`~bot.storage.db.Dialect.one_statement` (PostgreSQL). Every part reads the row of
+#: ``moved``, so none writes unless the compare-and-set on the action count changed the game's
+#: row; the statement is its own transaction.
+MOVE = (
+    "WITH moved AS ("
+    "UPDATE games SET turn = ?, action_count = ?, current_seat = ?, status = ?, updated_at = ?, "
+    "result = ?, ended_at = ? WHERE id = ? AND action_count = ? AND status = 'active' "
+    "RETURNING id), "
+    "votes AS (DELETE FROM undo_votes WHERE game_id IN (SELECT id FROM moved)), "
+    "logged AS (INSERT INTO actions "
+    "(game_id, idx, turn, seat, user_id, action, forced, created_at) "
+    "SELECT moved.id, a.* FROM moved, "
+    "unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::text[], ?::text[], "
+    "?::float8[]) AS a){timers} "
+    "SELECT count(*) FROM moved"
+)
+#: The timers of a turn that starts, in the same statement. The parts of one statement run in
+#: no set order, so the old timers are not deleted then inserted again (the insert could come
+#: first and collide): those of another kind go, those of the same kind are overwritten.
+TIMERS = (
+    ", dropped AS (DELETE FROM deadlines WHERE game_id IN (SELECT id FROM moved) "
+    "AND NOT (kind = ANY(?::text[]))), "
+    "timed AS (INSERT INTO deadlines (game_id, kind, turn, user_id, due_at, done_at, paused_at, "
+    "notified_at) SELECT moved.id, d.kind, d.turn, d.user_id, d.due_at, d.done_at, "
+    f"{paused_if_away('d.paused_at', 'd.away', 'd.user_id')}, d.notified_at FROM moved, "
+    "unnest(?::text[], ?::bigint[], ?::bigint[], ?::float8[], ?::float8[], ?::float8[], "
+    "?::float8[], ?::float8[]) "
+    "AS d (kind, turn, user_id, due_at, done_at, paused_at, notified_at, away) "
+    "ON CONFLICT (game_id, kind) DO UPDATE SET turn = excluded.turn, user_id = excluded.user_id, "
+    "due_at = excluded.due_at, done_at = excluded.done_at, paused_at = excluded.paused_at, "
+    "notified_at = excluded.notified_at)"
+)
 
-    def _tx(self) -> AbstractAsyncContextManager[Db]:
-        """A connection inside a write transaction, committed at the end (rolled back on error)."""
-        raise NotImplementedError
 
-    def _read(self) -> AbstractAsyncContextManager[Db]:
-        raise NotImplementedError
+def _columns(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
+    """Rows as one list per column (the arrays ``unnest`` turns back into rows)."""
+    return [list(column) for column in zip(*rows, strict=True)] if rows else []
 
-    def _write(self) -> AbstractAsyncContextManager[Db]:
-        """A connection for a write of one statement, committed on its own: a transaction
-        by default; PostgreSQL runs a lone statement as one without BEGIN and COMMIT (two
-        round trips to the server fewer)."""
-        return self._tx()
 
-    async def __aenter__(self) -> SqlStorage:
+def move_statement(
+    game_id: int,
+    expected_count: int,
+    actions: Sequence[ActionRow],
+    progress: Progress,
+    deadlines: Sequence[Deadline] | None,
+    pause_away: float | None,
+) -> tuple[str, list[Any]]:
+    """:data:`MOVE` (with :data:`TIMERS` if ``deadlines`` are given) and its parameters."""
+    _, guard, _ = progress_step(game_id, expected_count, progress)
+    logged = [_action_values(game_id, a)[1:] for a in actions]
+    args = [*guard, *(_columns(logged) or [[]] * 7)]
+    if deadlines is None:
+        return MOVE.format(timers=""), args
+    timers = [
+        (d.kind, d.turn, d.user_id, d.due_at, d.done_at, d.paused_at, d.notified_at, at)
+        for d in deadlines
+        for at in [away_check(d, pause_away)]
+    ]
+    kinds = [d.kind for d in deadlines]
+    return MOVE.format(timers=TIMERS), [*args, kinds, *(_columns(timers) or [[]] * 8)]
+
+
+class Storage(SqlLeagues, SqlStats, SqlWatch):
+    """Async persistence of games on the connections of ``engine``; open one with
+    :func:`bot.storage.backends.open_storage` (or an engine's ``open_*`` function), close it
+    with :meth:`close` (or ``async with``)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        #: Whether other bot processes may write the same database (then a game kept in memory
+        #: is checked against the stored one before use).
+        self.shared = engine.dialect.shared
+
+    async def close(self) -> None:
+        await self.engine.close()
+
+    async def __aenter__(self) -> Storage:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -286,7 +373,8 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         return int(game_id)
 
     async def create_game(self, game: GameRow) -> int:
-        async with self._tx() as db:
+        """Insert ``game`` (its ``id`` is ignored) and its seats; return the new id."""
+        async with self.engine.transaction() as db:
             return await self._insert_game(db, game)
 
     async def save_game(
@@ -296,10 +384,16 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         deadlines: Sequence[Deadline] | None = None,
         pause_away: float | None = None,
     ) -> None:
+        """Write every column of ``game`` and replace its seats (lobby changes, start, end).
+
+        ``deadlines`` (if given) replace the game's; a game no longer active loses them all.
+        ``pause_away``: the time they are written; those of a player away then (by their
+        settings' ``away_until``; not a chess clock's) are written paused from it.
+        """
         sets = ", ".join(f"{name} = ?" for name in GAME_COLUMNS.split(", "))
         if game.status != "active":
             deadlines = ()
-        async with self._tx() as db:
+        async with self.engine.transaction() as db:
             await db.execute(
                 f"UPDATE games SET {sets} WHERE id = ?", (*_game_values(game), game.id)
             )
@@ -310,7 +404,10 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
     async def end_game(
         self, game_id: int, status: Status, result: dict[str, Any] | None, now: float
     ) -> bool:
-        async with self._tx() as db:
+        """End a lobby or a game in play (an abandon): its status and result, ended ``now``,
+        nobody in turn, its timers gone. Only those columns change (a move another process
+        stored meanwhile stays counted); False, and nothing written, if it had ended."""
+        async with self.engine.transaction() as db:
             changed = await db.execute(
                 "UPDATE games SET status = ?, current_seat = NULL, result = ?, updated_at = ?, "
                 "ended_at = ? WHERE id = ? AND status IN ('lobby', 'active')",
@@ -342,7 +439,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
     async def get_game(self, game_id: int) -> GameRow | None:
         # One query, the game's columns repeated on each of its seats: one round trip to a
         # database server, where reading the seats apart would take two.
-        async with self._read() as db:
+        async with self.engine.read() as db:
             rows = await db.fetchall(GAME_WITH_SEATS, (game_id,))
         if not rows:
             return None
@@ -350,12 +447,14 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         return _game_from_row(rows[0][:SEAT_AT], seats)
 
     async def action_count(self, game_id: int) -> int | None:
-        async with self._read() as db:
+        """How many actions the game's log holds (None: no such game); one indexed read."""
+        async with self.engine.read() as db:
             row = await db.fetchone("SELECT action_count FROM games WHERE id = ?", (game_id,))
         return None if row is None else int(row[0])
 
     async def get_actions(self, game_id: int) -> list[ActionRow]:
-        async with self._read() as db:
+        """The action log of a game, in order."""
+        async with self.engine.read() as db:
             return await self._actions(db, game_id)
 
     async def _actions(self, db: Db, game_id: int) -> list[ActionRow]:
@@ -367,41 +466,11 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         return [ActionRow(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6]) for r in rows]
 
     async def import_game(self, game: GameRow, actions: Sequence[ActionRow]) -> int:
-        async with self._tx() as db:
+        """Insert a whole game with its action log in one transaction; return the new id."""
+        async with self.engine.transaction() as db:
             game_id = await self._insert_game(db, game)
             await db.executemany(INSERT_ACTION, [_action_values(game_id, a) for a in actions])
             return game_id
-
-    def _move_steps(
-        self,
-        game_id: int,
-        expected_count: int,
-        actions: Sequence[ActionRow],
-        progress: Progress,
-        deadlines: Sequence[Deadline] | None,
-        seats: Sequence[SeatRow] | None,
-        notice: Notice | None = None,
-        pause_away: float | None = None,
-    ) -> list[Step]:
-        steps: list[Step] = [
-            progress_step(game_id, expected_count, progress),
-            ("DELETE FROM undo_votes WHERE game_id = ?", (game_id,), False),
-            (INSERT_ACTION, [_action_values(game_id, a) for a in actions], True),
-        ]
-        if deadlines is not None:
-            steps += deadline_steps(game_id, deadlines, pause_away)
-        if seats is not None:
-            steps += seat_steps(game_id, seats)
-        if notice is not None:
-            steps.append(
-                (
-                    "INSERT INTO notices (game_id, kind, turn, claimed_until) VALUES (?, ?, ?, ?) "
-                    "ON CONFLICT DO NOTHING",
-                    (game_id, notice.kind, notice.turn, notice.claimed_until),
-                    False,
-                )
-            )
-        return steps
 
     async def append_actions(
         self,
@@ -415,12 +484,31 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         notice: Notice | None = None,
         pause_away: float | None = None,
     ) -> None:
-        steps = self._move_steps(
-            game_id, expected_count, actions, progress, deadlines, seats, notice, pause_away
-        )
-        async with self._tx() as db:
-            await self._update_progress(db, steps[0], game_id, expected_count)
-            await run_steps(db, steps[1:])
+        """Append to the log, update the summary, clear undo votes; all in one transaction.
+
+        ``deadlines`` (if given) replace the game's deadlines (``pause_away`` as in
+        :meth:`save_game`) and ``seats`` its seats; ``notice`` is recorded as owed (claimed
+        until its time, see :meth:`claim_notice`). Raises :class:`WriteConflict` if the log
+        does not hold ``expected_count`` actions or the game is no longer active.
+
+        The hot path of every move: one statement (:data:`MOVE`) on an engine whose dialect
+        allows it, unless the move changes the seats or owes a notice (a departure, a
+        timeout); else one transaction, the engine's :meth:`~bot.storage.db.Engine.batch`.
+        """
+        if self.engine.dialect.one_statement and seats is None and notice is None:
+            sql, args = move_statement(
+                game_id, expected_count, actions, progress, deadlines, pause_away
+            )
+            async with self.engine.write() as db:
+                row = await db.fetchone(sql, args)
+            moved = row is not None and row[0] == 1
+        else:
+            steps = move_steps(
+                game_id, expected_count, actions, progress, deadlines, seats, notice, pause_away
+            )
+            moved = await self.engine.batch(steps)
+        if not moved:
+            raise WriteConflict(f"game {game_id} does not hold {expected_count} actions")
 
     async def _update_progress(self, db: Db, step: Step, game_id: int, expected_count: int) -> None:
         """The compare-and-set of a move: nothing is written unless it changes one row."""
@@ -439,7 +527,10 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         deadlines: Sequence[Deadline] | None = None,
         pause_away: float | None = None,
     ) -> None:
-        async with self._tx() as db:
+        """Drop every action from index ``keep`` on (undo) and append ``actions`` after the
+        ones kept, update the summary, clear votes, all in one transaction; ``deadlines`` and
+        ``pause_away`` as in :meth:`append_actions`. Raises :class:`WriteConflict` as it does."""
+        async with self.engine.transaction() as db:
             step = progress_step(game_id, expected_count, progress)
             await self._update_progress(db, step, game_id, expected_count)
             await db.execute("DELETE FROM undo_votes WHERE game_id = ?", (game_id,))
@@ -458,6 +549,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         statuses: Sequence[Status] = ("lobby", "active"),
         limit: int = 100,
     ) -> list[GameRow]:
+        """Games matching every filter given (channel matches the channel or the thread)."""
         clauses = [f"status IN ({', '.join('?' * len(statuses))})"]
         args: list[Any] = list(statuses)
         if guild_id is not None:
@@ -470,10 +562,11 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
             clauses.append("id IN (SELECT game_id FROM seats WHERE user_id = ?)")
             args.append(user_id)
         where = f"WHERE {' AND '.join(clauses)} ORDER BY updated_at DESC, id DESC LIMIT ?"
-        async with self._read() as db:
+        async with self.engine.read() as db:
             return await self._games(db, where, [*args, limit])
 
     async def games_awaiting(self, user_id: int, guild_id: int | None = None) -> list[GameRow]:
+        """Active games where it is ``user_id``'s turn."""
         where = (
             "WHERE status = 'active' AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id "
             "AND s.seat = games.current_seat AND s.user_id = ?)"
@@ -482,18 +575,18 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         if guild_id is not None:
             where += " AND guild_id = ?"
             args.append(guild_id)
-        async with self._read() as db:
+        async with self.engine.read() as db:
             return await self._games(db, where + " ORDER BY updated_at", args)
 
     async def active_game_ids(self) -> list[int]:
-        async with self._read() as db:
+        async with self.engine.read() as db:
             rows = await db.fetchall("SELECT id FROM games WHERE status = 'active' ORDER BY id")
         return [row[0] for row in rows]
 
     async def set_messages(
         self, game_id: int, thread_id: int | None, message_id: int | None
     ) -> None:
-        async with self._write() as db:
+        async with self.engine.write() as db:
             await db.execute(
                 "UPDATE games SET thread_id = ?, message_id = ? WHERE id = ?",
                 (thread_id, message_id, game_id),
@@ -504,7 +597,8 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
     async def add_undo_vote(
         self, game_id: int, action_idx: int, user_id: int, now: float
     ) -> set[int]:
-        async with self._tx() as db:
+        """Record a vote; return every voter for that action (raises nothing on a repeat)."""
+        async with self.engine.transaction() as db:
             await db.execute(
                 "INSERT INTO undo_votes (game_id, action_idx, user_id, voted_at) "
                 "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
@@ -517,13 +611,15 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         return {row[0] for row in rows}
 
     async def clear_undo_votes(self, game_id: int) -> None:
-        async with self._write() as db:
+        """Drop every undo vote of the game (a player refused)."""
+        async with self.engine.write() as db:
             await db.execute("DELETE FROM undo_votes WHERE game_id = ?", (game_id,))
 
     # -- abandon votes ----------------------------------------------------------------------
 
     async def add_abandon_vote(self, game_id: int, user_id: int, now: float) -> set[int]:
-        async with self._tx() as db:
+        """Record a vote to abandon the game; return every voter so far."""
+        async with self.engine.transaction() as db:
             await db.execute(
                 "INSERT INTO abandon_votes (game_id, user_id, voted_at) VALUES (?, ?, ?) "
                 "ON CONFLICT DO NOTHING",
@@ -535,7 +631,8 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         return {row[0] for row in rows}
 
     async def clear_abandon_votes(self, game_id: int) -> None:
-        async with self._write() as db:
+        """Drop the game's votes to abandon it (a player refused)."""
+        async with self.engine.write() as db:
             await db.execute("DELETE FROM abandon_votes WHERE game_id = ?", (game_id,))
 
     # -- chess clock pauses -----------------------------------------------------------------
@@ -543,7 +640,9 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
     async def add_pause_vote(
         self, game_id: int, user_id: int, now: float, until: float | None = None
     ) -> dict[int, float | None]:
-        async with self._tx() as db:
+        """Record a vote to pause the game's clock (``until``: the asker's absence ends);
+        return every voter so far with their ``until``."""
+        async with self.engine.transaction() as db:
             await db.execute(
                 "INSERT INTO pause_votes (game_id, user_id, voted_at, until) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT DO NOTHING",
@@ -555,11 +654,14 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         return {int(row[0]): row[1] for row in rows}
 
     async def clear_pause_votes(self, game_id: int) -> None:
-        async with self._write() as db:
+        """Drop the game's votes to pause its clock (a player refused)."""
+        async with self.engine.write() as db:
             await db.execute("DELETE FROM pause_votes WHERE game_id = ?", (game_id,))
 
     async def pause_clock(self, game_id: int, now: float, until: float | None) -> bool:
-        async with self._tx() as db:
+        """Pause the game's chess clock (its pending ``clock`` deadline and the game's pause
+        columns) and drop the votes, in one transaction; False if it was already paused."""
+        async with self.engine.transaction() as db:
             changed = await db.execute(
                 "UPDATE games SET clock_paused_at = ?, clock_paused_until = ? "
                 "WHERE id = ? AND clock_paused_at IS NULL AND clock_bank IS NOT NULL",
@@ -576,7 +678,9 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         return True
 
     async def resume_clock(self, game_id: int, now: float) -> bool:
-        async with self._tx() as db:
+        """End the game's agreed pause: its pending ``clock`` deadline moves later by the time
+        paused; False if it was not paused."""
+        async with self.engine.transaction() as db:
             changed = await db.execute(
                 "UPDATE games SET clock_paused_at = NULL, clock_paused_until = NULL "
                 "WHERE id = ? AND clock_paused_at IS NOT NULL",
@@ -593,7 +697,8 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         return True
 
     async def pauses_ending(self, now: float) -> list[int]:
-        async with self._read() as db:
+        """Active games whose agreed pause ends at ``now`` or before."""
+        async with self.engine.read() as db:
             rows = await db.fetchall(
                 "SELECT id FROM games WHERE clock_paused_until IS NOT NULL "
                 "AND clock_paused_until <= ? AND status = 'active' ORDER BY id",
@@ -602,7 +707,9 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         return [int(row[0]) for row in rows]
 
     async def next_clock_due(self) -> float | None:
-        async with self._read() as db:
+        """The soonest time a chess clock needs the scheduler: a running clock's deadline or an
+        agreed pause's end (None: no chess clock runs or is paused)."""
+        async with self.engine.read() as db:
             clock = await db.fetchone(
                 "SELECT MIN(due_at) FROM deadlines WHERE kind = 'clock' AND done_at IS NULL "
                 "AND paused_at IS NULL"
@@ -615,14 +722,15 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         return min(found) if found else None
 
     async def clock_pause(self, game_id: int) -> float | None:
-        async with self._read() as db:
+        """When the game's agreed pause began, as stored (None: the clock runs)."""
+        async with self.engine.read() as db:
             row = await db.fetchone("SELECT clock_paused_at FROM games WHERE id = ?", (game_id,))
         return None if row is None else row[0]
 
     # -- deadlines --------------------------------------------------------------------------
 
     async def _deadlines(self, where: str, args: Sequence[Any]) -> list[Deadline]:
-        async with self._read() as db:
+        async with self.engine.read() as db:
             rows = await db.fetchall(f"SELECT {DEADLINE_COLUMNS} FROM deadlines {where}", args)
         return [Deadline(*row) for row in rows]
 
@@ -630,6 +738,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         return await self._deadlines("WHERE game_id = ? ORDER BY due_at", (game_id,))
 
     async def due_deadlines(self, now: float, limit: int = 100) -> list[Deadline]:
+        """Pending deadlines due at ``now`` or before, oldest first."""
         return await self._deadlines(
             "WHERE done_at IS NULL AND paused_at IS NULL AND due_at <= ? "
             "ORDER BY due_at, game_id, kind LIMIT ?",
@@ -637,16 +746,18 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         )
 
     async def complete_deadline(self, game_id: int, kind: str, turn: int, now: float) -> bool:
+        """Mark a deadline done if it is still pending for ``turn``; False if stale or done."""
         return await self._set_pending(game_id, kind, turn, "done_at", now)
 
     async def postpone_deadline(self, game_id: int, kind: str, turn: int, due_at: float) -> bool:
+        """Move a pending deadline of ``turn`` to ``due_at`` (a retry after a failure)."""
         return await self._set_pending(game_id, kind, turn, "due_at", due_at)
 
     async def _set_pending(
         self, game_id: int, kind: str, turn: int, column: str, value: float
     ) -> bool:
         """Set one column of a deadline still pending for ``turn``; False if stale or done."""
-        async with self._write() as db:
+        async with self.engine.write() as db:
             changed = await db.execute(
                 f"UPDATE deadlines SET {column} = ? WHERE game_id = ? AND kind = ? AND turn = ? "
                 "AND done_at IS NULL",
@@ -655,11 +766,16 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         return changed == 1
 
     async def pause_deadlines(self, now: float, user_id: int | None = None) -> int:
+        """Pause the pending deadlines of ``user_id`` (or of every user away at ``now``);
+        chess clocks (``clock`` rows) are not paused by one player's absence.
+
+        Returns how many were paused; paused deadlines are never due.
+        """
         if user_id is None:
             who, args = AWAY, [now]
         else:
             who, args = "user_id = ?", [user_id]
-        async with self._write() as db:
+        async with self.engine.write() as db:
             return await db.execute(
                 "UPDATE deadlines SET paused_at = ? "
                 f"WHERE done_at IS NULL AND paused_at IS NULL AND {NOT_CLOCK} AND {who}",
@@ -667,14 +783,19 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
             )
 
     async def resume_deadlines(self, now: float, user_id: int | None = None) -> list[Deadline]:
+        """Resume the paused deadlines of ``user_id`` (or of every user no longer away).
+
+        Each moves later by the time it was paused, counted up to the user's return (the end of
+        their ``away_until``, or ``now`` if they came back early). Returns the resumed ones.
+        """
         if user_id is None:
             who, args = f"NOT ({AWAY})", [now]
         else:
             who, args = "user_id = ?", [user_id]
         where = f"WHERE done_at IS NULL AND paused_at IS NOT NULL AND {NOT_CLOCK} AND {who}"
-        async with self._tx() as db:
+        async with self.engine.transaction() as db:
             # Back at the end of the vacation, or now if earlier; never before the pause began.
-            d = db.dialect
+            d = self.engine.dialect
             back = (
                 f"{d.greatest}(paused_at, {d.least}(?, COALESCE((SELECT away_until "
                 "FROM user_settings u WHERE u.user_id = deadlines.user_id), ?)))"
@@ -696,6 +817,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
             return resumed
 
     async def unnotified_turns(self, limit: int = 100) -> list[Deadline]:
+        """Pending ``turn`` deadlines whose start has not been announced yet."""
         return await self._deadlines(
             "WHERE kind = 'turn' AND done_at IS NULL AND notified_at IS NULL "
             "ORDER BY due_at, game_id LIMIT ?",
@@ -705,7 +827,20 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
     async def claim_notice(
         self, game_id: int, kind: NoticeKind, turn: int, now: float, lease: float
     ) -> bool:
-        async with self._tx() as db:
+        """Claim the notice ``kind`` (``start``: the turn's start; ``reminder``) of a turn: its
+        deadline is marked done (announced) and the notice recorded as owed, claimed until
+        ``now + lease``, in one transaction. False if stale or another process claimed it."""
+        if self.engine.dialect.one_statement:  # the claim and the notice owed: one round trip
+            sql = (
+                f"WITH claimed AS ({notice_claim(kind)} RETURNING game_id), "
+                "owed AS (INSERT INTO notices (game_id, kind, turn, claimed_until) "
+                "SELECT game_id, ?::text, ?::bigint, ?::float8 FROM claimed "
+                "ON CONFLICT DO NOTHING) SELECT count(*) FROM claimed"
+            )
+            async with self.engine.write() as db:
+                row = await db.fetchone(sql, (now, game_id, turn, kind, turn, now + lease))
+            return row is not None and row[0] == 1
+        async with self.engine.transaction() as db:
             if await db.execute(notice_claim(kind), (now, game_id, turn)) != 1:
                 return False
             await db.execute(
@@ -718,11 +853,14 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
     async def expired_notices(
         self, now: float, lease: float, limit: int = 100
     ) -> list[tuple[int, NoticeKind, int]]:
-        async with self._write() as db:
+        """Claim again (until ``now + lease``) notices claimed but never marked sent whose claim
+        ran out (their process died): ``(game_id, kind, turn)``, each to one caller only."""
+        skip_locked = self.engine.dialect.skip_locked
+        async with self.engine.write() as db:
             rows = await db.fetchall(
                 "UPDATE notices SET claimed_until = ? WHERE (game_id, kind, turn) IN "
                 "(SELECT game_id, kind, turn FROM notices WHERE sent_at IS NULL "
-                f"AND claimed_until <= ? ORDER BY claimed_until LIMIT ?{db.dialect.skip_locked}) "
+                f"AND claimed_until <= ? ORDER BY claimed_until LIMIT ?{skip_locked}) "
                 "RETURNING game_id, kind, turn",
                 (now + lease, now, limit),
             )
@@ -731,7 +869,11 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
     async def renew_notice(
         self, game_id: int, kind: NoticeKind, turn: int, held: float, until: float
     ) -> bool:
-        async with self._write() as db:
+        """Extend a claim this process still holds (its ``claimed_until`` is ``held``, as this
+        process set it) to ``until``, just before sending. False if the notice was sent, or if
+        its claim ran out and another process claimed it again: that one sends it then, so a
+        slow process never sends a notice a second time."""
+        async with self.engine.write() as db:
             changed = await db.execute(
                 "UPDATE notices SET claimed_until = ? WHERE game_id = ? AND kind = ? AND turn = ? "
                 "AND sent_at IS NULL AND claimed_until = ?",
@@ -740,7 +882,8 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         return bool(changed == 1)
 
     async def notice_sent(self, game_id: int, kind: NoticeKind, turn: int, now: float) -> None:
-        async with self._write() as db:
+        """The notice went out (or needs no sending any more)."""
+        async with self.engine.write() as db:
             await db.execute(
                 "UPDATE notices SET sent_at = ? WHERE game_id = ? AND kind = ? AND turn = ?",
                 (now, game_id, kind, turn),
@@ -749,7 +892,8 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
     # -- digests ----------------------------------------------------------------------------
 
     async def digest_guilds(self) -> list[tuple[GuildSettings, float | None]]:
-        async with self._read() as db:
+        """Guilds with a digest channel, each with when its last digest was sent."""
+        async with self.engine.read() as db:
             rows = await db.fetchall(
                 "SELECT g.guild_id, d.sent_at FROM guild_settings g LEFT JOIN digests d "
                 "ON d.guild_id = g.guild_id WHERE g.digest_channel_id IS NOT NULL "
@@ -758,7 +902,8 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
         return [(await self.guild_settings(guild), sent) for guild, sent in rows]
 
     async def claim_digest(self, guild_id: int, last: float | None, now: float) -> bool:
-        async with self._write() as db:
+        """Record a digest sent at ``now`` if the last one is still ``last`` (at most once)."""
+        async with self.engine.write() as db:
             if last is None:
                 changed = await db.execute(
                     "INSERT INTO digests (guild_id, sent_at) VALUES (?, ?) ON CONFLICT DO NOTHING",
@@ -774,7 +919,8 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
     # -- settings ---------------------------------------------------------------------------
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        async with self._read() as db:
+        """The guild's settings, defaults if never saved."""
+        async with self.engine.read() as db:
             row = await db.fetchone(
                 "SELECT locale, game, expansions, options, channel_id, turn_seconds, "
                 "timeout_policy, digest_channel_id, locale_chosen FROM guild_settings "
@@ -803,7 +949,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
             "locale, game, expansions, options, channel_id, turn_seconds, timeout_policy, "
             "digest_channel_id, updated_at, locale_chosen"
         )
-        async with self._write() as db:
+        async with self.engine.write() as db:
             await db.execute(
                 f"INSERT INTO guild_settings (guild_id, {columns}) "
                 f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) {upsert('guild_id', columns)}",
@@ -823,7 +969,7 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
             )
 
     async def user_settings(self, user_id: int) -> UserSettings:
-        async with self._read() as db:
+        async with self.engine.read() as db:
             row = await db.fetchone(
                 "SELECT locale, dm_reminders, away_until, dm_heads_up FROM user_settings "
                 "WHERE user_id = ?",
@@ -836,9 +982,32 @@ class SqlStorage(SqlLeagues, SqlStats, SqlWatch, Storage):
     async def save_user_settings(self, settings: UserSettings, now: float) -> None:
         s = settings
         columns = "locale, dm_reminders, away_until, updated_at, dm_heads_up"
-        async with self._write() as db:
+        async with self.engine.write() as db:
             await db.execute(
                 f"INSERT INTO user_settings (user_id, {columns}) VALUES (?, ?, ?, ?, ?, ?) "
                 + upsert("user_id", columns),
                 (s.user_id, s.locale, int(s.dm_reminders), s.away_until, now, int(s.dm_heads_up)),
             )
+
+
+def _one_call(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    """``method`` run as one call of the engine (:meth:`bot.storage.db.Engine.call`). The
+    wrapper's code bears the method's name, so that tracebacks, profiles and traces name the
+    storage call (not 72 times ``call``)."""
+
+    async def call(self: Storage, *args: Any, **kwargs: Any) -> Any:
+        return await self.engine.call(functools.partial(method, self, *args, **kwargs))
+
+    call.__code__ = call.__code__.replace(co_name=method.__name__, co_qualname=method.__qualname__)
+    return functools.wraps(method)(call)
+
+
+#: The calls of the storage: every coroutine method but ``close``, each one transaction or one
+#: read, each run by the engine as one call.
+CALLS = tuple(
+    name
+    for name, member in inspect.getmembers(Storage, inspect.iscoroutinefunction)
+    if not name.startswith("_") and name != "close"
+)
+for _name in CALLS:
+    setattr(Storage, _name, _one_call(getattr(Storage, _name)))

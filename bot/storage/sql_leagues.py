@@ -1,15 +1,14 @@
-"""The league part of :class:`bot.storage.sql.SqlStorage`: every SQL statement on leagues.
+"""The league part of :class:`bot.storage.sql.Storage`: every SQL statement on leagues.
 
-A mixin on the same connections and transactions as the rest of the storage (``_tx`` for
-writes, ``_read`` for reads), for every database engine; the tables are those of
-``migrations/0003_leagues.sql`` (and its PostgreSQL twin).
+A mixin of :class:`bot.storage.sql.Storage`, on the connections of its ``engine`` like the rest,
+for every database engine; the tables are those of ``migrations/0003_leagues.sql`` (and its
+PostgreSQL twin).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any
 
 from bot.storage import (
@@ -23,7 +22,7 @@ from bot.storage import (
     SeasonRow,
     Status,
 )
-from bot.storage.db import Db, upsert
+from bot.storage.db import Db, Engine, upsert
 
 LEAGUE_COLUMNS = (
     "guild_id, name, organiser_id, channel_id, kind, expansions, options, min_players, "
@@ -82,19 +81,18 @@ LINK_COLUMNS = "game_id, league_id, season, created_by, created_at, invited"
 
 
 class SqlLeagues:
-    """League methods of :class:`bot.storage.Storage` for :class:`bot.storage.sql.SqlStorage`."""
+    """The league statements, mixed into :class:`bot.storage.sql.Storage`."""
+
+    engine: Engine
 
     if TYPE_CHECKING:
-
-        def _tx(self) -> AbstractAsyncContextManager[Db]: ...
-
-        def _read(self) -> AbstractAsyncContextManager[Db]: ...
 
         async def _games(self, db: Db, where: str, args: Sequence[Any]) -> list[GameRow]: ...
 
     # -- leagues and seasons ------------------------------------------------------------------
 
     async def create_league(self, league: LeagueRow, audit: LeagueAudit) -> int:
+        """Insert ``league`` (ids ignored), its first season and the audit line; return its id."""
         values = (
             league.guild_id,
             league.name,
@@ -114,7 +112,7 @@ class SqlLeagues:
             league.computers,
         )
         marks = ", ".join("?" * len(values))
-        async with self._tx() as db:
+        async with self.engine.transaction() as db:
             league_id = await db.insert_id(
                 f"INSERT INTO leagues ({LEAGUE_COLUMNS}) VALUES ({marks}) RETURNING id", values
             )
@@ -143,22 +141,24 @@ class SqlLeagues:
     async def _leagues(self, where: str, args: Sequence[Any]) -> list[LeagueRow]:
         columns = ", ".join(f"l.{c}" for c in LEAGUE_COLUMNS.split(", "))
         seasons = ", ".join(f"s.{c}" for c in SEASON_COLUMNS.split(", "))
-        async with self._read() as db:
+        async with self.engine.read() as db:
             rows = await db.fetchall(
                 f"SELECT l.id, {columns}, {seasons} FROM leagues l {CURRENT} {where}", args
             )
         return [_league(row) for row in rows]
 
     async def get_league(self, league_id: int) -> LeagueRow | None:
+        """The league with its current (last) season."""
         found = await self._leagues("WHERE l.id = ?", (league_id,))
         return found[0] if found else None
 
     async def guild_leagues(self, guild_id: int) -> list[LeagueRow]:
+        """Every league of a guild, by name."""
         found = await self._leagues("WHERE l.guild_id = ?", (guild_id,))
         return sorted(found, key=lambda league: (league.name.casefold(), league.id))
 
     async def seasons(self, league_id: int) -> list[SeasonRow]:
-        async with self._read() as db:
+        async with self.engine.read() as db:
             rows = await db.fetchall(
                 f"SELECT {SEASON_COLUMNS} FROM league_seasons WHERE league_id = ? ORDER BY season",
                 (league_id,),
@@ -166,7 +166,7 @@ class SqlLeagues:
         return [SeasonRow(*row) for row in rows]
 
     async def set_season_message(self, league_id: int, season: int, message_id: int) -> None:
-        async with self._tx() as db:
+        async with self.engine.transaction() as db:
             await db.execute(
                 "UPDATE league_seasons SET message_id = ? WHERE league_id = ? AND season = ?",
                 (message_id, league_id, season),
@@ -180,7 +180,8 @@ class SqlLeagues:
         audit: LeagueAudit,
         following: SeasonRow | None,
     ) -> bool:
-        async with self._tx() as db:
+        """Close ``season`` if still open, log it, and open ``following``; False if not open."""
+        async with self.engine.transaction() as db:
             changed = await db.execute(
                 "UPDATE league_seasons SET closed_at = ? "
                 "WHERE league_id = ? AND season = ? AND closed_at IS NULL",
@@ -202,7 +203,7 @@ class SqlLeagues:
         self, league_id: int, *, include_left: bool = False
     ) -> list[LeagueMember]:
         where = "" if include_left else " AND left_at IS NULL"
-        async with self._read() as db:
+        async with self.engine.read() as db:
             rows = await db.fetchall(
                 "SELECT league_id, user_id, name, joined_at, left_at FROM league_members "
                 f"WHERE league_id = ?{where} ORDER BY joined_at, user_id",
@@ -211,8 +212,9 @@ class SqlLeagues:
         return [LeagueMember(*row) for row in rows]
 
     async def save_league_member(self, member: LeagueMember) -> None:
+        """Insert or replace a member (joining again clears ``left_at``)."""
         m = member
-        async with self._tx() as db:
+        async with self.engine.transaction() as db:
             await db.execute(
                 "INSERT INTO league_members (league_id, user_id, name, joined_at, left_at) "
                 "VALUES (?, ?, ?, ?, ?) "
@@ -223,7 +225,7 @@ class SqlLeagues:
     # -- games --------------------------------------------------------------------------------
 
     async def link_league_game(self, link: LeagueGame) -> None:
-        async with self._tx() as db:
+        async with self.engine.transaction() as db:
             await db.execute(
                 f"INSERT INTO league_games ({LINK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
                 + upsert("game_id", LINK_COLUMNS.removeprefix("game_id, ")),
@@ -238,7 +240,7 @@ class SqlLeagues:
             )
 
     async def league_game(self, game_id: int) -> LeagueGame | None:
-        async with self._read() as db:
+        async with self.engine.read() as db:
             row = await db.fetchone(
                 f"SELECT {LINK_COLUMNS} FROM league_games WHERE game_id = ?", (game_id,)
             )
@@ -247,8 +249,9 @@ class SqlLeagues:
     async def league_games(
         self, league_id: int, statuses: Sequence[Status] = ("lobby", "active")
     ) -> list[tuple[LeagueGame, GameRow]]:
+        """The league's games whose status is one of ``statuses``, oldest first."""
         marks = ", ".join("?" * len(statuses))
-        async with self._read() as db:
+        async with self.engine.read() as db:
             found = await db.fetchall(
                 f"SELECT {LINK_COLUMNS} FROM league_games WHERE league_id = ? AND game_id IN "
                 f"(SELECT id FROM games WHERE status IN ({marks})) ORDER BY game_id",
@@ -263,7 +266,9 @@ class SqlLeagues:
         return [(link, by_id[link.game_id]) for link in links if link.game_id in by_id]
 
     async def unrecorded_league_games(self, league_id: int) -> list[int]:
-        async with self._read() as db:
+        """Finished games that count (ended while their season was open) but have no stored
+        result yet (e.g. the bot stopped between the last move and recording it)."""
+        async with self.engine.read() as db:
             rows = await db.fetchall(
                 "SELECT k.game_id FROM league_games k JOIN games g ON g.id = k.game_id "
                 "JOIN league_seasons s ON s.league_id = k.league_id AND s.season = k.season "
@@ -277,8 +282,9 @@ class SqlLeagues:
     # -- results ------------------------------------------------------------------------------
 
     async def record_league_result(self, result: LeagueResult) -> int | None:
+        """Store a result and its placings; None if the game already has one."""
         r = result
-        async with self._tx() as db:
+        async with self.engine.transaction() as db:
             result_id = await db.insert_id(
                 "INSERT INTO league_results (game_id, league_id, season, ended_at, "
                 "recorded_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
@@ -306,7 +312,8 @@ class SqlLeagues:
             return int(result_id)
 
     async def league_results(self, league_id: int) -> list[LeagueResult]:
-        async with self._read() as db:
+        """Every result of the league (annulled ones too), in the order the games ended."""
+        async with self.engine.read() as db:
             heads = await db.fetchall(
                 f"SELECT {RESULT_COLUMNS} FROM league_results WHERE league_id = ? "
                 "ORDER BY ended_at, id",
@@ -345,7 +352,8 @@ class SqlLeagues:
     async def annul_league_result(
         self, game_id: int, by: int, reason: str, now: float, audit: LeagueAudit
     ) -> bool:
-        async with self._tx() as db:
+        """Mark a counted result annulled and log it; False if none or already annulled."""
+        async with self.engine.transaction() as db:
             changed = await db.execute(
                 "UPDATE league_results SET annulled_at = ?, annulled_by = ?, annul_reason = ? "
                 "WHERE game_id = ? AND annulled_at IS NULL",
@@ -357,7 +365,8 @@ class SqlLeagues:
             return True
 
     async def league_audit(self, league_id: int, limit: int = 20) -> list[LeagueAudit]:
-        async with self._read() as db:
+        """The latest audit lines, newest first."""
+        async with self.engine.read() as db:
             rows = await db.fetchall(
                 f"SELECT {AUDIT_COLUMNS} FROM league_audit WHERE league_id = ? "
                 "ORDER BY created_at DESC, id DESC LIMIT ?",

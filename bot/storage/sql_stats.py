@@ -1,19 +1,18 @@
-"""The statistics part of :class:`bot.storage.sql.SqlStorage`: the SQL of table ``game_stats``.
+"""The statistics part of :class:`bot.storage.sql.Storage`: the SQL of table ``game_stats``.
 
-A mixin on the same connections and transactions as the rest of the storage (``_tx`` for
-writes, ``_read`` for reads), for every database engine; the table is that of
-``migrations/0011_game_stats.sql`` (and its PostgreSQL twin).
+A mixin of :class:`bot.storage.sql.Storage`, on the connections of its ``engine`` like the rest,
+for every database engine; the table is that of ``migrations/0011_game_stats.sql`` (and its
+PostgreSQL twin).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.storage import SeatStats
-from bot.storage.db import Db, upsert
+from bot.storage.db import Engine, upsert
 
 STATS_COLUMNS = (
     "game_id, seat, user_id, computer, score, won, left_game, breakdown, figures_placed, "
@@ -69,17 +68,15 @@ def _stats(row: Sequence[Any]) -> SeatStats:
 
 
 class SqlStats:
-    """The statistics statements, mixed into :class:`bot.storage.sql.SqlStorage`."""
+    """The statistics statements, mixed into :class:`bot.storage.sql.Storage`."""
 
-    if TYPE_CHECKING:
-
-        def _tx(self) -> AbstractAsyncContextManager[Db]: ...
-
-        def _read(self) -> AbstractAsyncContextManager[Db]: ...
+    engine: Engine
 
     async def save_game_stats(self, games: Mapping[int, Sequence[SeatStats]]) -> None:
+        """Replace the statistics rows of finished games (game id -> one row per seat), in one
+        transaction."""
         marks = ", ".join("?" * len(STATS_COLUMNS.split(", ")))
-        async with self._tx() as db:
+        async with self.engine.transaction() as db:
             await db.executemany(
                 "DELETE FROM game_stats WHERE game_id = ?", [(game_id,) for game_id in games]
             )
@@ -92,7 +89,9 @@ class SqlStats:
             )
 
     async def games_without_stats(self, guild_id: int, user_id: int) -> list[int]:
-        async with self._read() as db:
+        """Finished games of the guild where ``user_id`` holds a seat whose statistics rows are
+        missing or stale (computed from another action count), oldest first."""
+        async with self.engine.read() as db:
             rows = await db.fetchall(
                 "SELECT g.id FROM games g WHERE g.status = 'finished' AND g.guild_id = ? "
                 "AND g.id IN (SELECT game_id FROM seats WHERE user_id = ?) "
@@ -109,6 +108,9 @@ class SqlStats:
         game_ids: Sequence[int] | None = None,
         viewer: int | None = None,
     ) -> list[SeatStats]:
+        """Every seat's current statistics row of the finished games of the guild where
+        ``user_id`` played (only those of ``game_ids`` if given), by game and seat; with
+        ``viewer``, only the private games where the viewer played or was let in to follow."""
         columns = ", ".join(f"t.{c}" for c in STATS_COLUMNS.split(", "))
         sql = f"SELECT {columns}, g.kind {CURRENT}"
         args: list[Any] = [guild_id, user_id]
@@ -125,6 +127,6 @@ class SqlStats:
                 return []
             sql += f" AND t.game_id IN ({', '.join('?' * len(game_ids))})"
             args += list(game_ids)
-        async with self._read() as db:
+        async with self.engine.read() as db:
             rows = await db.fetchall(sql + " ORDER BY t.game_id, t.seat", args)
         return [_stats(row) for row in rows]

@@ -1,19 +1,18 @@
-"""The dashboards and followers part of :class:`bot.storage.sql.SqlStorage`.
+"""The dashboards and followers part of :class:`bot.storage.sql.Storage`.
 
-A mixin on the same connections and transactions as the rest of the storage (``_tx`` for
-writes, ``_read`` for reads), for every database engine; the tables are those of
-``migrations/0013_dashboards_followers.sql`` (and its PostgreSQL twin).
+A mixin of :class:`bot.storage.sql.Storage`, on the connections of its ``engine`` like the rest,
+for every database engine; the tables are those of ``migrations/0013_dashboards_followers.sql``
+(and its PostgreSQL twin).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.storage import DashboardRow, FollowRow, FollowStatus
-from bot.storage.db import Db
+from bot.storage.db import Engine
 
 DASHBOARD_COLUMNS = "channel_id, guild_id, message_id, changed_at, shown_at"
 
@@ -29,20 +28,16 @@ def _follow(row: Sequence[Any]) -> FollowRow:
 
 
 class SqlWatch:
-    """The dashboard and follower statements, mixed into :class:`bot.storage.sql.SqlStorage`."""
+    """The dashboard and follower statements, mixed into :class:`bot.storage.sql.Storage`."""
 
-    if TYPE_CHECKING:
-
-        def _tx(self) -> AbstractAsyncContextManager[Db]: ...
-
-        def _read(self) -> AbstractAsyncContextManager[Db]: ...
-
-        def _write(self) -> AbstractAsyncContextManager[Db]: ...
+    engine: Engine
 
     # -- dashboards --------------------------------------------------------------------------
 
     async def set_dashboard(self, channel_id: int, guild_id: int, on: bool, now: float) -> bool:
-        async with self._tx() as db:
+        """Turn a channel's dashboard on (a row, no message yet) or off (the row deleted).
+        Returns whether anything changed."""
+        async with self.engine.transaction() as db:
             if not on:
                 return (
                     await db.execute("DELETE FROM dashboards WHERE channel_id = ?", (channel_id,))
@@ -58,6 +53,7 @@ class SqlWatch:
             )
 
     async def dashboards(self, guild_ids: Sequence[int] | None = None) -> list[DashboardRow]:
+        """The dashboards of these guilds (every guild's with None), by channel."""
         sql = f"SELECT {DASHBOARD_COLUMNS} FROM dashboards"
         args: list[Any] = []
         if guild_ids is not None:
@@ -65,12 +61,13 @@ class SqlWatch:
                 return []
             sql += f" WHERE guild_id IN ({', '.join('?' * len(guild_ids))})"
             args = list(guild_ids)
-        async with self._read() as db:
+        async with self.engine.read() as db:
             rows = await db.fetchall(sql + " ORDER BY channel_id", args)
         return [_dashboard(row) for row in rows]
 
     async def changed_dashboards(self) -> list[DashboardRow]:
-        async with self._read() as db:
+        """The dashboards whose channel changed since they last showed it (by channel)."""
+        async with self.engine.read() as db:
             rows = await db.fetchall(
                 f"SELECT {DASHBOARD_COLUMNS} FROM dashboards WHERE changed_at > shown_at "
                 "ORDER BY channel_id"
@@ -78,21 +75,24 @@ class SqlWatch:
         return [_dashboard(row) for row in rows]
 
     async def dashboard_posted(self, channel_id: int, message_id: int | None) -> None:
-        async with self._write() as db:
+        """The dashboard's message is now ``message_id`` (None: to post again)."""
+        async with self.engine.write() as db:
             await db.execute(
                 "UPDATE dashboards SET message_id = ? WHERE channel_id = ?",
                 (message_id, channel_id),
             )
 
     async def dashboard_changed(self, channel_id: int, now: float) -> None:
-        async with self._write() as db:
+        """A game of the channel changed (seen by a process that does not show it)."""
+        async with self.engine.write() as db:
             await db.execute(
                 "UPDATE dashboards SET changed_at = ? WHERE channel_id = ? AND changed_at < ?",
                 (now, channel_id, now),
             )
 
     async def dashboard_shown(self, channel_id: int, changed_at: float) -> None:
-        async with self._write() as db:
+        """The dashboard shows every change up to ``changed_at``."""
+        async with self.engine.write() as db:
             await db.execute(
                 "UPDATE dashboards SET shown_at = ? WHERE channel_id = ? AND shown_at < ?",
                 (changed_at, channel_id, changed_at),
@@ -101,7 +101,9 @@ class SqlWatch:
     # -- followers ---------------------------------------------------------------------------
 
     async def follow(self, game_id: int, user_id: int, status: FollowStatus, now: float) -> bool:
-        async with self._write() as db:
+        """Record a follower or a request (a request never demotes a follower). Returns
+        whether the row is new or changed."""
+        async with self.engine.write() as db:
             if status == "following":  # a request becomes a follow; a follow stays one
                 return (
                     await db.execute(
@@ -123,7 +125,8 @@ class SqlWatch:
             )
 
     async def unfollow(self, game_id: int, user_id: int) -> bool:
-        async with self._write() as db:
+        """Drop the follower or the request; False if there was none."""
+        async with self.engine.write() as db:
             return (
                 await db.execute(
                     "DELETE FROM followers WHERE game_id = ? AND user_id = ?", (game_id, user_id)
@@ -132,7 +135,7 @@ class SqlWatch:
             )
 
     async def follow_row(self, game_id: int, user_id: int) -> FollowRow | None:
-        async with self._read() as db:
+        async with self.engine.read() as db:
             row = await db.fetchone(
                 "SELECT game_id, user_id, status, since, refused_by FROM followers "
                 "WHERE game_id = ? AND user_id = ?",
@@ -141,7 +144,9 @@ class SqlWatch:
         return None if row is None else _follow(row)
 
     async def refuse_follow(self, game_id: int, user_id: int, player_id: int) -> FollowRow | None:
-        async with self._tx() as db:
+        """Add ``player_id`` to the refusals of a pending request; the request as it is now
+        (None if there is no request any more: accepted, withdrawn)."""
+        async with self.engine.transaction() as db:
             row = await db.fetchone(
                 "SELECT game_id, user_id, status, since, refused_by FROM followers "
                 "WHERE game_id = ? AND user_id = ? AND status = 'asked'",
@@ -159,7 +164,8 @@ class SqlWatch:
         return FollowRow(found.game_id, found.user_id, found.status, found.since, refused)
 
     async def followers(self, game_id: int) -> list[int]:
-        async with self._read() as db:
+        """The users following the game (requests not included), by user id."""
+        async with self.engine.read() as db:
             rows = await db.fetchall(
                 "SELECT user_id FROM followers WHERE game_id = ? AND status = 'following' "
                 "ORDER BY user_id",
@@ -168,10 +174,11 @@ class SqlWatch:
         return [int(row[0]) for row in rows]
 
     async def follower_counts(self, game_ids: Sequence[int]) -> dict[int, int]:
+        """How many follow each game (games nobody follows are left out)."""
         if not game_ids:
             return {}
         marks = ", ".join("?" * len(game_ids))
-        async with self._read() as db:
+        async with self.engine.read() as db:
             rows = await db.fetchall(
                 f"SELECT game_id, COUNT(*) FROM followers WHERE status = 'following' "
                 f"AND game_id IN ({marks}) GROUP BY game_id",

@@ -1,6 +1,7 @@
-"""SQLite under :class:`bot.storage.sql.SqlStorage` (the default storage: one file, no server).
+"""SQLite under :class:`bot.storage.sql.Storage` (the default storage: one file, no server):
+:func:`open_sqlite`, whose :class:`SqliteEngine` is a :class:`bot.storage.db.Engine`.
 
-One aiosqlite connection in autocommit mode; each method takes an asyncio lock so that the
+One aiosqlite connection in autocommit mode; each call takes an asyncio lock so that the
 transactions of concurrent coroutines never interleave on the shared connection, and writes run
 inside ``BEGIN IMMEDIATE ... COMMIT``. WAL journal (readers never block the writer), foreign keys
 on, ``synchronous=FULL`` by default so a committed action survives even a power cut; ``NORMAL``
@@ -12,38 +13,39 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.storage import ActionRow, Deadline, Notice, Progress, SeatRow, WriteConflict
-from bot.storage.db import SQLITE, Db, Row
+from bot.storage.db import SQLITE, Db, Row, Step
 from bot.storage.migrate import MIGRATIONS, migrate
-from bot.storage.sql import SqlStorage, Step
+from bot.storage.sql import Storage
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
-def _transaction(conn: sqlite3.Connection, steps: Sequence[Step], conflict: str) -> None:
+def _transaction(conn: sqlite3.Connection, steps: Sequence[Step]) -> bool:
     """Run ``steps`` as one transaction on the database thread; the first is a checked update.
 
-    Raises :class:`WriteConflict` (nothing written, message ``conflict``) when the first
-    statement changes no row.
+    False (rolled back, nothing written) when the first statement changes not exactly one row.
     """
     conn.execute("BEGIN IMMEDIATE")
     try:
         for index, (sql, params, many) in enumerate(steps):
             cursor = conn.executemany(sql, params) if many else conn.execute(sql, params)
             if index == 0 and cursor.rowcount != 1:
-                raise WriteConflict(conflict)
+                conn.rollback()
+                return False
             cursor.close()
         conn.commit()
     except BaseException:
         conn.rollback()
         raise
+    return True
 
 
 #: Write transactions between two checkpoints of the write-ahead log.
@@ -62,12 +64,10 @@ async def connect(path: str) -> aiosqlite.Connection:
 
 
 class SqliteDb:
-    """:class:`bot.storage.db.Db` on the storage's aiosqlite connection."""
+    """:class:`bot.storage.db.Db` on the engine's aiosqlite connection."""
 
-    dialect = SQLITE
-
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._db = conn
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
         async with self._db.execute(sql, args) as cursor:
@@ -90,8 +90,9 @@ class SqliteDb:
         return None if row is None else row[0]
 
 
-class SqliteStorage(SqlStorage):
-    """Open with :meth:`open`; close with :meth:`close` (or ``async with``).
+class SqliteEngine:
+    """:class:`bot.storage.db.Engine` on one aiosqlite connection (open it with
+    :func:`open_sqlite`).
 
     Checkpoints: SQLite would copy the write-ahead log into the database inside whichever commit
     crosses its threshold, stalling that move (and every move queued behind it) for up to
@@ -99,46 +100,20 @@ class SqliteStorage(SqlStorage):
     runs every :data:`CHECKPOINT_EVERY` commits on a connection of its own, beside the moves.
     """
 
-    def __init__(self, db: aiosqlite.Connection, path: str | None = None) -> None:
-        self._db = db
+    dialect = SQLITE
+
+    def __init__(self, conn: aiosqlite.Connection, path: str | None = None) -> None:
+        self._conn = conn
         self._lock = asyncio.Lock()
         self._path = path
         self._commits = 0
         self._checkpointing: asyncio.Task[None] | None = None
 
-    @classmethod
-    async def open(
-        cls, path: str | Path, *, durable: bool = True, migrations: Path = MIGRATIONS
-    ) -> SqliteStorage:
-        """Open (creating if needed) and migrate the database at ``path``."""
-        db = await connect(str(path))
-        try:
-            # Some PRAGMAs answer with a row: close each cursor, or SQLite sees a statement
-            # still in progress and refuses the migration's COMMIT.
-            for pragma in (
-                "PRAGMA journal_mode = WAL",
-                "PRAGMA foreign_keys = ON",
-                f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}",
-                "PRAGMA busy_timeout = 5000",
-            ):
-                async with db.execute(pragma) as cursor:
-                    await cursor.fetchall()
-            await migrate(db, migrations)
-            location = str(path)
-            on_disk = location != ":memory:" and not location.startswith("file::memory:")
-            if on_disk:
-                async with db.execute("PRAGMA wal_autocheckpoint = 0") as cursor:
-                    await cursor.fetchall()
-        except BaseException:
-            await db.close()
-            raise
-        return cls(db, location if on_disk else None)
-
     async def close(self) -> None:
         if self._checkpointing is not None:
             await asyncio.gather(self._checkpointing, return_exceptions=True)
         async with self._lock:
-            await self._db.close()  # the last connection to close checkpoints the log
+            await self._conn.close()  # the last connection to close checkpoints the log
 
     def _committed(self) -> None:
         self._commits += 1
@@ -163,45 +138,61 @@ class SqliteStorage(SqlStorage):
             log.warning("checkpoint of %s failed", path, exc_info=True)
 
     @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[Db]:
+    async def transaction(self) -> AsyncIterator[Db]:
         async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            await self._conn.execute("BEGIN IMMEDIATE")
             try:
-                yield SqliteDb(self._db)
+                yield SqliteDb(self._conn)
             except BaseException:
-                await self._db.rollback()
+                await self._conn.rollback()
                 raise
-            await self._db.commit()
+            await self._conn.commit()
             self._committed()
 
     @asynccontextmanager
-    async def _read(self) -> AsyncIterator[Db]:
+    async def read(self) -> AsyncIterator[Db]:
         async with self._lock:
-            yield SqliteDb(self._db)
+            yield SqliteDb(self._conn)
 
-    async def append_actions(
-        self,
-        game_id: int,
-        expected_count: int,
-        actions: Sequence[ActionRow],
-        progress: Progress,
-        *,
-        deadlines: Sequence[Deadline] | None = None,
-        seats: Sequence[SeatRow] | None = None,
-        notice: Notice | None = None,
-        pause_away: float | None = None,
-    ) -> None:
+    write = transaction  # a lone statement is a transaction of its own
+
+    async def batch(self, steps: Sequence[Step]) -> bool:
         # The hot path of every move: one trip to the database thread for the whole
         # transaction instead of one per statement.
-        steps = self._move_steps(
-            game_id, expected_count, actions, progress, deadlines, seats, notice, pause_away
-        )
         async with self._lock:
             # aiosqlite (pinned) runs a function on its database thread with ``_execute``.
-            await self._db._execute(
-                _transaction,
-                self._db._conn,
-                steps,
-                f"game {game_id} does not hold {expected_count} actions",
-            )  # type: ignore[no-untyped-call]
-            self._committed()
+            done: bool = await self._conn._execute(_transaction, self._conn._conn, steps)  # type: ignore[no-untyped-call]
+            if done:
+                self._committed()
+        return done
+
+    async def call(self, work: Callable[[], Awaitable[T]]) -> T:
+        return await work()
+
+
+async def open_sqlite(
+    path: str | Path, *, durable: bool = True, migrations: Path = MIGRATIONS
+) -> Storage:
+    """The storage on the SQLite database at ``path``, created if needed and migrated."""
+    db = await connect(str(path))
+    try:
+        # Some PRAGMAs answer with a row: close each cursor, or SQLite sees a statement
+        # still in progress and refuses the migration's COMMIT.
+        for pragma in (
+            "PRAGMA journal_mode = WAL",
+            "PRAGMA foreign_keys = ON",
+            f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}",
+            "PRAGMA busy_timeout = 5000",
+        ):
+            async with db.execute(pragma) as cursor:
+                await cursor.fetchall()
+        await migrate(db, migrations)
+        location = str(path)
+        on_disk = location != ":memory:" and not location.startswith("file::memory:")
+        if on_disk:
+            async with db.execute("PRAGMA wal_autocheckpoint = 0") as cursor:
+                await cursor.fetchall()
+    except BaseException:
+        await db.close()
+        raise
+    return Storage(SqliteEngine(db, location if on_disk else None))

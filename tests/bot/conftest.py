@@ -15,7 +15,7 @@ import pytest
 from bot.manager import GameManager
 from bot.outcomes import MoveResult, TurnView
 from bot.storage.local_postgres import LocalPostgres, binaries
-from bot.storage.postgres import PostgresStorage
+from bot.storage.postgres import open_postgres
 from engine import Action, Pass
 
 ALICE, BOB, CAROL = 101, 202, 303
@@ -51,7 +51,7 @@ class Postgres:
 
     @staticmethod
     async def _migrate(url: str) -> None:
-        await (await PostgresStorage.open(url)).close()
+        await (await open_postgres(url)).close()
 
     def sql(self, statement: str) -> None:
         subprocess.run(

@@ -37,9 +37,9 @@ from bot.outcomes import MoveResult, TurnView
 from bot.scheduler import ForcedTurn, Scheduler
 from bot.storage import ActionRow, Deadline, GameRow, GuildSettings, UserSettings
 from bot.storage.faults import POINTS, Faults, InjectedFault, Point
-from bot.storage.postgres import PostgresStorage
-from bot.storage.sql import SqlStorage
-from bot.storage.sqlite import SqliteStorage
+from bot.storage.postgres import open_postgres
+from bot.storage.sql import Storage
+from bot.storage.sqlite import open_sqlite
 from engine import Pass
 
 GUILD = 77
@@ -98,10 +98,8 @@ class Scene:
     names: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     @property
-    def storage(self) -> SqlStorage:
-        storage = self.manager.storage
-        assert isinstance(storage, SqlStorage)
-        return storage
+    def storage(self) -> Storage:
+        return self.manager.storage
 
     async def stored(self, game_id: int) -> tuple[GameRow, list[ActionRow]]:
         row = await self.storage.get_game(game_id)
@@ -109,7 +107,7 @@ class Scene:
         return row, await self.storage.get_actions(game_id)
 
     async def notice_rows(self) -> list[tuple[int, str, int, float | None]]:
-        async with self.storage._read() as db:
+        async with self.storage.engine.read() as db:
             rows = await db.fetchall("SELECT game_id, kind, turn, sent_at FROM notices")
         return [(int(r[0]), str(r[1]), int(r[2]), r[3]) for r in rows]
 
@@ -134,11 +132,11 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 @pytest.fixture
 async def scene(database: str) -> AsyncIterator[Scene]:
     clock = FakeClock()
-    storage: SqlStorage
+    storage: Storage
     if database.startswith("postgresql"):
-        storage = await PostgresStorage.open(database)
+        storage = await open_postgres(database)
     else:
-        storage = await SqliteStorage.open(database, durable=False)
+        storage = await open_sqlite(database, durable=False)
     manager = GameManager(storage, clock=clock, computers=ComputerPlayers(workers=0))
     notices = Notices()
     scheduler = Scheduler(manager, notices)

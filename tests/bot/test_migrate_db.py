@@ -15,7 +15,7 @@ from conftest import ALICE, BOB, CAROL, Postgres, play_random, started_game
 from bot.manager import GameManager
 from bot.migrate_db import MigrationFailed, main, migrate
 from bot.storage import GuildSettings, UserSettings
-from bot.storage.postgres import PostgresStorage
+from bot.storage.postgres import open_postgres
 
 
 @pytest.fixture
@@ -86,7 +86,7 @@ async def test_a_difference_stops_the_copy_and_leaves_the_target_empty(
     await filled(source)
     with sqlite3.connect(source) as db:
         before = db.execute("SELECT count(*), sum(seed) FROM games").fetchone()
-    await (await PostgresStorage.open(pg_url)).close()
+    await (await open_postgres(pg_url)).close()
     conn = await asyncpg.connect(pg_url)
     try:  # a target that changes what it is given: every game gets another seed
         await conn.execute(

@@ -9,7 +9,7 @@ import pytest
 
 from bot.errors import DatabaseTooNew
 from bot.storage.migrate import MIGRATIONS, discover
-from bot.storage.sqlite import SqliteStorage
+from bot.storage.sqlite import SqliteEngine, open_sqlite
 
 SNAPSHOT = Path(__file__).with_name("schema.sql")
 
@@ -25,7 +25,7 @@ def schema_of(path: Path) -> str:
 
 
 async def test_migrating_an_empty_database_gives_the_checked_in_schema(db_path: Path) -> None:
-    storage = await SqliteStorage.open(db_path)
+    storage = await open_sqlite(db_path)
     await storage.close()
     # To accept a deliberate schema change: write schema_of(db) to tests/bot/schema.sql.
     assert schema_of(db_path) == SNAPSHOT.read_text("utf-8")
@@ -36,16 +36,17 @@ async def test_migrating_an_empty_database_gives_the_checked_in_schema(db_path: 
 
 async def test_opening_twice_applies_nothing_more(db_path: Path) -> None:
     for _ in range(2):
-        storage = await SqliteStorage.open(db_path)
+        storage = await open_sqlite(db_path)
         await storage.close()
     assert schema_of(db_path) == SNAPSHOT.read_text("utf-8")
 
 
 async def test_foreign_keys_are_enforced(db_path: Path) -> None:
-    storage = await SqliteStorage.open(db_path)
+    storage = await open_sqlite(db_path)
     try:
+        assert isinstance(storage.engine, SqliteEngine)
         with pytest.raises(sqlite3.IntegrityError):
-            await storage._db.execute(
+            await storage.engine._conn.execute(
                 "INSERT INTO seats (game_id, seat, user_id, name, colour, joined_at) "
                 "VALUES (999, 0, 1, 'x', 'red', 0)"
             )
@@ -57,7 +58,7 @@ async def test_a_database_newer_than_the_code_is_refused(db_path: Path) -> None:
     with sqlite3.connect(db_path) as db:
         db.execute("PRAGMA user_version = 99")
     with pytest.raises(DatabaseTooNew) as caught:
-        await SqliteStorage.open(db_path)
+        await open_sqlite(db_path)
     assert "newer than this bot" in str(caught.value)
     assert "plus récente" in caught.value.message("fr")
 
@@ -72,7 +73,7 @@ async def test_a_failing_migration_leaves_the_previous_version(
         "CREATE TABLE extra (id INTEGER);\nINSERT INTO no_such_table VALUES (1);\n"
     )
     with pytest.raises(sqlite3.OperationalError):
-        await SqliteStorage.open(db_path, migrations=folder)
+        await open_sqlite(db_path, migrations=folder)
     with sqlite3.connect(db_path) as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == 1
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}

@@ -28,7 +28,7 @@ from bot.manager import GameManager
 from bot.storage.backends import open_storage, shown
 from bot.storage.db import Db
 from bot.storage.local_postgres import free_port
-from bot.storage.postgres import PostgresStorage, numbered
+from bot.storage.postgres import PostgresEngine, numbered, open_postgres
 
 
 @pytest.fixture
@@ -47,7 +47,7 @@ def test_placeholders_are_numbered_for_postgresql() -> None:
 async def test_a_postgresql_url_opens_the_postgresql_storage(pg_url: str) -> None:
     storage = await open_storage(pg_url)
     try:
-        assert isinstance(storage, PostgresStorage)
+        assert isinstance(storage.engine, PostgresEngine)
     finally:
         await storage.close()
 
@@ -75,7 +75,7 @@ async def test_the_same_tables_and_columns_on_both_engines(pg_url: str, tmp_path
 
 
 async def test_processes_starting_together_migrate_once(pg_url: str) -> None:
-    storages = await asyncio.gather(*(PostgresStorage.open(pg_url) for _ in range(4)))
+    storages = await asyncio.gather(*(open_postgres(pg_url) for _ in range(4)))
     for storage in storages:
         await storage.close()
     conn = await asyncpg.connect(pg_url)
@@ -93,7 +93,7 @@ async def test_a_database_newer_than_the_bot_is_refused(pg_url: str) -> None:
     finally:
         await conn.close()
     with pytest.raises(DatabaseTooNew):
-        await PostgresStorage.open(pg_url)
+        await open_postgres(pg_url)
 
 
 async def test_two_processes_on_one_game_each_move_is_accepted_once(pg_url: str) -> None:
@@ -227,7 +227,7 @@ async def test_connections_the_server_dropped_are_never_lent_again(pg_url: str) 
     """``pg_terminate_backend`` on the pool's idle connections before each move: asyncpg would
     lend each one once more and fail its next statement (``cannot switch to state 12``); the
     storage sends the move on another connection, and every move is stored."""
-    storage = await PostgresStorage.open(pg_url, pool_size=3)
+    storage = await open_postgres(pg_url, pool_size=3)
     manager = GameManager(storage)
     admin = await asyncpg.connect(pg_url)
     try:
@@ -258,11 +258,12 @@ async def test_a_transaction_cut_while_it_holds_the_game_row_is_told_as_stored(
     sending the commit, the storage runs the transaction again on another connection and the
     move is stored; if not, the move is refused and nothing is stored. Either way the answer is
     what was stored, memory is storage, and the next call runs on a sound connection."""
-    storage = await PostgresStorage.open(pg_url, pool_size=2)
+    storage = await open_postgres(pg_url, pool_size=2)
     manager = GameManager(storage)
     admin = await asyncpg.connect(pg_url)
     view = await started_game(manager, users=(ALICE, BOB, 303))
-    real = storage._tx
+    engine = storage.engine
+    real = engine.transaction
     cuts: list[int] = []
 
     @contextlib.asynccontextmanager
@@ -279,13 +280,13 @@ async def test_a_transaction_cut_while_it_holds_the_game_row_is_told_as_stored(
                 )
 
     try:
-        storage._tx = cut  # type: ignore[method-assign]
+        engine.transaction = cut  # type: ignore[method-assign]
         try:
             await manager.resign(view.game_id, 303)
             told = True
         except asyncpg.PostgresError:
             told = False
-        storage._tx = real  # type: ignore[method-assign]
+        engine.transaction = real  # type: ignore[method-assign]
         assert cuts == [1]
         stored = await storage.get_actions(view.game_id)
         assert [a.forced for a in stored] == (["resigned"] if told else [])

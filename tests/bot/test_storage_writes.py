@@ -109,10 +109,10 @@ async def test_the_log_is_checkpointed_into_the_database_file(
             view = (
                 await manager.play_turn(view.game_id, view.user_id, action, turn=view.turn)
             ).view
-        storage = manager.storage
-        assert isinstance(storage, sqlite_storage.SqliteStorage)
-        assert storage._checkpointing is not None
-        await storage._checkpointing
+        engine = manager.storage.engine
+        assert isinstance(engine, sqlite_storage.SqliteEngine)
+        assert engine._checkpointing is not None
+        await engine._checkpointing
         # Automatic checkpoints are off: without the background one, the moves would all
         # still be in the -wal file and a copy of the database file alone would hold none.
         alone = tmp_path / "alone.sqlite3"
@@ -123,18 +123,19 @@ async def test_the_log_is_checkpointed_into_the_database_file(
         finally:
             copy.close()
         assert moves >= 5
-        async with storage._db.execute("PRAGMA wal_autocheckpoint") as cursor:
+        async with engine._conn.execute("PRAGMA wal_autocheckpoint") as cursor:
             assert await cursor.fetchone() == (0,)
     finally:
         await manager.close()
 
 
 async def test_a_storage_left_open_never_keeps_the_process_alive(tmp_path: Path) -> None:
-    from bot.storage.sqlite import SqliteStorage
+    from bot.storage.sqlite import SqliteEngine, open_sqlite
 
-    storage = await SqliteStorage.open(tmp_path / "left-open.sqlite3")
+    storage = await open_sqlite(tmp_path / "left-open.sqlite3")
     try:
-        assert storage._db._thread.daemon, "the database thread must not block the exit"
+        assert isinstance(storage.engine, SqliteEngine)
+        assert storage.engine._conn._thread.daemon, "the database thread must not block the exit"
     finally:
         await storage.close()
 

@@ -235,7 +235,7 @@ def commands(world: World) -> list[app_commands.Command[Any, ..., Any]]:
 
 
 async def stored_games(world: World) -> list[tuple[Any, ...]]:
-    db = world.table.bot.manager.storage._db  # type: ignore[attr-defined]
+    db = world.table.bot.manager.storage.engine._conn  # type: ignore[attr-defined]
     async with db.execute(
         "SELECT g.id, g.status, g.action_count, g.current_seat, "
         "(SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id) FROM games g ORDER BY g.id"
