@@ -17,7 +17,7 @@ import catalogs
 from bot import lobby
 from bot.i18n import digits
 from bot.storage import GameRow
-from bot.ui import chess_clock, components, images, lobby_seats, post
+from bot.ui import chess_clock, components, ids, images, lobby_seats, post
 from bot.ui.clocks import chess_timing, timing_summary
 from bot.ui.errors import UIError
 from bot.ui.state import snapshot
@@ -141,7 +141,7 @@ def lobby_view(row: GameRow) -> discord.ui.View:
     return view
 
 
-@components.handles("lobby")
+@components.handles(ids.LobbyOp)
 async def on_button(interaction: discord.Interaction, game_id: int, op: str) -> None:
     manager = bot_of(interaction).manager
     row = await manager.game(game_id)
@@ -315,7 +315,7 @@ def option_change(name: str, value: str) -> dict[str, Any]:
     return {"options": {name: value}}
 
 
-@components.handles("lobby_option")
+@components.handles(ids.LobbyMenu)
 async def on_option(
     interaction: discord.Interaction,
     game_id: int,

@@ -24,7 +24,7 @@ from conftest_ui import Table, said
 
 from bot import policy
 from bot.policy import Decision, Role
-from bot.ui import components
+from bot.ui import components, ids
 from bot.ui.abandon import AbandonButton
 from bot.ui.chess_clock import PauseButton
 from bot.ui.follow import FollowButton
@@ -256,11 +256,17 @@ def menu(custom_id: Callable[[Scene], str], value: str | Callable[[Scene], str])
             assert match is not None
             item: Any = components.LobbyOption(select, int(match["game"]), match["name"])
         else:
-            item = components.TurnSelect(select)
+            item = components.TurnSelect(turn_id(cid), select)
         message = await post_copy(scene, channel, item)
         return await person.select(message, [chosen], custom_id=cid)
 
     return use
+
+
+def turn_id(custom_id: str) -> ids.TurnId:
+    value = ids.decode(custom_id)
+    assert isinstance(value, ids.TurnId), custom_id
+    return value
 
 
 def lobby_button(op: str) -> Use:
@@ -288,7 +294,7 @@ def turn_menu() -> Use:
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=menu_id, options=[discord.SelectOption(label="x", value=value)]
         )
-        message = await post_copy(scene, channel, components.TurnSelect(select))
+        message = await post_copy(scene, channel, components.TurnSelect(turn_id(menu_id), select))
         return await person.select(message, [value], custom_id=menu_id)
 
     return use
@@ -376,7 +382,7 @@ ROWS: dict[str, tuple[str, list[Use]]] = {
         [
             button(
                 lambda s: components.TurnButton(
-                    f"cc:hand:{s.game_id}:1", "hand", discord.ButtonStyle.secondary
+                    ids.ShowHand(s.game_id, 1), "hand", discord.ButtonStyle.secondary
                 )
             )
         ],
