@@ -22,7 +22,7 @@ from discord.app_commands import locale_str as _
 from bot.i18n import shown_name
 from bot.manager.clock import PRESETS, PauseVote
 from bot.storage import GameRow
-from bot.ui import components, post
+from bot.ui import components, ids, post
 from bot.ui.clocks import duration, stamp
 from bot.ui.components import IdButton
 from bot.ui.texts import player_locale, tr
@@ -82,10 +82,10 @@ def clock_view(row: GameRow, locale: str) -> discord.ui.View:
         for value in ("off", *PRESETS)
     ]
     menu: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=f"cc:lopt:{row.id}:clock", options=options, placeholder=tr("clock_menu", locale)
+        options=options, placeholder=tr("clock_menu", locale)
     )
     view = discord.ui.View(timeout=None)
-    view.add_item(components.LobbyOption(menu, row.id, "clock"))
+    view.add_item(components.LobbyOption(ids.LobbyMenu(row.id, "clock"), menu))
     return view
 
 

@@ -124,62 +124,58 @@ class IdButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)")
         raise NotImplementedError
 
 
-class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"cc:lobby:(?P<game>\d+):(?P<op>join|leave|start|solo|cancel|options|colour|hand|purist|seats|shuffle|back|computer|clock)",
-):
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=ids.LobbyOp.PATTERN):
     """Lobby buttons: on the lobby message, and in the creator's options (hand, seats...)."""
 
-    def __init__(self, game: int, op: str, label: str, style: discord.ButtonStyle) -> None:
-        super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"cc:lobby:{game}:{op}")
-        )
-        self.game, self.op = game, op
+    def __init__(self, value: ids.LobbyOp, label: str, style: discord.ButtonStyle) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=value.encode()))
+        self.value = value
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LobbyButton:
         assert isinstance(item, discord.ui.Button)
-        return cls(int(match["game"]), match["op"], item.label or "", item.style)
+        value = ids.LobbyOp.decode(item.custom_id or "")
+        assert value is not None
+        return cls(value, item.label or "", item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         answer = handler(ids.LobbyOp)
+        game, op = self.value.game, self.value.op
 
         async def run(i: discord.Interaction) -> None:
-            await access.authorise_game(i, access.LOBBY_BUTTONS[self.op], self.game)
-            await answer(i, self.game, self.op)
+            await access.authorise_game(i, access.LOBBY_BUTTONS[op], game)
+            await answer(i, game, op)
 
         await guarded(interaction, run)
 
 
-class LobbyOption(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"cc:lopt:(?P<game>\d+):(?P<name>[a-z_]+)(?::(?P<arg>-?\d+))?",
-):
+class LobbyOption(discord.ui.DynamicItem[discord.ui.Select[Any]], template=ids.LobbyMenu.PATTERN):
     """Lobby menus: an option, a colour, a seat (``arg``: the player being moved)."""
 
-    def __init__(
-        self, select: discord.ui.Select[Any], game: int, name: str, arg: int | None = None
-    ) -> None:
+    def __init__(self, value: ids.LobbyMenu, select: discord.ui.Select[Any]) -> None:
+        select.custom_id = value.encode()
         super().__init__(select)
-        self.game, self.name, self.arg = game, name, arg
+        self.value = value
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> LobbyOption:
         assert isinstance(item, discord.ui.Select)
-        arg = int(match["arg"]) if match["arg"] else None
-        return cls(item, int(match["game"]), match["name"], arg)
+        value = ids.LobbyMenu.decode(item.custom_id)
+        assert value is not None
+        return cls(value, item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list(self.item.values)
         answer = handler(ids.LobbyMenu)
+        game, name, arg = self.value.game, self.value.name, self.value.arg
 
         async def run(i: discord.Interaction) -> None:
-            await access.authorise_game(i, access.lobby_menu_action(self.name), self.game)
-            await answer(i, self.game, self.name, values, self.arg)
+            await access.authorise_game(i, access.lobby_menu_action(name), game)
+            await answer(i, game, name, values, arg)
 
         await guarded(interaction, run)
 

@@ -251,10 +251,9 @@ def menu(custom_id: Callable[[Scene], str], value: str | Callable[[Scene], str])
             custom_id=custom_id(scene), options=[discord.SelectOption(label="x", value=chosen)]
         )
         cid = custom_id(scene)
-        if cid.startswith("cc:lopt:"):
-            match = components.LobbyOption.__discord_ui_compiled_template__.fullmatch(cid)
-            assert match is not None
-            item: Any = components.LobbyOption(select, int(match["game"]), match["name"])
+        lobby = ids.LobbyMenu.decode(cid)
+        if lobby is not None:
+            item: Any = components.LobbyOption(lobby, select)
         else:
             item = components.TurnSelect(turn_id(cid), select)
         message = await post_copy(scene, channel, item)
@@ -271,7 +270,9 @@ def turn_id(custom_id: str) -> ids.TurnId:
 
 def lobby_button(op: str) -> Use:
     return button(
-        lambda s: components.LobbyButton(s.lobby_id, op, op, discord.ButtonStyle.secondary)
+        lambda s: components.LobbyButton(
+            ids.LobbyOp(s.lobby_id, op), op, discord.ButtonStyle.secondary
+        )
     )
 
 
