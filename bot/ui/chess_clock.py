@@ -180,13 +180,9 @@ def done_text(vote: PauseVote) -> str:
 def request_view(row: GameRow) -> discord.ui.View:
     locale = row.locale or "en"
     view = discord.ui.View(timeout=None)
-    base = f"cc:pause:{row.id}"
-    view.add_item(
-        PauseButton(f"{base}:yes", tr("pause_agree", locale), discord.ButtonStyle.primary)
-    )
-    view.add_item(
-        PauseButton(f"{base}:no", tr("pause_refuse", locale), discord.ButtonStyle.secondary)
-    )
+    agree, refuse = (ids.PauseAnswer(row.id, yes) for yes in (True, False))
+    view.add_item(PauseButton(agree, tr("pause_agree", locale), discord.ButtonStyle.primary))
+    view.add_item(PauseButton(refuse, tr("pause_refuse", locale), discord.ButtonStyle.secondary))
     return view
 
 
@@ -209,10 +205,10 @@ async def on_button(interaction: discord.Interaction, game_id: int, agree: bool)
     )
 
 
-class PauseButton(IdButton, template=r"cc:pause:(?P<game>\d+):(?P<op>yes|no)"):
+class PauseButton(IdButton[ids.PauseAnswer], kind=ids.PauseAnswer):
     """Pause / Keep playing on a request to pause a game's chess clocks (state in the id)."""
 
     action = "pause answer"
 
-    async def answer(self, interaction: discord.Interaction, fields: dict[str, str]) -> None:
-        await on_button(interaction, int(fields["game"]), fields["op"] == "yes")
+    async def answer(self, interaction: discord.Interaction, value: ids.PauseAnswer) -> None:
+        await on_button(interaction, value.game, value.agree)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any, ClassVar, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import discord
 
@@ -92,35 +92,46 @@ async def _turn(
     await answer(interaction, value, choice)
 
 
-class IdButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
-    """A button whose whole state is its custom id (subclasses give the ``template`` and answer
-    in :meth:`answer` with the id's fields); rebuilt from the id after a restart."""
+V = TypeVar("V", bound=ids.ComponentId)
 
-    def __init__(self, custom_id: str, label: str, style: discord.ButtonStyle) -> None:
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+
+class IdButton(discord.ui.DynamicItem[discord.ui.Button[Any]], Generic[V], template=r"(?!)"):
+    """A button whose whole state is its id, a value of one kind (subclasses name it, as in
+    ``class UndoButton(IdButton[ids.UndoAnswer], kind=ids.UndoAnswer)``, and answer in
+    :meth:`answer` with the value); rebuilt from the id after a restart."""
+
+    #: The kind of the button's id; its pattern is the template.
+    kind: ClassVar[type[ids.ComponentId]]
+    #: The policy row the button's game is checked against (see :mod:`bot.policy`).
+    action: ClassVar[str] = ""
+
+    def __init_subclass__(cls, *, kind: type[ids.ComponentId]) -> None:
+        super().__init_subclass__(template=kind.PATTERN)
+        cls.kind = kind
+
+    def __init__(self, value: V, label: str, style: discord.ButtonStyle) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=value.encode()))
+        self.value = value
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> Self:
         assert isinstance(item, discord.ui.Button)
-        return cls(item.custom_id or "", item.label or "", item.style)
-
-    #: The policy row the button's game is checked against (see :mod:`bot.policy`).
-    action: ClassVar[str] = ""
+        value: Any = cls.kind.decode(item.custom_id or "")
+        assert value is not None
+        return cls(value, item.label or "", item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        match = self.__discord_ui_compiled_template__.fullmatch(self.item.custom_id or "")
-        assert match is not None
-        fields = match.groupdict()
+        value = self.value
 
         async def run(i: discord.Interaction) -> None:
-            await access.authorise_game(i, self.action, int(fields["game"]))
-            await self.answer(i, fields)
+            await access.authorise_game(i, self.action, value.game)
+            await self.answer(i, value)
 
         await guarded(interaction, run)
 
-    async def answer(self, interaction: discord.Interaction, fields: dict[str, str]) -> None:
+    async def answer(self, interaction: discord.Interaction, value: V) -> None:
         raise NotImplementedError
 
 

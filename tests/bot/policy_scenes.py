@@ -301,8 +301,8 @@ def turn_menu() -> Use:
     return use
 
 
-def answer(cls: Any, tail: Callable[[Scene], str]) -> Use:
-    return button(lambda s: cls(tail(s), "answer", discord.ButtonStyle.secondary))
+def answer(cls: Any, value: Callable[[Scene], ids.ComponentId]) -> Use:
+    return button(lambda s: cls(value(s), "answer", discord.ButtonStyle.secondary))
 
 
 #: Each row: the subject it needs, and the ways it is used (every way is tried with every role).
@@ -388,20 +388,19 @@ ROWS: dict[str, tuple[str, list[Use]]] = {
             )
         ],
     ),
-    "undo answer": ("game", [answer(UndoButton, lambda s: f"cc:undo:{s.game_id}:0:no")]),
-    "abandon answer": ("game", [answer(AbandonButton, lambda s: f"cc:abandon:{s.game_id}:no")]),
-    "pause answer": ("game", [answer(PauseButton, lambda s: f"cc:pause:{s.game_id}:no")]),
+    "undo answer": ("game", [answer(UndoButton, lambda s: ids.UndoAnswer(s.game_id, 0, False))]),
+    "abandon answer": (
+        "game",
+        [answer(AbandonButton, lambda s: ids.AbandonAnswer(s.game_id, False))],
+    ),
+    "pause answer": ("game", [answer(PauseButton, lambda s: ids.PauseAnswer(s.game_id, False))]),
     "follow answer": (
         "game",
-        [answer(FollowButton, lambda s: f"cc:follow:{s.game_id}:{s.people['dave'].id}:no")],
+        [answer(FollowButton, lambda s: ids.FollowAnswer(s.game_id, s.people["dave"].id, False))],
     ),
     "challenge answer": (
         "league",
-        [
-            button(
-                lambda s: ChallengeButton(s.league_game, "no", "no", discord.ButtonStyle.secondary)
-            )
-        ],
+        [answer(ChallengeButton, lambda s: ids.ChallengeAnswer(s.league_game, False))],
     ),
 }
 

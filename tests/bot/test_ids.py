@@ -9,11 +9,17 @@ import typing
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.ui import ids
+from bot.ui import components, ids
+from bot.ui.abandon import AbandonButton
+from bot.ui.chess_clock import PauseButton
+from bot.ui.follow import FollowButton
+from bot.ui.league_commands import ChallengeButton
+from bot.ui.undo import UndoButton
 
 ROOT = Path(__file__).parents[2]
 KINDS = sorted(ids.KINDS.values(), key=lambda k: k.__name__)
@@ -170,3 +176,29 @@ def test_a_value_that_would_not_read_back_is_never_written() -> None:
     ):
         with pytest.raises(ValueError):
             bad.encode()
+
+
+def test_every_kind_is_answered_once() -> None:
+    """Each id is matched by the template of exactly one persistent component, whose answer is
+    registered (the turn's and the lobby's through ``components.handles``)."""
+    import bot.ui.castle.turn
+    import bot.ui.flow
+    import bot.ui.lobby_ui  # noqa: F401
+
+    items: list[type[discord.ui.DynamicItem[Any]]] = [
+        *components.DYNAMIC_ITEMS,
+        UndoButton,
+        AbandonButton,
+        PauseButton,
+        FollowButton,
+        ChallengeButton,
+    ]
+    answered = {*components.BUTTON_KINDS, *components.MENU_KINDS, ids.LobbyOp, ids.LobbyMenu}
+    for text, value in SENT.items():
+        matching = [i for i in items if i.__discord_ui_compiled_template__.fullmatch(text)]
+        assert len(matching) == 1, (text, matching)
+        if type(value) in answered:
+            components.handler(type(value))  # raises if nothing answers it
+        else:
+            assert issubclass(matching[0], components.IdButton), text
+            assert matching[0].kind is type(value)

@@ -78,7 +78,7 @@ def test_every_component_has_a_row() -> None:
     kinds = [kind.KIND for kind in (*components.BUTTON_KINDS, *components.MENU_KINDS)]
     for kind in kinds:
         assert access.turn_action(kind) in policy.POLICY, kind
-    for button in (UndoButton, AbandonButton, PauseButton, FollowButton):
+    for button in (UndoButton, AbandonButton, PauseButton, FollowButton, ChallengeButton):
         assert button.action in policy.POLICY, button
     # Every persistent component class the bot registers is one of those above.
     known = {
