@@ -202,3 +202,16 @@ def test_every_kind_is_answered_once() -> None:
         else:
             assert issubclass(matching[0], components.IdButton), text
             assert matching[0].kind is type(value)
+
+
+def test_no_id_is_written_outside_the_id_module() -> None:
+    """The id prefixes appear in the bot's source only where the layouts are."""
+    prefix = re.compile(r"""[fr]?["'](cc|lg):""")
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "bot").rglob("*.py"))
+        if path != ROOT / "bot" / "ui" / "ids.py"
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if prefix.search(line)
+    ]
+    assert not found, f"custom ids written by hand: {found}"
