@@ -24,7 +24,7 @@ from conftest_ui import Table, said
 
 from bot import policy
 from bot.policy import Decision, Role
-from bot.ui import components
+from bot.ui import components, ids
 from bot.ui.leagues.league_commands import ChallengeButton
 from bot.ui.timing.chess_clock import PauseButton
 from bot.ui.turn.abandon import AbandonButton
@@ -251,21 +251,28 @@ def menu(custom_id: Callable[[Scene], str], value: str | Callable[[Scene], str])
             custom_id=custom_id(scene), options=[discord.SelectOption(label="x", value=chosen)]
         )
         cid = custom_id(scene)
-        if cid.startswith("cc:lopt:"):
-            match = components.LobbyOption.__discord_ui_compiled_template__.fullmatch(cid)
-            assert match is not None
-            item: Any = components.LobbyOption(select, int(match["game"]), match["name"])
+        lobby = ids.LobbyMenu.decode(cid)
+        if lobby is not None:
+            item: Any = components.LobbyOption(lobby, select)
         else:
-            item = components.TurnSelect(select)
+            item = components.TurnSelect(turn_id(cid), select)
         message = await post_copy(scene, channel, item)
         return await person.select(message, [chosen], custom_id=cid)
 
     return use
 
 
+def turn_id(custom_id: str) -> ids.TurnId:
+    value = ids.decode(custom_id)
+    assert isinstance(value, ids.TurnId), custom_id
+    return value
+
+
 def lobby_button(op: str) -> Use:
     return button(
-        lambda s: components.LobbyButton(s.lobby_id, op, op, discord.ButtonStyle.secondary)
+        lambda s: components.LobbyButton(
+            ids.LobbyOp(s.lobby_id, op), op, discord.ButtonStyle.secondary
+        )
     )
 
 
@@ -288,14 +295,14 @@ def turn_menu() -> Use:
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=menu_id, options=[discord.SelectOption(label="x", value=value)]
         )
-        message = await post_copy(scene, channel, components.TurnSelect(select))
+        message = await post_copy(scene, channel, components.TurnSelect(turn_id(menu_id), select))
         return await person.select(message, [value], custom_id=menu_id)
 
     return use
 
 
-def answer(cls: Any, tail: Callable[[Scene], str]) -> Use:
-    return button(lambda s: cls(tail(s), "answer", discord.ButtonStyle.secondary))
+def answer(cls: Any, value: Callable[[Scene], ids.ComponentId]) -> Use:
+    return button(lambda s: cls(value(s), "answer", discord.ButtonStyle.secondary))
 
 
 #: Each row: the subject it needs, and the ways it is used (every way is tried with every role).
@@ -376,25 +383,24 @@ ROWS: dict[str, tuple[str, list[Use]]] = {
         [
             button(
                 lambda s: components.TurnButton(
-                    f"cc:hand:{s.game_id}:1", "hand", discord.ButtonStyle.secondary
+                    ids.ShowHand(s.game_id, 1), "hand", discord.ButtonStyle.secondary
                 )
             )
         ],
     ),
-    "undo answer": ("game", [answer(UndoButton, lambda s: f"cc:undo:{s.game_id}:0:no")]),
-    "abandon answer": ("game", [answer(AbandonButton, lambda s: f"cc:abandon:{s.game_id}:no")]),
-    "pause answer": ("game", [answer(PauseButton, lambda s: f"cc:pause:{s.game_id}:no")]),
+    "undo answer": ("game", [answer(UndoButton, lambda s: ids.UndoAnswer(s.game_id, 0, False))]),
+    "abandon answer": (
+        "game",
+        [answer(AbandonButton, lambda s: ids.AbandonAnswer(s.game_id, False))],
+    ),
+    "pause answer": ("game", [answer(PauseButton, lambda s: ids.PauseAnswer(s.game_id, False))]),
     "follow answer": (
         "game",
-        [answer(FollowButton, lambda s: f"cc:follow:{s.game_id}:{s.people['dave'].id}:no")],
+        [answer(FollowButton, lambda s: ids.FollowAnswer(s.game_id, s.people["dave"].id, False))],
     ),
     "challenge answer": (
         "league",
-        [
-            button(
-                lambda s: ChallengeButton(s.league_game, "no", "no", discord.ButtonStyle.secondary)
-            )
-        ],
+        [answer(ChallengeButton, lambda s: ids.ChallengeAnswer(s.league_game, False))],
     ),
 }
 

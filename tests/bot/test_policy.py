@@ -75,10 +75,10 @@ def test_every_component_has_a_row() -> None:
         assert access.LOBBY_BUTTONS[op] in policy.POLICY, op
     for name in [*access.LOBBY_MENUS, "expansions", "expansion", "small_city", "hand"]:
         assert access.lobby_menu_action(name) in policy.POLICY, name
-    kinds = components.BUTTON_KINDS.split("|") + components.MENU_KINDS.split("|")
+    kinds = [kind.KIND for kind in (*components.BUTTON_KINDS, *components.MENU_KINDS)]
     for kind in kinds:
         assert access.turn_action(kind) in policy.POLICY, kind
-    for button in (UndoButton, AbandonButton, PauseButton, FollowButton):
+    for button in (UndoButton, AbandonButton, PauseButton, FollowButton, ChallengeButton):
         assert button.action in policy.POLICY, button
     # Every persistent component class the bot registers is one of those above.
     known = {

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from typing import TYPE_CHECKING, Any, Final
 
 import discord
@@ -35,7 +34,7 @@ from bot.leagues import Profile, Standing
 from bot.manager.leagues import LeagueChange, SeasonTable
 from bot.narrate import feature_name as scored_feature
 from bot.storage import GameRow, LeagueRow
-from bot.ui import access
+from bot.ui import access, ids
 from bot.ui.commands import (
     EXPANSIONS,
     FARMERS,
@@ -47,7 +46,8 @@ from bot.ui.commands import (
     chosen_expansions,
     chosen_options,
 )
-from bot.ui.errors import UIError, guarded
+from bot.ui.components import IdButton
+from bot.ui.errors import UIError
 from bot.ui.limits import Day, GameNumber, LeagueName, Points, Reason, Season, check_options, heavy
 from bot.ui.lobby import lobby_ui
 from bot.ui.texts import family_title, player_locale, tr
@@ -413,41 +413,20 @@ async def open_thread(
 # -- the challenge message -------------------------------------------------------------------
 
 
-class ChallengeButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"lg:ch:(?P<game>\d+):(?P<op>yes|no)",
-):
+class ChallengeButton(IdButton[ids.ChallengeAnswer], kind=ids.ChallengeAnswer):
     """Accept / Decline under a challenge; the game number is in the ``custom_id``."""
 
-    def __init__(self, game: int, op: str, label: str, style: discord.ButtonStyle) -> None:
-        super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"lg:ch:{game}:{op}")
-        )
-        self.game, self.op = game, op
+    action = "challenge answer"
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> ChallengeButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(int(match["game"]), match["op"], item.label or "", item.style)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async def run(i: discord.Interaction) -> None:
-            await access.authorise_game(i, "challenge answer", self.game)
-            await on_challenge(i, self.game, self.op == "yes")
-
-        await guarded(interaction, run)
+    async def answer(self, interaction: discord.Interaction, value: ids.ChallengeAnswer) -> None:
+        await on_challenge(interaction, value.game, value.accept)
 
 
 def challenge_view(game_id: int, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(
-        ChallengeButton(game_id, "yes", lt("accept", locale), discord.ButtonStyle.success)
-    )
-    view.add_item(
-        ChallengeButton(game_id, "no", lt("decline", locale), discord.ButtonStyle.secondary)
-    )
+    accept, decline = (ids.ChallengeAnswer(game_id, yes) for yes in (True, False))
+    view.add_item(ChallengeButton(accept, lt("accept", locale), discord.ButtonStyle.success))
+    view.add_item(ChallengeButton(decline, lt("decline", locale), discord.ButtonStyle.secondary))
     return view
 
 

@@ -15,7 +15,7 @@ import discord
 from bot.errors import ColourTaken
 from bot.lobby import COLOURS, player_names
 from bot.storage import GameRow
-from bot.ui import images
+from bot.ui import ids, images
 from bot.ui.components import LobbyButton, LobbyOption
 from bot.ui.errors import UIError
 from bot.ui.texts import tr
@@ -71,10 +71,10 @@ def colour_view(row: GameRow, user_id: int, locale: str) -> discord.ui.View:
             )
         )
     menu: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=f"cc:lopt:{row.id}:colour", options=options, placeholder=tr("colour", locale)
+        options=options, placeholder=tr("colour", locale)
     )
     view = discord.ui.View(timeout=None)
-    view.add_item(LobbyOption(menu, row.id, "colour"))
+    view.add_item(LobbyOption(ids.LobbyMenu(row.id, "colour"), menu))
     return view
 
 
@@ -128,12 +128,11 @@ def seats_view(row: GameRow, locale: str, who: int | None = None) -> discord.ui.
         for s in row.seats
     ]
     menu: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=f"cc:lopt:{row.id}:seat_who",
         options=players,
         placeholder=tr("seat_who", locale),
         row=0,
     )
-    view.add_item(LobbyOption(menu, row.id, "seat_who"))
+    view.add_item(LobbyOption(ids.LobbyMenu(row.id, "seat_who"), menu))
     moving = row.seat_of(who) if who is not None else None
     if moving is not None:
         seats = [
@@ -142,14 +141,13 @@ def seats_view(row: GameRow, locale: str, who: int | None = None) -> discord.ui.
             if n != moving.seat
         ]
         to: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"cc:lopt:{row.id}:seat_to:{who}",
             options=seats,
             placeholder=tr("seat_to", locale, player=names[moving.seat]),
             row=1,
         )
-        view.add_item(LobbyOption(to, row.id, "seat_to", who))
+        view.add_item(LobbyOption(ids.LobbyMenu(row.id, "seat_to", who), to))
     for op, key in (("shuffle", "shuffle"), ("back", "back_to_options")):
-        item = LobbyButton(row.id, op, tr(key, locale), discord.ButtonStyle.secondary)
+        item = LobbyButton(ids.LobbyOp(row.id, op), tr(key, locale), discord.ButtonStyle.secondary)
         item.item.row = 2
         view.add_item(item)
     return view

@@ -17,7 +17,7 @@ import catalogs
 from bot import lobby
 from bot.i18n import digits
 from bot.storage import GameRow
-from bot.ui import components, images
+from bot.ui import components, ids, images
 from bot.ui.clocks import chess_timing, timing_summary
 from bot.ui.errors import UIError
 from bot.ui.lobby import lobby_seats
@@ -140,11 +140,11 @@ def lobby_view(row: GameRow) -> discord.ui.View:
         ("cancel", discord.ButtonStyle.danger),
     ):
         if op != "colour" or row.kind in images.STYLED_GAMES:
-            view.add_item(components.LobbyButton(row.id, op, tr(op, locale), style))
+            view.add_item(components.LobbyButton(ids.LobbyOp(row.id, op), tr(op, locale), style))
     return view
 
 
-@components.handles("lobby")
+@components.handles(ids.LobbyOp)
 async def on_button(interaction: discord.Interaction, game_id: int, op: str) -> None:
     manager = bot_of(interaction).manager
     row = await manager.game(game_id)
@@ -186,7 +186,8 @@ async def on_button(interaction: discord.Interaction, game_id: int, op: str) -> 
         # Starting alone is allowed (a solo game), but never by accident.
         confirm = discord.ui.View(timeout=None)
         label = tr("solo_start", locale)
-        confirm.add_item(components.LobbyButton(row.id, "solo", label, discord.ButtonStyle.success))
+        solo = ids.LobbyOp(row.id, "solo")
+        confirm.add_item(components.LobbyButton(solo, label, discord.ButtonStyle.success))
         await interaction.response.send_message(
             tr("solo_confirm", locale, game_id=game_id), view=confirm, ephemeral=True
         )
@@ -230,10 +231,8 @@ def options_view(row: GameRow, locale: str) -> discord.ui.View:
             )
             for value in choices
         ]
-        menu: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"cc:lopt:{row.id}:{name}", options=options
-        )
-        view.add_item(components.LobbyOption(menu, row.id, name))
+        menu: discord.ui.Select[Any] = discord.ui.Select(options=options)
+        view.add_item(components.LobbyOption(ids.LobbyMenu(row.id, name), menu))
     for button in creator_buttons(row, locale):
         view.add_item(button)
     return view
@@ -250,13 +249,12 @@ def expansions_menu(row: GameRow, locale: str) -> components.LobbyOption:
         for name in EXPANSION_CHOICES
     ]
     menu: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=f"cc:lopt:{row.id}:expansions",
         options=options,
         min_values=0,
         max_values=len(options),
         placeholder=option_label("expansion", "none", locale),
     )
-    return components.LobbyOption(menu, row.id, "expansions")
+    return components.LobbyOption(ids.LobbyMenu(row.id, "expansions"), menu)
 
 
 def creator_buttons(row: GameRow, locale: str) -> list[Any]:
@@ -268,13 +266,12 @@ def creator_buttons(row: GameRow, locale: str) -> list[Any]:
         on = bool(row.options.get("hand"))
         label = tr("hand_on" if on else "hand_off", locale)
         style = discord.ButtonStyle.success if on else discord.ButtonStyle.secondary
-        found.append(components.LobbyButton(row.id, "hand", label, style))
+        found.append(components.LobbyButton(ids.LobbyOp(row.id, "hand"), label, style))
     label = tr("purist_on" if row.purist else "purist_off", locale)
     style = discord.ButtonStyle.success if row.purist else discord.ButtonStyle.secondary
-    found.append(components.LobbyButton(row.id, "purist", label, style))
-    found.append(
-        components.LobbyButton(row.id, "seats", tr("seats", locale), discord.ButtonStyle.secondary)
-    )
+    found.append(components.LobbyButton(ids.LobbyOp(row.id, "purist"), label, style))
+    seats = ids.LobbyOp(row.id, "seats")
+    found.append(components.LobbyButton(seats, tr("seats", locale), discord.ButtonStyle.secondary))
     for item in found:
         item.item.row = 4
     return found
@@ -318,7 +315,7 @@ def option_change(name: str, value: str) -> dict[str, Any]:
     return {"options": {name: value}}
 
 
-@components.handles("lobby_option")
+@components.handles(ids.LobbyMenu)
 async def on_option(
     interaction: discord.Interaction,
     game_id: int,
@@ -421,19 +418,17 @@ def computers_view(row: GameRow, locale: str) -> discord.ui.View:
             for level in lobby.COMPUTER_LEVELS
         ]
         add: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"cc:lopt:{row.id}:computer_add",
             options=levels,
             placeholder=tr("computer_add", locale),
         )
-        view.add_item(components.LobbyOption(add, row.id, "computer_add"))
+        view.add_item(components.LobbyOption(ids.LobbyMenu(row.id, "computer_add"), add))
     seated = [s for s in row.seats if s.computer]
     if seated:
         remove: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"cc:lopt:{row.id}:computer_remove",
             options=[discord.SelectOption(label=s.name, value=str(s.seat)) for s in seated],
             placeholder=tr("computer_remove", locale),
         )
-        view.add_item(components.LobbyOption(remove, row.id, "computer_remove"))
+        view.add_item(components.LobbyOption(ids.LobbyMenu(row.id, "computer_remove"), remove))
     return view
 
 

@@ -22,7 +22,7 @@ from discord.app_commands import locale_str as _
 from bot.i18n import shown_name
 from bot.manager.clock import PRESETS, PauseVote
 from bot.storage import GameRow
-from bot.ui import components
+from bot.ui import components, ids
 from bot.ui.clocks import duration, stamp
 from bot.ui.components import IdButton
 from bot.ui.texts import player_locale, tr
@@ -83,10 +83,10 @@ def clock_view(row: GameRow, locale: str) -> discord.ui.View:
         for value in ("off", *PRESETS)
     ]
     menu: discord.ui.Select[Any] = discord.ui.Select(
-        custom_id=f"cc:lopt:{row.id}:clock", options=options, placeholder=tr("clock_menu", locale)
+        options=options, placeholder=tr("clock_menu", locale)
     )
     view = discord.ui.View(timeout=None)
-    view.add_item(components.LobbyOption(menu, row.id, "clock"))
+    view.add_item(components.LobbyOption(ids.LobbyMenu(row.id, "clock"), menu))
     return view
 
 
@@ -181,13 +181,9 @@ def done_text(vote: PauseVote) -> str:
 def request_view(row: GameRow) -> discord.ui.View:
     locale = row.locale or "en"
     view = discord.ui.View(timeout=None)
-    base = f"cc:pause:{row.id}"
-    view.add_item(
-        PauseButton(f"{base}:yes", tr("pause_agree", locale), discord.ButtonStyle.primary)
-    )
-    view.add_item(
-        PauseButton(f"{base}:no", tr("pause_refuse", locale), discord.ButtonStyle.secondary)
-    )
+    agree, refuse = (ids.PauseAnswer(row.id, yes) for yes in (True, False))
+    view.add_item(PauseButton(agree, tr("pause_agree", locale), discord.ButtonStyle.primary))
+    view.add_item(PauseButton(refuse, tr("pause_refuse", locale), discord.ButtonStyle.secondary))
     return view
 
 
@@ -210,10 +206,10 @@ async def on_button(interaction: discord.Interaction, game_id: int, agree: bool)
     )
 
 
-class PauseButton(IdButton, template=r"cc:pause:(?P<game>\d+):(?P<op>yes|no)"):
+class PauseButton(IdButton[ids.PauseAnswer], kind=ids.PauseAnswer):
     """Pause / Keep playing on a request to pause a game's chess clocks (state in the id)."""
 
     action = "pause answer"
 
-    async def answer(self, interaction: discord.Interaction, fields: dict[str, str]) -> None:
-        await on_button(interaction, int(fields["game"]), fields["op"] == "yes")
+    async def answer(self, interaction: discord.Interaction, value: ids.PauseAnswer) -> None:
+        await on_button(interaction, value.game, value.agree)

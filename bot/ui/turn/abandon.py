@@ -17,6 +17,7 @@ import discord
 from bot.i18n import shown_name
 from bot.outcomes import AbandonVote
 from bot.storage import GameRow
+from bot.ui import ids
 from bot.ui.components import IdButton
 from bot.ui.errors import UIError
 from bot.ui.texts import player_locale, tr
@@ -93,13 +94,9 @@ def request_text(row: GameRow, vote: AbandonVote) -> str:
 def request_view(row: GameRow) -> discord.ui.View:
     locale = row.locale or "en"
     view = discord.ui.View(timeout=None)
-    base = f"cc:abandon:{row.id}"
-    view.add_item(
-        AbandonButton(f"{base}:yes", tr("undo_agree", locale), discord.ButtonStyle.danger)
-    )
-    view.add_item(
-        AbandonButton(f"{base}:no", tr("undo_refuse", locale), discord.ButtonStyle.secondary)
-    )
+    agree, refuse = (ids.AbandonAnswer(row.id, yes) for yes in (True, False))
+    view.add_item(AbandonButton(agree, tr("undo_agree", locale), discord.ButtonStyle.danger))
+    view.add_item(AbandonButton(refuse, tr("undo_refuse", locale), discord.ButtonStyle.secondary))
     return view
 
 
@@ -123,10 +120,10 @@ async def on_button(interaction: discord.Interaction, game_id: int, agree: bool)
     )
 
 
-class AbandonButton(IdButton, template=r"cc:abandon:(?P<game>\d+):(?P<op>yes|no)"):
+class AbandonButton(IdButton[ids.AbandonAnswer], kind=ids.AbandonAnswer):
     """Agree / Refuse on a request to abandon a game (state in the id: game and answer)."""
 
     action = "abandon answer"
 
-    async def answer(self, interaction: discord.Interaction, fields: dict[str, str]) -> None:
-        await on_button(interaction, int(fields["game"]), fields["op"] == "yes")
+    async def answer(self, interaction: discord.Interaction, value: ids.AbandonAnswer) -> None:
+        await on_button(interaction, value.game, value.agree)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 
@@ -22,7 +21,7 @@ from bot.manager import Move
 from bot.narrate import feature_name as feature_words
 from bot.narrate import role_name as role_words
 from bot.turn_view import FigureChoice, StepScreen, step_screen
-from bot.ui import components, images
+from bot.ui import components, ids, images
 from bot.ui.components import button, select
 from bot.ui.errors import UIError
 from bot.ui.texts import player_locale, tr
@@ -36,43 +35,42 @@ from renderer.board import GhostSpot
 PHASES = {"a": "tile", "e": "abbey_end", "c": "figure", "w": "wagon", "n": "abbey_end"}
 
 
-@components.handles("cell", "hole", "fig", "put", "fs", "wag", "pl", "ok", "abbey", "hand")
-@components.handles("tile", "endno", "more")
+@components.handles(ids.SquareMenu, ids.HoleMenu, ids.ChooseFigure, ids.PutMenu, ids.FigureMenu)
+@components.handles(ids.WagonMenu, ids.PlaceStep, ids.Confirm, ids.AbbeyHoles, ids.ShowHand)
+@components.handles(ids.HandTile, ids.MoreSquares)
 async def on_component(
-    interaction: discord.Interaction, f: dict[str, Any], value: str | None
+    interaction: discord.Interaction, value: ids.TurnId, choice: str | None
 ) -> None:
-    kind, game_id, turn = f["kind"], int(f["game"]), int(f["turn"])
-    rest = f.get("rest", "").split(":") if f.get("rest") else []
-    if kind == "cell":  # page, tile -> first placement step for that square
-        x, y = (int(v) for v in (value or "").split(","))
-        tile = rest[1] if len(rest) > 1 else "-"
-        await open_step(interaction, game_id, turn, x, y, None, tile, "")
-    elif kind == "hole":
-        x, y = (int(v) for v in (value or "").split(","))
-        await open_step(interaction, game_id, turn, x, y, rest[0], "-", "")
-    elif kind == "fig":
-        await open_step(interaction, game_id, turn, 0, 0, "c", "-", "")
-    elif kind == "put":  # turn message: a square and rotation -> the figure step
-        await pick(interaction, game_id, turn, value or "", rest[1] if len(rest) > 1 else "-")
-    elif kind == "more":
-        await more_squares(interaction, game_id, turn)
-    elif kind == "pl":
-        x, y, rot, tile = int(rest[0]), int(rest[1]), rest[2], rest[3]
-        await update_step(interaction, game_id, turn, x, y, rot, tile, "")
-    elif kind == "fs":  # a figure spot from the step's menu: plays like a spot button
-        x, y, rot, tile = int(rest[0]), int(rest[1]), rest[2], rest[3]
-        await confirm(interaction, game_id, turn, x, y, rot, tile, value or "none")
-    elif kind == "ok":
-        x, y, rot, tile, choice = int(rest[0]), int(rest[1]), rest[2], rest[3], rest[4]
-        await confirm(interaction, game_id, turn, x, y, rot, tile, choice)
-    elif kind == "wag":
-        await wagon_choice(interaction, game_id, turn, value or "back")
-    elif kind == "abbey":
-        await abbey_holes(interaction, game_id, turn)
-    elif kind == "hand":
-        await show_hand(interaction, game_id, turn)
-    elif kind == "tile":  # a hand tile button of an older release: the hand now has menus
-        raise UIError("stale")
+    """A turn component (The Castle's wall tiles are answered in :mod:`bot.ui.turn.castle.turn`);
+    ``choice``: the value picked in a menu."""
+    game_id, turn = value.game, value.turn
+    match value:
+        case ids.SquareMenu(tile=tile):  # a square -> the first placement step there
+            x, y = (int(v) for v in (choice or "").split(","))
+            await open_step(interaction, game_id, turn, x, y, None, tile, "")
+        case ids.HoleMenu(code=code):
+            x, y = (int(v) for v in (choice or "").split(","))
+            await open_step(interaction, game_id, turn, x, y, code, "-", "")
+        case ids.ChooseFigure():
+            await open_step(interaction, game_id, turn, 0, 0, "c", "-", "")
+        case ids.PutMenu(tile=tile):  # turn message: a square and rotation -> the figure step
+            await pick(interaction, game_id, turn, choice or "", tile)
+        case ids.MoreSquares():
+            await more_squares(interaction, game_id, turn)
+        case ids.PlaceStep(x=x, y=y, rotation=rot, tile=tile):
+            await update_step(interaction, game_id, turn, x, y, rot, tile, "")
+        case ids.FigureMenu(x=x, y=y, rotation=rot, tile=tile):  # plays like a spot button
+            await confirm(interaction, game_id, turn, x, y, rot, tile, choice or "none")
+        case ids.Confirm(x=x, y=y, rotation=rot, tile=tile, choice=picked):
+            await confirm(interaction, game_id, turn, x, y, rot, tile, picked)
+        case ids.WagonMenu():
+            await wagon_choice(interaction, game_id, turn, choice or "back")
+        case ids.AbbeyHoles():
+            await abbey_holes(interaction, game_id, turn)
+        case ids.ShowHand():
+            await show_hand(interaction, game_id, turn)
+        case ids.HandTile():  # a hand tile button of an older release: the hand now has menus
+            raise UIError("stale")
 
 
 # -- the placement step (ephemeral) --------------------------------------------------------
@@ -274,14 +272,14 @@ async def step(
     lines.append(tr("step_pick" if figures else "step_no_spot", locale))
     lines.extend(families.hooks(game.setup.game).step_lines(shown.after, locale))
     view = discord.ui.View(timeout=None)
-    base = f"{gid}:{turn}:{x}:{y}:{rot}:{tile}"
     if len(offered) > 1:  # the other rotations that fit here, as in the pictures
         for r in offered:
             style = (
                 discord.ButtonStyle.primary if r == rot_of(first) else discord.ButtonStyle.secondary
             )
             caption = tr("turn_button", locale, rotation=r)
-            view.add_item(button(f"cc:pl:{gid}:{turn}:{x}:{y}:{r}:{tile}:", caption, style, row=0))
+            place = ids.PlaceStep(gid, turn, x, y, str(r), tile)
+            view.add_item(button(place, caption, style, row=0))
     names = [
         (
             f,
@@ -299,7 +297,7 @@ async def step(
         for i, (f, text) in enumerate(names):
             view.add_item(
                 button(
-                    f"cc:ok:{base}:{f.value}",
+                    ids.Confirm(gid, turn, x, y, rot, tile, f.value),
                     text[:80],
                     discord.ButtonStyle.primary,
                     row=1 + i // 5,
@@ -307,9 +305,11 @@ async def step(
             )
     else:
         options = [discord.SelectOption(label=text[:100], value=f.value) for f, text in names[:25]]
-        view.add_item(select(f"cc:fs:{base}", tr("spot_menu", locale), options, row=1))
+        spots = ids.FigureMenu(gid, turn, x, y, rot, tile)
+        view.add_item(select(spots, tr("spot_menu", locale), options, row=1))
     none_text = tr("no_figure" if figures else "place_tile", locale)
-    view.add_item(button(f"cc:ok:{base}:none", none_text, discord.ButtonStyle.success, row=4))
+    no_figure = ids.Confirm(gid, turn, x, y, rot, tile, "none")
+    view.add_item(button(no_figure, none_text, discord.ButtonStyle.success, row=4))
     return "\n".join(lines), file, view
 
 
@@ -403,7 +403,8 @@ async def wagon_choice(
     """A wagon target picked in the public menu: confirm it (ephemeral, one click)."""
     snap, locale = await current(interaction, game_id, turn, "wagon")
     if value == "back":
-        text, custom = tr("chosen_wagon_back", locale), f"cc:ok:{game_id}:{turn}:0:0:w:-:back"
+        text = tr("chosen_wagon_back", locale)
+        custom = ids.Confirm(game_id, turn, 0, 0, "w", "-", "back")
     else:
         x, y, at = value.split(",")
         spot = (int(x), int(y), _at(at))
@@ -412,7 +413,7 @@ async def wagon_choice(
             raise UIError("stale")
         feature = feature_words(target.feature, locale)
         text = tr("chosen_wagon", locale, label=target.label, feature=feature, where=f"({x}, {y})")
-        custom = f"cc:ok:{game_id}:{turn}:{x}:{y}:w:-:{at}"
+        custom = ids.Confirm(game_id, turn, int(x), int(y), "w", "-", at)
     view = discord.ui.View(timeout=None)
     view.add_item(button(custom, tr("confirm", locale), discord.ButtonStyle.success))
     await interaction.response.send_message(text, view=view, ephemeral=True)
@@ -436,7 +437,8 @@ async def abbey_holes(interaction: discord.Interaction, game_id: int, turn: int)
         for (x, y), lab in list(holes.items())[:25]
     ]
     view = discord.ui.View(timeout=None)
-    view.add_item(select(f"cc:hole:{game_id}:{turn}:a", tr("holes_menu", locale), options))
+    holes_menu = ids.HoleMenu(game_id, turn, "a")
+    view.add_item(select(holes_menu, tr("holes_menu", locale), options))
     file = await images.board_file(
         game, locale, holes, styles=images.seat_styles(snap.row), dead=not snap.row.purist
     )

@@ -18,7 +18,7 @@ from bot.narrate import feature_name as feature_words
 from bot.narrate import narrate, where
 from bot.storage import GameRow
 from bot.turn_view import TurnScreen
-from bot.ui import clocks, images
+from bot.ui import clocks, ids, images
 from bot.ui.components import button, select
 from bot.ui.texts import tr
 from bot.ui.turn import families, final
@@ -104,7 +104,7 @@ def put_menus(
         first, last = chunk[0].label.split(" · ")[-2:][0], chunk[-1].label.split(" · ")[-2:][0]
         placeholder = tr("put_menu", locale, first=first, last=last)
         menus.append(
-            select(f"cc:put:{game_id}:{turn}:{page}:{tile}", placeholder, options=chunk, row=i)
+            select(ids.PutMenu(game_id, turn, page, tile), placeholder, options=chunk, row=i)
         )
     return menus
 
@@ -141,7 +141,7 @@ async def prompt(
             lines.append(tr("turn_hand", locale))
             items.append(
                 button(
-                    f"cc:hand:{gid}:{turn}",
+                    ids.ShowHand(gid, turn),
                     tr("my_tiles", locale),
                     discord.ButtonStyle.primary,
                     row=4,
@@ -157,11 +157,16 @@ async def prompt(
             options = placement_options(screen, game, locale)
             items.extend(put_menus(gid, turn, options, locale))
             if len(options) > MENU * MENUS:
-                items.append(button(f"cc:more:{gid}:{turn}", tr("more_squares", locale), row=4))
+                more = ids.MoreSquares(gid, turn)
+                items.append(button(more, tr("more_squares", locale), row=4))
     elif view.phase == "figure":
         lines.append(tr("your_turn", locale, player=who) + " " + tr("figure_prompt", locale))
         items.append(
-            button(f"cc:fig:{gid}:{turn}", tr("choose_figure", locale), discord.ButtonStyle.primary)
+            button(
+                ids.ChooseFigure(gid, turn),
+                tr("choose_figure", locale),
+                discord.ButtonStyle.primary,
+            )
         )
     elif view.phase == "wagon":
         lines.append(tr("wagon_prompt", locale, player=who))
@@ -179,7 +184,7 @@ async def prompt(
             for target in screen.wagons
         ][:24]
         options.append(discord.SelectOption(label=tr("wagon_back", locale), value="back"))
-        items.append(select(f"cc:wag:{gid}:{turn}", tr("wagon_menu", locale), options))
+        items.append(select(ids.WagonMenu(gid, turn), tr("wagon_menu", locale), options))
     elif view.phase == "abbey_end":
         lines.append(tr("end_abbey_prompt", locale, player=who))
         candidates = screen.labels
@@ -188,8 +193,10 @@ async def prompt(
             for (x, y), lab in list(candidates.items())[:MENU]
         ]
         if options:
-            items.append(select(f"cc:hole:{gid}:{turn}:e", tr("holes_menu", locale), options))
-        items.append(button(f"cc:ok:{gid}:{turn}:0:0:n:-:none", tr("no_abbey", locale)))
+            holes = ids.HoleMenu(gid, turn, "e")
+            items.append(select(holes, tr("holes_menu", locale), options))
+        no_abbey = ids.Confirm(gid, turn, 0, 0, "n", "-", "none")
+        items.append(button(no_abbey, tr("no_abbey", locale)))
     styles = images.seat_styles(snap.row)
     if screen.wagons:
         file = await images.wagon_file(game, screen.wagon_marks, locale, styles=styles)

@@ -18,6 +18,7 @@ import discord
 from bot.i18n import shown_name
 from bot.outcomes import UndoResult
 from bot.storage import GameRow
+from bot.ui import ids
 from bot.ui.components import IdButton
 from bot.ui.texts import tr
 from bot.ui.turn import post
@@ -49,9 +50,9 @@ def request_text(row: GameRow, result: UndoResult, asker: int) -> str:
 def request_view(row: GameRow, result: UndoResult) -> discord.ui.View:
     locale = row.locale or "en"
     view = discord.ui.View(timeout=None)
-    base = f"cc:undo:{row.id}:{result.action_idx}"
-    view.add_item(UndoButton(f"{base}:yes", tr("undo_agree", locale), discord.ButtonStyle.success))
-    view.add_item(UndoButton(f"{base}:no", tr("undo_refuse", locale), discord.ButtonStyle.danger))
+    agree, refuse = (ids.UndoAnswer(row.id, result.action_idx, yes) for yes in (True, False))
+    view.add_item(UndoButton(agree, tr("undo_agree", locale), discord.ButtonStyle.success))
+    view.add_item(UndoButton(refuse, tr("undo_refuse", locale), discord.ButtonStyle.danger))
     return view
 
 
@@ -83,7 +84,9 @@ async def taken_back(bot: CarcassonneBot, game_id: int, name: str) -> None:
     await post.announce(bot, snap, [], extra=[line])
 
 
-async def on_button(interaction: discord.Interaction, game_id: int, start: int, op: str) -> None:
+async def on_button(
+    interaction: discord.Interaction, game_id: int, start: int, agree: bool
+) -> None:
     from bot.ui.access import bot_of
 
     bot = bot_of(interaction)
@@ -92,7 +95,7 @@ async def on_button(interaction: discord.Interaction, game_id: int, start: int, 
     row = await manager.game(game_id)
     locale = row.locale or "en"
     name = shown_name(interaction.user.display_name)
-    if op == "no":
+    if not agree:
         result = await manager.refuse_undo(game_id, interaction.user.id, start)
         await interaction.edit_original_response(
             content=tr("undo_refused", locale, player=name), view=None
@@ -118,10 +121,10 @@ def _asker(message: discord.Message | None) -> int | None:
     return int(found[1]) if found else None
 
 
-class UndoButton(IdButton, template=r"cc:undo:(?P<game>\d+):(?P<start>\d+):(?P<op>yes|no)"):
+class UndoButton(IdButton[ids.UndoAnswer], kind=ids.UndoAnswer):
     """Agree / Refuse on an undo request (state in the id: game, turn's first action, answer)."""
 
     action = "undo answer"
 
-    async def answer(self, interaction: discord.Interaction, fields: dict[str, str]) -> None:
-        await on_button(interaction, int(fields["game"]), int(fields["start"]), fields["op"])
+    async def answer(self, interaction: discord.Interaction, value: ids.UndoAnswer) -> None:
+        await on_button(interaction, value.game, value.start, value.agree)

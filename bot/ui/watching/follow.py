@@ -17,6 +17,7 @@ import discord
 
 from bot.i18n import shown_name
 from bot.storage import GameRow
+from bot.ui import ids
 from bot.ui.components import IdButton
 from bot.ui.errors import UIError
 from bot.ui.texts import player_locale, tr
@@ -91,13 +92,9 @@ async def unfollow(interaction: discord.Interaction, row: GameRow) -> None:
 def request_view(row: GameRow, asker: int) -> discord.ui.View:
     locale = row.locale or "en"
     view = discord.ui.View(timeout=None)
-    base = f"cc:follow:{row.id}:{asker}"
-    view.add_item(
-        FollowButton(f"{base}:yes", tr("follow_accept", locale), discord.ButtonStyle.success)
-    )
-    view.add_item(
-        FollowButton(f"{base}:no", tr("follow_refuse", locale), discord.ButtonStyle.secondary)
-    )
+    let_in, refuse = (ids.FollowAnswer(row.id, asker, yes) for yes in (True, False))
+    view.add_item(FollowButton(let_in, tr("follow_accept", locale), discord.ButtonStyle.success))
+    view.add_item(FollowButton(refuse, tr("follow_refuse", locale), discord.ButtonStyle.secondary))
     return view
 
 
@@ -158,12 +155,10 @@ async def on_button(interaction: discord.Interaction, game_id: int, asker: int, 
     await tell(bot, asker, " ".join(told))
 
 
-class FollowButton(IdButton, template=r"cc:follow:(?P<game>\d+):(?P<user>\d+):(?P<op>yes|no)"):
+class FollowButton(IdButton[ids.FollowAnswer], kind=ids.FollowAnswer):
     """Let in / Refuse on a request to follow a private game (state in the id)."""
 
     action = "follow answer"
 
-    async def answer(self, interaction: discord.Interaction, fields: dict[str, str]) -> None:
-        await on_button(
-            interaction, int(fields["game"]), int(fields["user"]), fields["op"] == "yes"
-        )
+    async def answer(self, interaction: discord.Interaction, value: ids.FollowAnswer) -> None:
+        await on_button(interaction, value.game, value.user, value.let_in)

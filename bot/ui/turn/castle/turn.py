@@ -8,10 +8,11 @@ with no subject, a player who could still play a wall tile keeps the turn open
 (:meth:`~bot.manager.GameManager.play_turn` does not close it): the next message offers the
 subject, the wall tiles and **End my turn**.
 
-Component ids (kinds registered in :mod:`bot.ui.components`): ``cc:wall:GAME:TURN:P`` opens the
-step, ``cc:wsel:GAME:TURN:P`` is its menu, ``cc:wok:GAME:TURN:P:CHOICE`` confirms, and
-``cc:wend:GAME:TURN`` ends the turn; ``P`` is ``t`` (before placing) or ``f`` (after), and a
-choice is ``1`` or ``2,x,y,at`` (the engine's target of a tile 2 or 3).
+Component ids (:mod:`bot.ui.ids`, answered here through :func:`bot.ui.components.handles`):
+``WallStep`` (``cc:wall:GAME:TURN:P``) opens the step, ``WallMenu`` (``cc:wsel:GAME:TURN:P``) is
+its menu, ``WallConfirm`` (``cc:wok:GAME:TURN:P:CHOICE``) confirms, and ``EndTurn``
+(``cc:wend:GAME:TURN``) ends the turn; ``P`` is the phase, ``t`` (before placing) or ``f``
+(after), and a choice is ``1`` or ``2,x,y,at`` (the engine's target of a tile 2 or 3).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import discord
 
 from bot.i18n import digits
 from bot.turn_view import WallChoice
-from bot.ui import components, images
+from bot.ui import components, ids, images
 from bot.ui.components import button, select
 from bot.ui.errors import UIError
 from bot.ui.texts import tr
@@ -31,9 +32,6 @@ from bot.ui.turn import families, post
 from bot.ui.turn.state import Snapshot, bot_of, current
 from bot.ui.turn.words import tile_words
 from engine import Game, Pass, UseWallTile
-
-KINDS = frozenset({"wall", "wsel", "wok", "wend"})
-PHASES = {"t": "tile", "f": "figure"}
 
 
 def is_castle(game: Game | None) -> bool:
@@ -68,7 +66,7 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View] | 
         items.extend(post.put_menus(gid, turn, options, locale))
         if walls:
             lines.append(tr("castle_walls_now", locale))
-            items.append(_wall_button(gid, turn, "t", walls, locale))
+            items.append(_wall_button(gid, turn, "tile", walls, locale))
     elif view.phase == "figure":
         if screen.figures:
             lines = [
@@ -76,7 +74,7 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View] | 
             ]
             items.append(
                 button(
-                    f"cc:fig:{gid}:{turn}",
+                    ids.ChooseFigure(gid, turn),
                     tr("castle_choose_subject", locale),
                     discord.ButtonStyle.primary,
                     row=0,
@@ -85,10 +83,10 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View] | 
         else:
             lines = [tr("your_turn", locale, player=who) + " " + tr("castle_wall_step", locale)]
         if walls:
-            items.append(_wall_button(gid, turn, "f", walls, locale))
+            items.append(_wall_button(gid, turn, "figure", walls, locale))
         items.append(
             button(
-                f"cc:wend:{gid}:{turn}",
+                ids.EndTurn(gid, turn),
                 tr("castle_end_turn", locale),
                 discord.ButtonStyle.success,
                 row=0,
@@ -103,12 +101,12 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View] | 
     return "\n".join(lines), file, components
 
 
-def _wall_button(gid: int, turn: int, code: str, count: int, locale: str) -> Any:
+def _wall_button(gid: int, turn: int, phase: str, count: int, locale: str) -> Any:
     return button(
-        f"cc:wall:{gid}:{turn}:{code}",
+        ids.WallStep(gid, turn, phase),
         tr("castle_wall_button", locale, count=count),
         discord.ButtonStyle.primary,
-        row=4 if code == "t" else 0,
+        row=4 if phase == "tile" else 0,
     )
 
 
@@ -122,36 +120,35 @@ def step_lines(after: Game, locale: str) -> list[str]:
 # -- the wall-tile step (ephemeral) -------------------------------------------------------------
 
 
-@components.handles("wall", "wsel", "wok", "wend")
+@components.handles(ids.WallStep, ids.WallMenu, ids.WallConfirm, ids.EndTurn)
 async def on_component(
-    interaction: discord.Interaction, f: dict[str, Any], value: str | None
+    interaction: discord.Interaction, value: ids.TurnId, choice: str | None
 ) -> None:
-    kind, game_id, turn = f["kind"], int(f["game"]), int(f["turn"])
-    rest = f.get("rest", "").split(":") if f.get("rest") else []
-    code = rest[0] if rest and rest[0] in PHASES else "t"
-    if kind == "wall":
-        await open_step(interaction, game_id, turn, code)
-    elif kind == "wsel":
-        await choose(interaction, game_id, turn, code, value or "")
-    elif kind == "wok":
-        await confirm(interaction, game_id, turn, code, rest[1] if len(rest) > 1 else "")
-    elif kind == "wend":
-        await end_turn(interaction, game_id, turn)
+    game_id, turn = value.game, value.turn
+    match value:
+        case ids.WallStep(phase=phase):
+            await open_step(interaction, game_id, turn, phase)
+        case ids.WallMenu(phase=phase):
+            await choose(interaction, game_id, turn, phase, choice or "")
+        case ids.WallConfirm(phase=phase, choice=picked):
+            await confirm(interaction, game_id, turn, phase, picked)
+        case ids.EndTurn():
+            await end_turn(interaction, game_id, turn)
 
 
-async def open_step(interaction: discord.Interaction, game_id: int, turn: int, code: str) -> None:
-    snap, locale = await current(interaction, game_id, turn, PHASES[code])
+async def open_step(interaction: discord.Interaction, game_id: int, turn: int, phase: str) -> None:
+    snap, locale = await current(interaction, game_id, turn, phase)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    content, file, view = await wall_step(snap, locale, code, "")
+    content, file, view = await wall_step(snap, locale, phase, "")
     await interaction.followup.send(content, file=file, view=view, ephemeral=True)
 
 
 async def choose(
-    interaction: discord.Interaction, game_id: int, turn: int, code: str, choice: str
+    interaction: discord.Interaction, game_id: int, turn: int, phase: str, choice: str
 ) -> None:
-    snap, locale = await current(interaction, game_id, turn, PHASES[code])
+    snap, locale = await current(interaction, game_id, turn, phase)
     await interaction.response.defer()
-    content, file, view = await wall_step(snap, locale, code, choice)
+    content, file, view = await wall_step(snap, locale, phase, choice)
     await interaction.edit_original_response(content=content, attachments=[file], view=view)
 
 
@@ -174,7 +171,7 @@ def describe(choice: WallChoice, locale: str) -> str:
 
 
 async def wall_step(
-    snap: Snapshot, locale: str, code: str, choice: str
+    snap: Snapshot, locale: str, phase: str, choice: str
 ) -> tuple[str, discord.File, discord.ui.View]:
     game = snap.require_game()
     gid, turn = snap.row.id, snap.view.turn
@@ -196,10 +193,11 @@ async def wall_step(
         for value, wall in list(values.items())[:25]
     ]
     view = discord.ui.View(timeout=None)
-    view.add_item(select(f"cc:wsel:{gid}:{turn}:{code}", tr("castle_wall_menu", locale), menu))
+    walls = ids.WallMenu(gid, turn, phase)
+    view.add_item(select(walls, tr("castle_wall_menu", locale), menu))
     view.add_item(
         button(
-            f"cc:wok:{gid}:{turn}:{code}:{choice or '-'}",
+            ids.WallConfirm(gid, turn, phase, choice or "-"),
             tr("confirm", locale),
             discord.ButtonStyle.success,
             disabled=not choice,
@@ -214,15 +212,13 @@ async def wall_step(
 
 
 async def confirm(
-    interaction: discord.Interaction, game_id: int, turn: int, code: str, choice: str
+    interaction: discord.Interaction, game_id: int, turn: int, phase: str, choice: str
 ) -> None:
-    _, locale = await current(interaction, game_id, turn, PHASES[code])
+    _, locale = await current(interaction, game_id, turn, phase)
     action = parse_choice(choice)
     await interaction.response.defer()
     manager = bot_of(interaction).manager
-    result = await manager.play_turn(
-        game_id, interaction.user.id, action, turn=turn, phase=PHASES[code]
-    )
+    result = await manager.play_turn(game_id, interaction.user.id, action, turn=turn, phase=phase)
     await interaction.edit_original_response(content=tr("done", locale), attachments=[], view=None)
     await post.announce(bot_of(interaction), Snapshot.after(result), result.events)
 
