@@ -15,8 +15,8 @@ from engine_digest import digest
 
 import engine
 import engine.core.board
-from engine import PlaceFigure, PlaceTile, Setup
-from engine._compiled import ROOT, _problem
+from engine import PlaceFigure, PlaceTile, Setup, _manifest
+from engine._compiled import ROOT
 from engine.core.events import FeatureScored
 
 HERE = Path(__file__).resolve().parent
@@ -53,11 +53,12 @@ def test_the_pure_engine_plays_the_same_games_as_the_compiled_one() -> None:
 
 def test_a_source_edited_since_the_build_is_not_run_compiled() -> None:
     board = "engine/core/board.py"
-    message = _problem({board: "0" * 64})
+    message = _manifest.problem(ROOT, {board: "0" * 64})
     assert message == f"{board} changed since the engine was compiled"
     assert (ROOT / board).exists()
     # A module kept in Python (package __init__ modules are never compiled).
-    assert _problem({"engine/__init__.py": "0" * 64}) == "engine/__init__.py was not compiled"
+    problem = _manifest.problem(ROOT, {"engine/__init__.py": "0" * 64})
+    assert problem == "engine/__init__.py was not compiled"
 
 
 def test_frozen_values_survive_pickling() -> None:
