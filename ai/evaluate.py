@@ -10,30 +10,15 @@
   the generic part (end values and figures in hand).
 
 Abbey & Mayor: a barn scores 4 at the end for every completed city its field touches, with no
-majority to win, so the cities its field may still gain count for its owner (``barn_open``).
-Without it a barn was worth only the cities already completed, and the hard level put its barn
-where greedy does. With it, against three greedy players (4 players, farmers classic), the hard
-level won 9.5 ± 3.8 points of win share more on deals 30051-30100 (43.4 % against 33.9 %; barn
-points 16.5 a game against greedy's 12.4), where it was chosen, 5.5 ± 3.4 more on the
-benchmark's (36.3 % against 30.8 %) and 1.1 ± 3.1 more on deals 30101-30200 (35.1 % against
-34.0 %; barns +3.0 points a game, cities -2.0): +4.8 ± 2.0 over the three sets. Weighing those
-cities 0.6 or 2 times did worse (+6.8 and -1.5 on deals 30051-30100), and so did the odds from
-the unseen tiles that fit instead of the fixed chance per open edge (-6.0).
+majority to win, so the cities its field may still gain count for its owner (``barn_open``):
+without it a barn was worth only the cities already completed, and the hard level put its barn
+where greedy does.
 
 An abbey tile in hand is worth :data:`ABBEY_HELD` points while tiles are left (``abbey_held``),
 and :data:`ABBEY_MONK` more while a follower in hand could go onto it (``abbey_monk``): after
 the last tile it still goes into a hole with a figure. Worth nothing, the hard level and greedy
-alike put it into the first hole where it beat the drawn tile (median 40 of 83 tiles left),
-giving up that turn's tile. Against three greedy players (4 players, farmers classic), each game
-compared on the same deal and seat: 10 points for the abbey alone won +5.4 ± 3.0 points of win
-share on deals 60051-60150 (final margin +1.0 ± 0.8; cities +2.5 points a game, cloisters -3.6,
-and in 22 % of games the abbey never went down), and at 8 and 14 points +2.8 ± 4.0 and
-+4.6 ± 4.5 on deals 60001-60050 (6 points: -6.5 ± 3.2 against 10). Splitting those 10 into 5
-for the abbey and 5 for a follower kept for it won +5.4 ± 2.4 more on deals 60001-60050 (margin
-+1.31 ± 0.40) and +2.8 ± 1.6 on deals 60051-60150 (margin +1.17 ± 0.36; cloisters +2.8 points
-a game, the abbey placed in 89 % of games against 78 %). Both together: the benchmark's 4-player
-row 46.5 % against 37.8 %; 2 players with Abbey & Mayor (100 games, seed 7) 85.0 % against
-75.5 %, +26.5 points a game against +18.2. The medium level weighs them alike.
+alike put it into the first hole where it beat the drawn tile, giving up that turn's tile. The
+medium level weighs them alike.
 
 The Big Box needs little more: the end scoring already pays the goods majorities and the pig,
 and ``feature_value`` already makes an inn road or a cathedral city worth 0 unfinished and more
@@ -41,6 +26,8 @@ completed, so its completion gain (completed minus unfinished value) carries the
 the large follower in the supply counts more than a follower, a builder on an open road or
 city is worth its chance of second tiles, a pig adds 1 per open city of its field, and an open
 city's goods are worth what they would add to its owners' majorities.
+
+What was measured, kept and dropped, with its figures: ``docs/ai-journal.md``.
 """
 
 from __future__ import annotations
@@ -133,27 +120,8 @@ class WinChance:
     Against one opponent it ranks positions exactly as :func:`margin` does (it is a rising
     function of the margin) and is the margin. Against several, unlike the margin against the
     best other, it counts every opponent: the same lead over the best of them is worth more
-    when the others are far behind than when they are close.
-
-    The hard level against greedy opponents, each game compared with the margin's on the same
-    deal and seat: 4 players with Abbey & Mayor, +11.5 ± 4.4 points of win share on deals
-    30001-30050 (40.3 % against 28.8 %) and +4.1 ± 4.2 on the benchmark's (30.8 % against
-    26.7 %); 3 players, +7.7 ± 4.1 on deals 30001-30067 and -3.3 ± 3.8 on the benchmark's.
-    A spread of 1.5 did as well as 2.5 (40.5 %), 1 and 5 worse (34.7 %, 37.5 %).
-
-    Widening each difference's spread by how uncertain the two players' open features leave
-    them (3 times the variance of their completion, feature by feature), so that a player behind
-    prefers uncertain features and a leader sure points, was measured and not kept: 4 players
-    against three greedy, base game, +1.0 ± 1.0 points of win share on deals 100001-100200, where
-    it was chosen; with Abbey & Mayor +0.8 ± 2.5 on deals 90001-90100, but 47.7 % against 49.1 %
-    on the benchmark's 800 games (and 3 players 71.2 % against 72.2 %). Sharing half of each
-    difference's variance as the player's own luck (the same for all its differences, so that
-    the chance to be ahead of all is not the product of the chances against each): base game
-    +1.5 ± 1.1 on deals 100001-100200, where it was chosen; with Abbey & Mayor +0.4 ± 1.5 on
-    deals 90001-90100 and +0.9 ± 1.8 on deals 110001-110100 (margin +0.38 ± 0.45 and
-    -0.43 ± 0.41), and in the base game again on deals 130001-130200, -0.2 ± 1.1; not kept.
-    A spread of 1.75 with 4 players and Abbey & Mayor: +1.8 ± 1.6 points of win share on deals
-    110001-110100 and +0.2 ± 1.4 on deals 90001-90100 (margin +0.02 and +0.01); not kept."""
+    when the others are far behind than when they are close. With 4 players it won more than
+    the margin; the spreads and the uncertainty terms tried since did not win more."""
 
     spread: float = 2.5
 
@@ -193,9 +161,8 @@ BARN_PER_CITY = 4
 #: An abbey tile in hand, in points, while tiles are left (Abbey & Mayor). It is seldom lost:
 #: after the last tile each player who still holds one may put it into a hole (while one is
 #: left) with a figure, where it closes what it touches and is a cloister. Worth 0, the abbey
-#: went into the first hole where it scored more than the drawn tile, often mid-game (both the
-#: hard and the greedy level: median 40 of 83 tiles left), giving up that turn's tile. See
-#: :class:`Heuristic`.
+#: went into the first hole where it scored more than the drawn tile, often mid-game, giving up
+#: that turn's tile. See :class:`Heuristic`.
 ABBEY_HELD = 5.0
 #: ... and this much more while a follower in hand could go onto it (a cloister of 5 to 9 points
 #: in a hole): without it the last follower went onto the board and the abbey closed features
@@ -207,8 +174,8 @@ PER_TILE = {"river": 1.0, "forest": 2.0, "path": 1.0, "tower": 2.0, "house": 1.0
 #: Figures that win those features (a hut or the palace does not).
 FAMILY_FOLLOWERS = frozenset({"man", "subject"})
 #: Weights in points (the score counts 1), set by hand and checked by matches against greedy.
-#: ``python -m ai.fit`` fits weights that predict the final margin; those played worse (70 %
-#: against greedy where these won 89 %), a fit of the margin is not a fit of the decisions.
+#: ``python -m ai.fit`` fits weights that predict the final margin; those played worse: a fit of
+#: the margin is not a fit of the decisions.
 DEFAULT_WEIGHTS: dict[str, float] = {
     "score": 1.0,
     "end_extra": 1.0,
@@ -341,12 +308,8 @@ class Heuristic:
         open edges gets a tile that fits there before the end, from the unseen tiles.
 
         A square counts as filled if one of the owner's share of the unseen tiles (the unseen
-        tiles over the players) fits there. With 4 players, 0.7 and 1.4 times that many draws
-        both did worse (hard level against three greedy players, base game, deals
-        130001-130200, 800 games, each game compared on the same deal and seat): -1.9 ± 1.3
-        and -2.0 ± 1.2 points of win share (margin -0.32 and -0.27 points a game). A city
-        square's chance of not opening more (:attr:`close_city`) of 0.7 instead of 0.6, on the
-        same games: -0.8 ± 1.9 points of win share (margin +0.34 ± 0.36)."""
+        tiles over the players) fits there: fewer or more draws did worse with 4 players, and so
+        did another :attr:`close_city`."""
         board = game.board
         pool: dict[str, int] = {}
         for name in game.stack:

@@ -19,16 +19,9 @@ itself, and draws its random choices from a generator seeded by its own seed and
   (:class:`EndgamePlayer`). With 4 players or more it values its best turns after the next
   player's greedy reply, over every tile that player may draw (:data:`REPLY_TURNS`).
 
-The hard level once searched: its five best moves, each followed in three deals of the unseen
-tiles by every other player's greedy reply, then valued again. With the valuation it has now,
-that search lost points against one ply on the same 200 games (2 players against greedy: +25.9
-against +28.6 points per game), so the level plays one ply until the end nears. Looking one
-round ahead from anywhere in the game was measured again with 4 players and Abbey & Mayor
-(5 best turns, 6 deals each): -1.2 ± 5.2 and +2.2 ± 4.6 points of win share, and once more on
-deals 60001-60050 (4 best turns, 4 deals each): -2.3 ± 5.6, and +4.0 ± 5.6 with the abbey's
-worth (:data:`ai.evaluate.ABBEY_HELD`); not kept. What is kept with 4 players or more looks at
-the next player only, but with every tile it may draw rather than sampled deals
-(:data:`REPLY_TURNS`).
+The hard level plays one ply until the end nears: searching deeper (every other player's reply
+in sampled deals, a round ahead) lost points or won none with its valuation. What was measured,
+kept and dropped, with its figures: ``docs/ai-journal.md``.
 """
 
 from __future__ import annotations
@@ -91,10 +84,10 @@ SEARCH_YOUNG_GENERATION = 20_000
 def roomy_collector() -> Iterator[None]:
     """Collect less often while deciding. A decision makes and drops hundreds of game copies,
     each holding reference cycles (a game and its plug-ins) that only the cyclic collector
-    frees; at Python's default it collects every 700 new objects (in the hard level's former
-    search, 15 % of a decision's instructions, 4 players with Abbey & Mayor). Garbage waits
-    a little longer instead (a few MB). The decisions run in worker processes, so the process-wide
-    setting concerns only them; it is put back after."""
+    frees; at Python's default it collects every 700 new objects, a sizeable share of a
+    decision's time (``docs/ai-journal.md``). Garbage waits a little longer instead (a few MB).
+    The decisions run in worker processes, so the process-wide setting concerns only them; it is
+    put back after."""
     young, *older = gc.get_threshold()
     gc.set_threshold(max(young, SEARCH_YOUNG_GENERATION), *older)
     try:
@@ -216,8 +209,7 @@ ENDGAME_TILES = 8
 ENDGAME_TURNS = 4
 #: ... are each played out to the end on deals of the unseen tiles: as many deals as keep the
 #: placements played out within this many (1 deal with 8 tiles left, 3 with 4, 12 with 1).
-#: Three times as many (144) changed nothing: +0.1 ± 0.5 points of win share, 4 players against
-#: three greedy, base game, deals 130001-130200 (800 games).
+#: Three times as many changed nothing.
 ENDGAME_PLACEMENTS = 48
 #: A final margin's weight beside the win share (a point of margin never outweighs a shared win).
 ENDGAME_MARGIN = 0.001
@@ -227,15 +219,8 @@ REPLY_PLAYERS = 4
 #: ... the hard level's this many best whole turns by one ply are each valued after the next
 #: player's greedy reply, over every tile that player may draw (:meth:`EndgamePlayer._reply`):
 #: an exact mean over the unseen tiles, so no sampling noise between the turns compared; a turn
-#: that leaves the next player a rich reply is valued after that reply. Against three greedy
-#: players (4 players, Abbey & Mayor, farmers classic), each game compared with one ply's on the
-#: same deal and seat:
-#: +1.6 ± 3.2 points of win share on deals 110001-110100 (54.3 % against 52.7 %, margin
-#: +0.14 ± 0.99) and +4.1 ± 2.9 on deals 90001-90100 (55.0 % against 50.9 %, margin
-#: +2.04 ± 0.84): +2.9 ± 2.2 over the 800 games (margin +1.09 ± 0.65). It costs about 100
-#: greedy replies a tile decision (0.3 to 1 s; p95 of all its decisions 1.0 s against 0.15 s).
-#: On the benchmark's 800 games (deals 1-200, chosen on none of them): 52.3 % (48.8-55.7),
-#: margin -0.68 ± 0.50, against 49.1 % (45.7-52.6), margin -2.50 ± 0.55, by one ply.
+#: that leaves the next player a rich reply is valued after that reply. It wins more than one
+#: ply against greedy players, for about 100 greedy replies a tile decision.
 REPLY_TURNS = 4
 #: The most decisions of its own turn the hard level still takes there after its tile and
 #: figure (a wagon to move) before the next player's reply.
@@ -253,17 +238,9 @@ class EndgamePlayer(OnePlyPlayer):
     its one-ply self, and the turn with the best mean win share is played (a shared win split,
     the final margin breaking ties), with the figure step it planned. Near the end the valuation's
     guesses (completion odds, figures in hand) matter little and the replies decide: greedy
-    players join or close the leader's features to the last tile.
-
-    Against greedy players (farmers classic), each game compared with one ply's on the same deal
-    and seat: 4 players with Abbey & Mayor, +2.5 ± 1.1 points of win share on deals 30051-30100
-    (up to 16 deals a decision within 0.8 s), 37.8 % against 36.3 % on the benchmark's (these
-    deal counts) and -0.4 ± 1.0 on deals 30101-30200 (final margin +0.53 ± 0.16 points): about
-    +1 point of win share, and a higher margin on every set; 3 players, 72.2 % against 70.7 % on
-    the benchmark's. Its 3 best turns with more deals did as well (37.2 %); from 12 tiles left,
-    +0.9 ± 2.2 on deals 30051-30100 and -1.1 ± 1.3 on deals 60051-60150 (4 turns, 64
-    placements), so it starts at 8. With 2 players, where hard plays for the margin, it is not
-    used."""
+    players join or close the leader's features to the last tile. It wins a little more than one
+    ply, with a higher margin; from 12 tiles left it did no better, so it starts at 8. With 2
+    players, where hard plays for the margin, it is not used."""
 
     plan: tuple[tuple[int, int], Action] | None = field(default=None, repr=False, compare=False)
 
@@ -375,19 +352,8 @@ def play_out(world: Game, players: list[OnePlyPlayer], seat: int) -> float:
 
 #: The hard level's weight of farmers' prospects (``field_open``: the open cities a field
 #: majority may still score, times their completion odds) with 4 players or more
-#: (:data:`ai.evaluate.CROWDED`), twice the 0.3 of fewer players and of medium. Against three
-#: greedy players (4 players, Abbey & Mayor, farmers classic), each game compared with 0.3's on
-#: the same deal and seat: +4.9 ± 3.0 points of win share on deals 60001-60050 and +4.3 ± 2.0
-#: on deals 60051-60150 (final margin +1.16 ± 0.82 and +1.44 ± 0.59 points a game; its fields
-#: +1.6 points a game, cities -0.8). Weighed 1.0, -0.9 ± 4.5 on deals 60001-60050 (on the level
-#: before the abbey's worth). With fewer players it did worse: 2 players (benchmarks/ai.py,
-#: seed 1, and 400 games of seed 5) 91.3 % and 89.4 % against 93.0 % and 92.0 %, against the
-#: medium level 78.0 % against 81.5 % (margin +16.6 against +18.8); 3 players 69.2 % against
-#: 72.2 %. On deals 90001-90100, never used to choose anything: +1.2 ± 2.1 points of win share
-#: (50.9 % against 49.6 %), margin -0.03 ± 0.49: less than on the deals it was chosen on. In the
-#: base game with 4 players (deals 130001-130200, 800 games against three greedy players), 0.6
-#: beat every other weight tried: 0.3 by 1.1 ± 1.5 points of win share, 0.45 by 1.5 ± 1.2 and
-#: 1.0 by 6.8 ± 1.8 (margin +1.00 ± 0.33 points a game).
+#: (:data:`ai.evaluate.CROWDED`), twice the 0.3 of fewer players and of medium: with 4 players
+#: it beat every other weight tried, with 2 and 3 players it did worse.
 HARD_FIELD_OPEN = 0.6
 
 
@@ -395,18 +361,8 @@ def hard_heuristic() -> Heuristic:
     """The hard level's valuation: each further follower in hand is worth 0.7 of the one
     before (the first 8.5 points, seven 26.0 in all against 28, times the share of the game
     left) rather than 4 each. Short of followers, it keeps its last ones for what is worth
-    them; with many, it spends them. One ply against greedy (600 games, 2 players, farmers
-    classic), this won 5.0 points more per game (± 1.1) than 4 points each; decays from 0.6 to
-    0.8, with the first follower worth 7.5 to 10.5, all gave 4.4 to 5.0 more.
-
-    With 4 players, measured against this valuation and not kept (three greedy opponents,
-    farmers classic, the same deals and seats, 800 games of the base game on deals
-    130001-130200): the first follower worth 6.5 points, -4.0 ± 1.8 points of win share; 11
-    points, +2.1 ± 1.9 (margin +0.60 ± 0.34), but with Abbey & Mayor on deals 110001-110100
-    -1.2 ± 3.0 (margin -1.30 ± 0.89); 14 points, +0.2 ± 2.1; a decay of 0.6, +0.2 ± 1.8. With
-    Abbey & Mayor, 7 points did worse too: -2.5 ± 2.8 (margin -1.70 ± 0.70) on deals
-    110001-110100, and so did a follower's odds of coming back weighed 5.5 instead of 4:
-    -1.7 ± 3.1 (margin -1.49 ± 0.93)."""
+    them; with many, it spends them. It won about 5 points a game more than 4 points each; the
+    other worths tried since did no better."""
     weights = {**DEFAULT_WEIGHTS, "supply_follower": 8.5}
     return Heuristic(weights=weights, supply_decay=0.7, crowded={"field_open": HARD_FIELD_OPEN})
 

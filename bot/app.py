@@ -265,7 +265,9 @@ class CarcassonneBot(discord.AutoShardedClient):
         from bot.storage.backends import open_storage
         from bot.ui import install
         from bot.ui.turn.computer_turns import ComputerTurns
+        from engine import BUILD
 
+        log.info("engine: %s", BUILD)  # compiled, or pure Python and why (about half as fast)
         self._storage = await open_storage(self.settings.database)
         self._closing = None  # a client started again closes its new database too
         computers = ComputerPlayers(workers=self.settings.computer_workers)

@@ -9,7 +9,7 @@ the right game.
 """
 
 # First: it decides whether the modules below load compiled or from their Python sources.
-from engine._compiled import COMPILED
+from engine._compiled import BUILD, COMPILED
 from engine.carcassonne import CarcassonneGame
 from engine.castle import CastleGame
 from engine.core.actions import (
@@ -49,6 +49,7 @@ if COMPILED:
     pickle_by_fields()
 
 __all__ = [
+    "BUILD",
     "COMPILED",
     "Action",
     "CarcassonneGame",

@@ -1,19 +1,20 @@
 """Whether the engine runs compiled (mypyc, built by ``setup.py``) or as pure Python.
 
 The compiled modules sit beside their sources, and Python prefers them. They are used only if
-they match: ``engine/_compiled.json`` holds the hash of each source as it was compiled, and if
-one source was edited since, or one module is missing (a build without a C compiler), or
-``ENGINE_PURE=1`` is set, a finder placed first makes every one of them load from its Python
-source instead. It is all or nothing: compiled modules call each other directly in C.
+the build's manifest (:mod:`engine._manifest`) lists them and they match: if one source was
+edited since, or one build is missing, the engine runs from its Python sources with a warning
+(rebuild it). It runs from them silently when nothing was compiled (no C compiler at install,
+or ``ENGINE_PURE=1`` then: the manifest says why), or with ``ENGINE_PURE=1`` now. A finder
+placed first makes every module with a build beside it load from its source instead: all or
+nothing, since compiled modules call each other directly in C. A build left from a module now
+kept in Python (or from an earlier build) is never loaded either.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import importlib.machinery
 import importlib.util
-import json
 import os
 import sys
 import warnings
@@ -22,33 +23,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from engine import _manifest
+
 ROOT = Path(__file__).resolve().parent.parent
-MANIFEST = Path(__file__).with_name("_compiled.json")
-
-
-def _compiled_modules() -> dict[str, str]:
-    """Listed module source (``engine/core/board.py``) -> its hash when compiled; {} if none."""
-    try:
-        manifest = json.loads(MANIFEST.read_text())
-    except (OSError, ValueError):
-        return {}
-    modules = manifest.get("modules") if isinstance(manifest, dict) else None
-    return modules if isinstance(modules, dict) else {}
-
-
-def _problem(modules: dict[str, str]) -> str | None:
-    """Why the compiled modules cannot be used, or None if they can."""
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    for source, digest in modules.items():
-        path = ROOT / source
-        if not path.with_name(path.stem + suffix).exists():
-            return f"{source} was not compiled"
-        try:
-            if hashlib.sha256(path.read_bytes()).hexdigest() != digest:
-                return f"{source} changed since the engine was compiled"
-        except OSError:
-            return f"{source} is missing"
-    return None
 
 
 class _SourceFinder:
@@ -66,31 +43,37 @@ class _SourceFinder:
         return importlib.util.spec_from_file_location(name, source)
 
 
-def _built_modules() -> list[str]:
+def _built_modules() -> set[str]:
     """Every engine source with a C build beside it (``engine/core/board.py``)."""
-    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
-    return sorted(
+    suffix = _manifest.SUFFIX
+    return {
         build.with_name(build.name.removesuffix(suffix) + ".py").relative_to(ROOT).as_posix()
         for build in (ROOT / "engine").rglob("*" + suffix)
         if build.with_name(build.name.removesuffix(suffix) + ".py").exists()
-    )
+    }
 
 
-def _choose() -> bool:
-    modules = _compiled_modules()
+def _choose() -> tuple[bool, str, dict[str, str]]:
+    """Whether the engine runs compiled, how it runs in words, and the compiled modules;
+    places the finder that keeps the builds not to be run from loading."""
+    manifest = _manifest.read(ROOT)
+    modules = manifest.modules if manifest is not None else {}
     built = _built_modules()
-    if not modules and not built:
-        return False
-    pure = os.environ.get("ENGINE_PURE", "") not in ("", "0")
     problem = None
-    if not pure:
-        problem = _problem(modules) if modules else "no build manifest was found"
-    if problem is None and not pure:
-        # A build left from an earlier compilation of a module now kept in Python.
-        stale = set(built) - set(modules)
-        if stale:
-            sys.meta_path.insert(0, _SourceFinder(_module_paths(stale)))
-        return True
+    if os.environ.get("ENGINE_PURE", "") not in ("", "0"):
+        how = "pure Python, ENGINE_PURE=1"
+    elif manifest is not None and manifest.pure is not None:
+        how = manifest.pure
+    elif manifest is None:
+        how = "pure Python, not built (install the project to compile it)"
+        if built:
+            problem = f"C builds without their manifest ({_manifest.NAME})"
+    else:
+        problem = _manifest.problem(ROOT, modules) if modules else "the manifest lists no module"
+        if problem is None:
+            _load_from_sources(built - set(modules))  # left from modules now kept in Python
+            return True, "compiled by mypyc", modules
+        how = f"pure Python, {problem}"
     if problem is not None:
         warnings.warn(
             f"engine: {problem}; running the pure Python engine (about half as fast). "
@@ -98,8 +81,13 @@ def _choose() -> bool:
             RuntimeWarning,
             stacklevel=3,
         )
-    sys.meta_path.insert(0, _SourceFinder(_module_paths({*modules, *built})))
-    return False
+    _load_from_sources(built | set(modules))
+    return False, how, {}
+
+
+def _load_from_sources(sources: set[str]) -> None:
+    if sources:
+        sys.meta_path.insert(0, _SourceFinder(_module_paths(sources)))
 
 
 def _reduce_by_fields(self: Any) -> tuple[type, tuple[Any, ...]]:
@@ -115,7 +103,7 @@ def pickle_by_fields() -> int:
     every compiled module; returns how many classes it changed.
     """
     changed = 0
-    for name in sorted(_module_paths(set(_compiled_modules()))):
+    for name in sorted(_module_paths(set(_COMPILED_MODULES))):
         module = importlib.import_module(name)
         for cls in list(vars(module).values()):
             if (
@@ -134,5 +122,6 @@ def _module_paths(sources: set[str]) -> dict[str, Path]:
     return {source.removesuffix(".py").replace("/", "."): ROOT / source for source in sources}
 
 
-#: True when the engine's modules run compiled.
-COMPILED = _choose()
+#: True when the engine's modules run compiled; how it runs, in words (``"compiled by mypyc"``,
+#: or ``"pure Python, "`` and why: the bot logs it at start).
+COMPILED, BUILD, _COMPILED_MODULES = _choose()
