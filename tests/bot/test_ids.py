@@ -181,6 +181,9 @@ def test_a_value_that_would_not_read_back_is_never_written() -> None:
 def test_every_kind_is_answered_once() -> None:
     """Each id is matched by the template of exactly one persistent component, whose answer is
     registered (the turn's and the lobby's through ``components.handles``)."""
+    import bot.ui.lobby.lobby_ui
+    import bot.ui.turn.castle.turn
+    import bot.ui.turn.flow  # noqa: F401
 
     items: list[type[discord.ui.DynamicItem[Any]]] = [
         *components.DYNAMIC_ITEMS,
