@@ -375,9 +375,14 @@ def _footer(
     """The turn and the tiles left (and, for a part of the board, that it is a part)."""
     pad, small = 14, pal.font(SMALL)
     if game.finished:
-        footer = word(options, "footer_over", left=game.tiles_left)
+        footer = catalogs.plural(
+            "phone", "footer_over", game.tiles_left, options.lang, left=game.tiles_left
+        )
     else:
-        footer = word(options, "footer", turn=game.turn + 1, left=game.tiles_left)
+        left = game.tiles_left
+        footer = catalogs.plural(
+            "phone", "footer", left, options.lang, turn=game.turn + 1, left=left
+        )
     bonus = getattr(game, "bonus_stack", None)
     if bonus is not None and not game.finished:
         footer += "  ·  " + options.text("bonus_left", n=len(bonus))

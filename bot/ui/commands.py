@@ -26,7 +26,7 @@ from bot.ui import access, clocks, help_ui, images
 from bot.ui.errors import UIError
 from bot.ui.limits import Cell, Figure, GameNumber, Opponents, Rotation, check_options, heavy
 from bot.ui.lobby import lobby_ui
-from bot.ui.texts import player_locale, rules_keys, rules_text, tr
+from bot.ui.texts import player_locale, rules_keys, rules_text, tr, trn
 from bot.ui.timing import chess_clock, pbp_commands
 from bot.ui.turn import abandon, final, place_cmd, post, undo
 from bot.ui.turn.state import resolve, snapshot
@@ -437,8 +437,9 @@ class CarcassonneGroup(app_commands.Group):
             view = snap.view
             player = snap.names[view.seat] if view.seat is not None else "-"
             lines = [
-                tr(
+                trn(
                     "status_line",
+                    view.tiles_left,
                     locale,
                     game_id=row.id,
                     turn=view.turn + 1,
@@ -568,7 +569,8 @@ class CarcassonneGroup(app_commands.Group):
         snap = await snapshot(manager, row.id)
         await post.announce(bot_of(interaction), snap, [])
         await interaction.followup.send(
-            tr("imported", locale, game_id=row.id, count=row.action_count), ephemeral=True
+            trn("imported", row.action_count, locale, game_id=row.id, count=row.action_count),
+            ephemeral=True,
         )
 
     @heavy

@@ -22,6 +22,11 @@ def tr(key: str, locale: str | None, **params: Any) -> str:
     return catalogs.text("ui", key, locale, **params)
 
 
+def trn(key: str, n: int, locale: str | None, **params: Any) -> str:
+    """The form of ``key`` for the number ``n`` (its plural rule in ``locale``)."""
+    return catalogs.plural("ui", key, n, locale, **params)
+
+
 def rules_text(key: str, locale: str | None) -> str:
     return catalogs.text("rules", key, locale)
 

@@ -83,6 +83,8 @@ TIEBREAKS = [
 
 #: The texts that count something, and which of their numbers chooses the plural form.
 COUNTED = {
+    "standings_games": "games",
+    "leaderboard_row": "games",
     "standings_row": "points",
     "profile_feature": "points",
     "profile_standing": "points",

@@ -21,7 +21,7 @@ from bot.narrate import narrate
 from bot.scheduler import ForcedTurn
 from bot.storage import Deadline, GameRow, GuildSettings, UserSettings
 from bot.ui.clocks import clock_short, jump_link, stamp
-from bot.ui.texts import tr
+from bot.ui.texts import tr, trn
 from bot.ui.timing import chess_clock
 from bot.ui.turn import final, post
 from bot.ui.turn.state import snapshot
@@ -162,7 +162,7 @@ class DiscordNotifier:
 
 def digest_text(lines: Sequence[DigestLine], locale: str) -> str:
     """The digest message: a title and one line per game, cut to Discord's 2000 characters."""
-    out = [tr("digest_title", locale, count=len(lines))]
+    out = [trn("digest_title", len(lines), locale, count=len(lines))]
     size = len(out[0])
     for index, line in enumerate(lines):
         place = line.thread_id or line.channel_id

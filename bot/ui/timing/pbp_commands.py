@@ -17,7 +17,7 @@ from discord.app_commands import locale_str as _
 
 from bot.storage import GameRow, GuildSettings
 from bot.ui.clocks import DAY, HOUR, clock_short, jump_link, stamp, timing_summary
-from bot.ui.texts import player_locale, tr
+from bot.ui.texts import player_locale, tr, trn
 from bot.ui.timing import chess_clock
 from bot.ui.turn import post
 
@@ -155,7 +155,7 @@ async def mygames(interaction: discord.Interaction) -> None:
     if not rows:
         lines.append(tr("mygames_none", locale))
     else:
-        lines.append(tr("mygames_title", locale, count=len(rows)))
+        lines.append(trn("mygames_title", len(rows), locale, count=len(rows)))
     for row in rows[:20]:
         where = f"<#{row.thread_id or row.channel_id}>" if row.thread_id or row.channel_id else "-"
         link = jump_link(row)

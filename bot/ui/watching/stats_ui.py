@@ -20,7 +20,7 @@ from bot.leagues import NAME_LENGTH
 from bot.manager.stats import StatsReport
 from bot.ui import images
 from bot.ui.errors import UIError
-from bot.ui.texts import player_locale, tr
+from bot.ui.texts import player_locale, tr, trn
 from renderer.options import RenderOptions
 from renderer.stats import category_label, category_words
 
@@ -112,8 +112,9 @@ def stats_embed(
         name=tr("stats_categories", locale), value="\n".join(lines) or "-", inline=False
     )
     turns = (
-        tr(
+        trn(
             "stats_turns_value",
+            stats.timed_turns,
             locale,
             time=duration(stats.median_turn, locale),
             turns=stats.timed_turns,
@@ -125,8 +126,9 @@ def stats_embed(
     together = report.versus
     if together is not None and versus is not None:
         value = (
-            tr(
+            trn(
                 "stats_versus_value",
+                together.games,
                 locale,
                 games=together.games,
                 wins=together.wins,

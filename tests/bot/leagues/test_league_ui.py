@@ -103,7 +103,7 @@ async def test_a_league_season_from_creation_to_close(simcord_env: simcord.Env) 
     winner = next(s.name for s in ended.seats if s.seat in ended.result["winners"])
     text = standings_text(table)
     assert f"**{winner}** · 3 pts · 1 played · 1 won" in text
-    assert "1 games counted" in str(standings_messages(table)[-1].embeds[0].fields)
+    assert "1 game counted" in str(standings_messages(table)[-1].embeds[0].fields)
 
     # A challenge: carol challenges bob, bob accepts, the game starts in its own thread.
     challenged = await carol.slash(channel, "league challenge", opponent1=bob)
@@ -136,7 +136,7 @@ async def test_a_league_season_from_creation_to_close(simcord_env: simcord.Env) 
     assert any("manage the server" in t for t in said(refused))
     annulled = await zoe.slash(channel, "league annul", game=first, reason="wrong farmer rule")
     assert any("Reason: wrong farmer rule" in t for t in said(annulled))
-    assert "1 games counted" in str(standings_messages(table)[-1].embeds[0].fields)
+    assert "1 game counted" in str(standings_messages(table)[-1].embeds[0].fields)
     assert scores  # the annulled game is still a finished game, only its result is out
     log = await zoe.slash(channel, "league log")
     entries = log.response.embeds[0].description if log.response else ""

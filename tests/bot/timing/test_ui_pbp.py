@@ -297,7 +297,7 @@ async def test_mygames_lists_the_games_waiting_for_you_with_links(
     mine = await alice.slash(table.channel, "carcassonne mygames")
     assert mine.ephemeral
     text = "\n".join(said(mine))
-    assert "Your turn in 1 game(s)" in text
+    assert "Your turn in 1 game:" in text
     assert f"#{timed} · turn 1 · <#{rows[timed].thread_id}>" in text
     assert f"/{rows[timed].thread_id}/{rows[timed].message_id})" in text  # the turn message
     assert "ends <t:" in text and f"#{untimed}" not in text

@@ -40,7 +40,7 @@ async def test_stats_show_games_wins_and_head_to_head_with_a_picture(
     versus = await alice.slash(table.channel, "carcassonne stats", player=bob, versus=carol)
     text = shown(step_of(versus))
     assert "📊 Statistics of bob" in text and "Played: 1 · won: 0 (0%)" in text, text
-    assert re.search(r"Against carol: 1 games together · wins: 0 to 1", text), text
+    assert re.search(r"Against carol: 1 game together · wins: 0 to 1", text), text
 
     robot = table.guild.add_member(simcord_env.create_user("robot", bot=True))
     refused = await alice.slash(table.channel, "carcassonne stats", player=robot)
