@@ -73,11 +73,19 @@ class RecordsOps:
             return position_json(record).encode()
         return json.dumps(record, indent=1, ensure_ascii=False).encode()
 
-    @staticmethod
-    def read_file(data: bytes) -> dict[str, Any]:
-        """A record file's record, checked safely (:func:`engine.core.record.read_record`:
-        raises :class:`~engine.core.record.RecordError` saying what is wrong)."""
-        return read_record(data)
+    async def import_file(
+        self,
+        data: bytes,
+        owner_id: int,
+        *,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+    ) -> GameRow:
+        """:meth:`import_record` of a record file, read safely first
+        (:func:`engine.core.record.read_record` raises
+        :class:`~engine.core.record.RecordError` saying what is wrong with the file)."""
+        record = await asyncio.to_thread(read_record, data)
+        return await self.import_record(record, owner_id, guild_id=guild_id, channel_id=channel_id)
 
     @staticmethod
     def turns_of(game: Game) -> int:

@@ -552,16 +552,15 @@ class CarcassonneGroup(app_commands.Group):
         data = await file.read()
         manager = bot_of(interaction).manager
         try:
-            record = manager.records.read_file(data)
+            row = await manager.records.import_file(
+                data,
+                interaction.user.id,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+            )
         except RecordError as error:
             key, params = record_refusal(error, locale)
             raise UIError(key, **params) from None
-        row = await manager.records.import_record(
-            record,
-            interaction.user.id,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-        )
         if isinstance(interaction.channel, discord.Thread):
             await manager.records.set_messages(
                 row.id, thread_id=interaction.channel.id, message_id=None
