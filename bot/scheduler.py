@@ -37,6 +37,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from bot import metrics
 from bot.errors import Conflict, GameNotFound, GameOver, NotActive, StaleAction
 from bot.manager.timing import DigestLine
 from bot.manager.turns import Timeout
@@ -265,6 +266,8 @@ class Scheduler:
         now = report.now
         for game_id, kind, turn in await self.storage.expired_notices(now, self.lease):
             held: tuple[NoticeKind, float] = (kind, now + self.lease)
+            if metrics.ON:
+                metrics.NOTICES_RETRIED.labels(kind).inc()
             try:
                 if kind == "timeout":
                     sent = await self._announce_again(report, game_id, turn)
@@ -312,6 +315,8 @@ class Scheduler:
         due = await self.storage.due_deadlines(report.now, self.batch)
         ending = {(d.game_id, d.turn) for d in due if d.kind == "turn"}
         for deadline in due:
+            if metrics.ON:  # how late this tick (or the chess clocks' alarm) is on it
+                metrics.SCHEDULER_LAG.observe(max(0.0, report.now - deadline.due_at))
             try:
                 await self._fire(report, deadline, ending)
             except Exception:
@@ -382,6 +387,7 @@ class Scheduler:
             # Stored: from here on a failure leaves the announcement owed, sent again later.
             if await self._hold(game_id, turn, "timeout", report.now + self.lease):
                 await self.notifier.forced(move.view.game, forced)
+                _sent("timeout")
                 await self.storage.notice_sent(game_id, "timeout", turn, report.now)
         except Exception:
             log.exception("announcing the timeout of game %s turn %s failed", game_id, turn)
@@ -401,6 +407,7 @@ class Scheduler:
         if not await self._hold(game_id, turn, "timeout", report.now + self.lease):
             return False
         await self.notifier.forced(row, forced, again=True)
+        _sent("timeout")
         return True
 
     async def _digests(self, report: TickReport) -> None:
@@ -469,11 +476,18 @@ class Scheduler:
                 await send(game, user, deadline, again=True)
             else:
                 await send(game, user, deadline)
+            _sent(held[0] if held is not None else send.__name__)
             return True
         except Exception:
             log.exception("a notice for game %s turn %s failed", deadline.game_id, deadline.turn)
             report.failures.append((send.__name__, deadline.game_id))
             return False
+
+
+def _sent(kind: str) -> None:
+    """A notice of ``kind`` handed to the notifier (or, sent again, found out already)."""
+    if metrics.ON:
+        metrics.NOTICES_SENT.labels(kind).inc()
 
 
 def _id(deadline: Deadline) -> tuple[int, str, int]:

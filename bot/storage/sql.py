@@ -20,10 +20,12 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import astuple
 from typing import Any
 
+from bot import metrics
 from bot.storage import (
     ActionRow,
     Deadline,
@@ -991,12 +993,24 @@ class Storage(SqlLeagues, SqlStats, SqlWatch):
 
 
 def _one_call(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-    """``method`` run as one call of the engine (:meth:`bot.storage.db.Engine.call`). The
-    wrapper's code bears the method's name, so that tracebacks, profiles and traces name the
-    storage call (not 72 times ``call``)."""
+    """``method`` run as one call of the engine (:meth:`bot.storage.db.Engine.call`), timed
+    for :mod:`bot.metrics` when metrics are on (an error counted, but for a lost
+    compare-and-set). The wrapper's code bears the method's name, so that tracebacks, profiles
+    and traces name the storage call (not 72 times ``call``)."""
+    record = metrics.storage_call(method.__name__)
 
     async def call(self: Storage, *args: Any, **kwargs: Any) -> Any:
-        return await self.engine.call(functools.partial(method, self, *args, **kwargs))
+        work = functools.partial(method, self, *args, **kwargs)
+        if not metrics.ON:
+            return await self.engine.call(work)
+        start = time.perf_counter()
+        try:
+            answer = await self.engine.call(work)
+        except Exception as error:
+            record(time.perf_counter() - start, not isinstance(error, WriteConflict))
+            raise
+        record(time.perf_counter() - start, False)
+        return answer
 
     call.__code__ = call.__code__.replace(co_name=method.__name__, co_qualname=method.__qualname__)
     return functools.wraps(method)(call)
