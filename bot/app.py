@@ -357,7 +357,10 @@ class CarcassonneBot(discord.AutoShardedClient):
             return "closed" if self._closing is not None else "not open yet"
         if self._same_file is not None and (moved := await self._same_file()) is not None:
             return moved
-        active = len(await self._storage.active_game_ids())
+        try:
+            active = len(await self._storage.active_game_ids())
+        except Exception as error:  # the server is down, refuses, or the file cannot be read
+            return f"no answer from the database ({type(error).__name__}: {error})"
         metrics.ACTIVE_GAMES.set(active)
         return None
 

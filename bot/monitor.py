@@ -90,8 +90,8 @@ class Monitor:
         if self.refresh is not None:
             try:
                 await asyncio.wait_for(self.refresh(), self.timeout)
-            except Exception:  # the gauges keep their last values; the counters are served
-                log.warning("the metrics' state could not be read", exc_info=True)
+            except Exception as error:  # the gauges keep their last values, counters are served
+                log.warning("the metrics' state could not be read: %r", error)
         body = generate_latest(REGISTRY)
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
