@@ -4,7 +4,9 @@ connected and the workers run, each failing check named in the answer."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -15,9 +17,22 @@ from conftest_ui import Table, close_bots
 from test_metrics import get, monitored_bot
 
 from bot.app import CarcassonneBot
+from bot.computers import ComputerPlayers
+from bot.render_pool import RenderPool
 from bot.storage.local_postgres import LocalPostgres
+from renderer.jobs import Job
+from renderer.options import RenderOptions
 
 pytestmark = pytest.mark.simcord(settle_timeout=120)
+
+#: A player's statistics: a picture drawn from plain data alone.
+STATS_EXTRA = {
+    "name": "Zoé",
+    "games": 7,
+    "categories": (("city", 120), ("road", 9)),
+    "kinds": ("carcassonne",),
+    "style": 3,
+}
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -79,3 +94,42 @@ async def test_readyz_says_the_database_is_gone(
     assert (await get(bot, "/healthz"))[::2] == (200, "ok\n")
     assert (await get(bot, "/metrics"))[0] == 200
     assert game_id == 1
+
+
+async def test_a_dead_render_worker_is_reported_until_its_next_picture() -> None:
+    pool = RenderPool(1)
+    try:
+        await pool.warm()
+        assert pool.stopped() == []
+        (pid,) = pool.pids
+        os.kill(pid, signal.SIGKILL)
+        for _ in range(100):
+            if pool.stopped():
+                break
+            await asyncio.sleep(0.05)
+        assert pool.stopped() == [0]
+        job = Job("stats", {}, RenderOptions(), extra=STATS_EXTRA)
+        png, _ = await pool.draw(job)
+        assert png.startswith(b"\x89PNG") and pool.stopped() == []
+    finally:
+        pool.close()
+
+
+async def test_computer_workers_that_cannot_decide_are_reported() -> None:
+    computers = ComputerPlayers(workers=1)
+    assert await computers.answering() is None  # not started: the first turn starts them
+    computers.start()
+    try:
+        assert await computers.answering() is None
+        assert computers._pool is not None
+        pid = await asyncio.get_running_loop().run_in_executor(computers._pool, os.getpid)
+        os.kill(pid, signal.SIGKILL)
+        why = None
+        for _ in range(100):
+            why = await computers.answering(timeout=2)
+            if why is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert why is not None and why.startswith("the computer workers cannot decide: "), why
+    finally:
+        computers.close()
