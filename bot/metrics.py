@@ -15,11 +15,13 @@ The gauges of the bot's state (games, shards, the render queue) are set when scr
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector
+from prometheus_client.core import HistogramMetricFamily, Metric
 
 #: The registry :mod:`bot.monitor` serves.
 REGISTRY = CollectorRegistry(auto_describe=True)
@@ -37,38 +39,88 @@ SLOW = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 #: How late a deadline is acted on: within a tick (30 s by default), or much later.
 LATE = (1.0, 5.0, 15.0, 30.0, 60.0, 120.0, 300.0, 900.0, 3600.0)
 
-MOVES = Histogram(
+
+class Series:
+    """One histogram's counts for one label value: a count per bucket (found by ``bisect``, in
+    C) and the sum. Recorded from the event loop's thread only (as everything of the bot is)."""
+
+    __slots__ = ("bounds", "counts", "sum")
+
+    def __init__(self, bounds: tuple[float, ...]) -> None:
+        self.bounds = bounds
+        #: Per bucket (the last one past every bound: ``+Inf``), not cumulative.
+        self.counts = [0] * (len(bounds) + 1)
+        self.sum = 0.0
+
+    def observe(self, amount: float) -> None:
+        self.counts[bisect.bisect_left(self.bounds, amount)] += 1
+        self.sum += amount
+
+
+class LoopHistogram:
+    """A histogram by one label, written as Prometheus' histogram when scraped (its
+    ``_bucket``, ``_count`` and ``_sum``). prometheus_client's own takes a lock per value and
+    looks for its bucket in Python: 2.5 µs a value on this machine, against 0.3 µs here, for a
+    value or three recorded on every move."""
+
+    def __init__(
+        self, name: str, documentation: str, label: str, buckets: tuple[float, ...]
+    ) -> None:
+        self.name, self.documentation, self.label = name, documentation, label
+        self.bounds = tuple(buckets)
+        self._series: dict[str, Series] = {}
+        REGISTRY.register(self)
+
+    def labels(self, value: str) -> Series:
+        found = self._series.get(value)
+        if found is None:
+            found = self._series[value] = Series(self.bounds)
+        return found
+
+    def describe(self) -> Iterator[Metric]:
+        yield HistogramMetricFamily(self.name, self.documentation, labels=[self.label])
+
+    def collect(self) -> Iterator[Metric]:
+        family = HistogramMetricFamily(self.name, self.documentation, labels=[self.label])
+        edges = [*(repr(float(b)) for b in self.bounds), "+Inf"]
+        for value, series in list(self._series.items()):
+            cumulative = itertools.accumulate(series.counts)
+            family.add_metric([value], list(zip(edges, cumulative, strict=True)), series.sum)
+        yield family
+
+
+MOVES = LoopHistogram(
     "carcassonne_move_seconds",
     "Moves played and how long each took (the game's lock, the rules, the write), by who "
     "decided it",
-    ["kind"],
-    buckets=SLOW,
-    registry=REGISTRY,
+    "kind",
+    SLOW,
 )
-PICTURES = Histogram(
+PICTURES = LoopHistogram(
     "carcassonne_picture_seconds",
     "Pictures drawn and how long each took from its request (waiting for a worker included), "
     "by kind",
-    ["kind"],
-    buckets=SLOW,
-    registry=REGISTRY,
+    "kind",
+    SLOW,
 )
 PICTURES_IN_PROGRESS = Gauge(
     "carcassonne_pictures_in_progress",
     "Pictures asked for and not drawn yet (drawing or waiting)",
     registry=REGISTRY,
 )
+#: Pictures asked for and not drawn yet: a plain count, read by the gauge when scraped.
+_drawing = [0]
+PICTURES_IN_PROGRESS.set_function(lambda: _drawing[0])
 RENDER_QUEUE = Gauge(
     "carcassonne_render_queue_depth",
     "Pictures waiting in the bot for a render worker with room (RENDER_WORKERS > 0)",
     registry=REGISTRY,
 )
-DB_CALLS = Histogram(
+DB_CALLS = LoopHistogram(
     "carcassonne_db_call_seconds",
     "Storage calls (one transaction or one read each) and how long each took, by call",
-    ["call"],
-    buckets=FAST,
-    registry=REGISTRY,
+    "call",
+    FAST,
 )
 DB_ERRORS = Counter(
     "carcassonne_db_errors_total",
@@ -149,19 +201,32 @@ def refused(reason: str, failed: bool) -> None:
     (FAILED if failed else REFUSED).labels(reason).inc()
 
 
-@contextmanager
-def picture(kind: str) -> Iterator[None]:
+class picture:  # used as a function: ``with metrics.picture(kind):``
     """Count and time one picture of ``kind`` while it is asked for and drawn."""
-    if not ON:
-        yield
-        return
-    start = time.perf_counter()
-    PICTURES_IN_PROGRESS.inc()
-    try:
-        yield
-    finally:
-        PICTURES_IN_PROGRESS.dec()
-        PICTURES.labels(kind).observe(time.perf_counter() - start)
+
+    __slots__ = ("_kind", "_start")
+
+    def __init__(self, kind: str) -> None:
+        self._kind = kind
+        self._start = 0.0
+
+    def __enter__(self) -> None:
+        if ON:
+            self._start = time.perf_counter()
+            _drawing[0] += 1
+
+    def __exit__(self, *exc: object) -> None:
+        if ON and self._start:
+            _drawing[0] -= 1
+            took = time.perf_counter() - self._start
+            child = _PICTURE_BY_KIND.get(self._kind)
+            if child is None:  # a kind of renderer.jobs.Job: a few, each looked up once
+                child = _PICTURE_BY_KIND[self._kind] = PICTURES.labels(self._kind)
+            child.observe(took)
+
+
+#: The picture histogram's series by kind, looked up once each.
+_PICTURE_BY_KIND: dict[str, Series] = {}
 
 
 def storage_call(name: str) -> Callable[[float, bool], None]:

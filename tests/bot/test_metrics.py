@@ -188,3 +188,28 @@ async def test_the_metrics_count_what_happened_in_a_game(simcord_env: simcord.En
     ids = {str(game_id), str(alice.id), str(bob.id), str(table.guild.id)}
     labels = {v for _, pairs in after for _, v in pairs}
     assert not labels & ids, labels & ids
+
+
+def test_a_histogram_counts_each_value_in_the_first_bucket_it_fits() -> None:
+    from prometheus_client import CollectorRegistry, generate_latest
+
+    from bot import metrics
+
+    registry = CollectorRegistry()
+    histogram = metrics.LoopHistogram("test_seconds", "A test", "kind", (0.1, 1.0))
+    metrics.REGISTRY.unregister(histogram)
+    registry.register(histogram)
+    for seconds in (0.05, 0.1, 0.5, 3.0):
+        histogram.labels("a").observe(seconds)
+    samples = {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(generate_latest(registry).decode())
+        for s in family.samples
+    }
+    assert samples == {
+        ("test_seconds_bucket", (("kind", "a"), ("le", "0.1"))): 2.0,  # a bound is "at most"
+        ("test_seconds_bucket", (("kind", "a"), ("le", "1.0"))): 3.0,
+        ("test_seconds_bucket", (("kind", "a"), ("le", "+Inf"))): 4.0,
+        ("test_seconds_count", (("kind", "a"),)): 4.0,
+        ("test_seconds_sum", (("kind", "a"),)): 3.65,
+    }
