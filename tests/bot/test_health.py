@@ -10,6 +10,7 @@ import signal
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import discord
 import pytest
 import pytest_asyncio
 import simcord
@@ -59,7 +60,7 @@ def checks(text: str) -> dict[str, str]:
 
 
 async def test_readyz_says_the_database_is_gone(
-    simcord_env: simcord.Env, server: LocalPostgres | Path
+    simcord_env: simcord.Env, server: LocalPostgres | Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table = Table(simcord_env)
     bot = table.bot
@@ -72,6 +73,13 @@ async def test_readyz_says_the_database_is_gone(
         "render workers": "ok",
         "computer workers": "ok",
     }
+    # A shard's gateway connection closed (Discord is down, or the network): named too.
+    with monkeypatch.context() as patched:
+        patched.setattr(discord.ShardInfo, "is_closed", lambda self: True)
+        status, _, text = await get(bot, "/readyz")
+        assert status == 503 and checks(text)["discord"] == "shard 0 disconnected", text
+        assert 'carcassonne_shard_connected{shard="0"} 0.0' in (await get(bot, "/metrics"))[2]
+    assert (await get(bot, "/readyz"))[0] == 200
     if isinstance(server, Path):
         moved = server.with_name("elsewhere.sqlite3")
         os.replace(server, moved)
