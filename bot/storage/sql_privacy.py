@@ -140,6 +140,26 @@ class SqlPrivacy:
             await _rewrite_json(db, user_id, former)
             return number
 
+    async def games_of(self, user_id: int) -> list[tuple[int, str]]:
+        """The games where ``user_id`` holds a seat, with their status, by id."""
+        async with self.engine.read() as db:
+            rows = await db.fetchall(
+                "SELECT g.id, g.status FROM games g WHERE g.id IN "
+                "(SELECT game_id FROM seats WHERE user_id = ?) ORDER BY g.id",
+                (user_id,),
+            )
+        return [(int(row[0]), str(row[1])) for row in rows]
+
+    async def memberships(self, user_id: int) -> list[int]:
+        """The leagues ``user_id`` is a member of (not left), by id."""
+        async with self.engine.read() as db:
+            rows = await db.fetchall(
+                "SELECT league_id FROM league_members WHERE user_id = ? AND left_at IS NULL "
+                "ORDER BY league_id",
+                (user_id,),
+            )
+        return [int(row[0]) for row in rows]
+
     async def forgotten_count(self) -> int:
         """How many players were forgotten."""
         async with self.engine.read() as db:
