@@ -24,6 +24,7 @@ from bot.ui import access
 from bot.ui.components import IdButton
 from bot.ui.errors import UIError, guarded
 from bot.ui.ids import ForgetAnswer
+from bot.ui.limits import heavy
 from bot.ui.lobby import lobby_ui
 from bot.ui.texts import player_locale, tr, trn
 from bot.ui.turn import post
@@ -169,12 +170,14 @@ def commands() -> list[Command]:
     @app_commands.command(
         name=_("privacy"), description=_("What this bot keeps about you, and for how long")
     )
+    @heavy
     async def privacy_command(interaction: discord.Interaction) -> None:
         await privacy(interaction)
 
     @app_commands.command(
         name=_("forget-me"), description=_("Erase your data on this bot (asks you first)")
     )
+    @heavy
     async def forget_me_command(interaction: discord.Interaction) -> None:
         await forget_me(interaction)
 
