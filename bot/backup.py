@@ -139,6 +139,12 @@ def restore(backup_file: Path, database: Path, *, force: bool = False) -> Facts:
     saved = facts(backup_file, "the backup")
     if database.exists():
         current = facts(database, "the database")
+        log = database.with_name(f"{database.name}-wal")
+        if log.exists() and log.stat().st_size > 0 and not force:
+            raise BackupError(
+                f"{log.name} is beside the database: the bot is running on it (or stopped "
+                "without closing it). Stop the bot first; add --force to restore anyway"
+            )
         if current.last_change > saved.last_change and not force:
             raise BackupError(
                 f"the database {database} is newer than the backup: it was last changed at "

@@ -47,6 +47,8 @@ async def test_a_backup_taken_during_a_game_is_restored_and_the_game_plays_on(
     assert found.games == 1 and played == 20
     view = (await play_random(mgr, view, rng)).view  # at least one move after the copy
     after_backup = (await mgr.storage.get_game(game_id)).action_count  # type: ignore[union-attr]
+    with pytest.raises(BackupError, match="Stop the bot first"):  # it still runs on it
+        restore(copy, database)
     await mgr.close()
 
     saved = facts(copy, "the backup")
