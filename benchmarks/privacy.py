@@ -21,16 +21,15 @@ from pathlib import Path
 
 from bot.backup import backup, check
 from bot.manager import GameManager
-from engine import Pass
+from engine import Action, Pass
 
 
 async def play_out(mgr: GameManager, game_id: int, rng: random.Random, lap: list[float]) -> None:
     view = await mgr.decision(game_id)
     while not view.finished:
+        action: Action = Pass()
         if view.phase == "tile":
             action = view.placements[rng.randrange(len(view.placements))]
-        else:
-            action = Pass()
         started = time.perf_counter()
         assert view.user_id is not None
         result = await mgr.play_turn(

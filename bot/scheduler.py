@@ -145,11 +145,12 @@ class Scheduler:
         retry_after: float = 300.0,
         batch: int = 100,
         lease: float = 120.0,
-        retention_every: float = 3600.0,
+        retention_every: float | None = 3600.0,
     ) -> None:
         """``digest_at``: seconds after midnight UTC when the daily digests go out;
         ``retry_after``: how long a deadline that failed waits before the next attempt;
-        ``lease``: how long a claimed notice waits for its sender before another sends it."""
+        ``lease``: how long a claimed notice waits for its sender before another sends it;
+        ``retention_every``: how often old finished games are deleted (None: never, here)."""
         self.manager = manager
         self.notifier = notifier
         self.clock = clock or manager.clock
@@ -431,6 +432,8 @@ class Scheduler:
     async def _retention(self, report: TickReport) -> None:
         """Delete the finished games their servers keep no longer, once per ``retention_every``
         (any process may: a game's record is deleted once, in one transaction)."""
+        if self.retention_every is None:
+            return
         if self._retention_at is not None and report.now < self._retention_at:
             return
         self._retention_at = report.now + self.retention_every

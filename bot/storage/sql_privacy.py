@@ -39,7 +39,7 @@ RECORD_TABLES = (
 
 #: Finished games a server keeps no longer: ended more than its ``keep_days`` ago, not in a
 #: league season still open, and with nothing left to compute from their record (a finished
-#: game's statistics stored for its whole log; a league game's result recorded).
+#: game's statistics stored for its whole log; a league game that counts has its result).
 EXPIRED = (
     "SELECT g.id FROM games g JOIN guild_settings s ON s.guild_id = g.guild_id "
     "WHERE s.keep_days IS NOT NULL AND g.deleted_at IS NULL "
@@ -49,8 +49,10 @@ EXPIRED = (
     "WHERE k.game_id = g.id AND z.closed_at IS NULL) "
     "AND (g.status <> 'finished' OR EXISTS (SELECT 1 FROM game_stats t "
     "WHERE t.game_id = g.id AND t.action_count = g.action_count)) "
-    "AND (g.status <> 'finished' OR NOT EXISTS (SELECT 1 FROM league_games k "
-    "WHERE k.game_id = g.id) OR EXISTS (SELECT 1 FROM league_results r WHERE r.game_id = g.id)) "
+    "AND NOT EXISTS (SELECT 1 FROM league_games k JOIN league_seasons z "
+    "ON z.league_id = k.league_id AND z.season = k.season WHERE k.game_id = g.id "
+    "AND g.status = 'finished' AND g.ended_at <= z.closed_at "
+    "AND NOT EXISTS (SELECT 1 FROM league_results r WHERE r.game_id = g.id)) "
     "ORDER BY g.ended_at, g.id LIMIT ?"
 )
 

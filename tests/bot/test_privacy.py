@@ -11,10 +11,12 @@ import random
 from typing import Any
 
 from conftest import ALICE, BOB, CAROL, play_random, started_game
+from scheduler_fakes import FakeClock, FakeNotifier
 from test_league_ops import ADMIN, GUILD, league_with, play_to_end
 
 from bot.live import replay
 from bot.manager import GameManager
+from bot.scheduler import Scheduler
 from bot.storage import FORGOTTEN_BASE, forgotten_number, who
 
 DAY = 86400.0
@@ -187,3 +189,20 @@ async def test_keep_days_deletes_old_records_but_no_figure_and_waits_for_open_se
     assert await mgr.storage.deleted_games(GUILD) == 2
     report_ids = await mgr.storage.stored_game_ids()
     assert friendly.game_id not in report_ids and league_game not in report_ids
+
+
+async def test_the_scheduler_deletes_expired_games_once_an_hour(manager: GameManager) -> None:
+    now = [1_000_000.0]
+    manager.clock = lambda: now[0]
+    game = await started_game(manager, seed=5, users=(BOB, ALICE), guild_id=GUILD)
+    await play_to_end(manager, game.game_id)
+    await asyncio.sleep(0)
+    await manager.records.update_guild_settings(GUILD, keep_days=1)
+    scheduler = Scheduler(manager, FakeNotifier(FakeClock(now[0])), clock=lambda: now[0])
+    now[0] += DAY - 60
+    assert (await scheduler.tick()).deleted == []  # not a day yet
+    now[0] += 120
+    assert (await scheduler.tick()).deleted == []  # a day now, but it looked a minute ago
+    now[0] += 3600
+    assert (await scheduler.tick()).deleted == [game.game_id]
+    assert await manager.storage.get_game(game.game_id) is None
