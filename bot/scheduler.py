@@ -10,7 +10,9 @@ Every ``interval`` seconds :meth:`Scheduler.tick` reads what is due from storage
 4. deadlines: the game's timeout policy is applied through
    :meth:`bot.manager.GameManager.play_turn` (by a :class:`~bot.manager.Timeout`) and announced
    (:meth:`Notifier.forced`);
-5. digests: once a day per guild with a digest channel, the list of whose turn it is where.
+5. digests: once a day per guild with a digest channel, the list of whose turn it is where;
+6. retention: every ``retention_every`` seconds, the record of finished games past their
+   server's ``keep_days`` is deleted (:meth:`bot.manager.privacy.PrivacyOps.delete_expired`).
 
 All state is in the database (the ``deadlines``, ``notices`` and ``digests`` tables), so a
 restarted bot carries on where it stopped, and several bot processes can run a scheduler each on
@@ -115,6 +117,8 @@ class TickReport:
     paused: int = 0
     digests: list[int] = field(default_factory=list)
     clocks_resumed: list[int] = field(default_factory=list)
+    #: Finished games whose record was deleted (a server's ``keep_days``).
+    deleted: list[int] = field(default_factory=list)
     failures: list[tuple[str, int]] = field(default_factory=list)
 
 
@@ -142,10 +146,12 @@ class Scheduler:
         retry_after: float = 300.0,
         batch: int = 100,
         lease: float = 120.0,
+        retention_every: float | None = 3600.0,
     ) -> None:
         """``digest_at``: seconds after midnight UTC when the daily digests go out;
         ``retry_after``: how long a deadline that failed waits before the next attempt;
-        ``lease``: how long a claimed notice waits for its sender before another sends it."""
+        ``lease``: how long a claimed notice waits for its sender before another sends it;
+        ``retention_every``: how often old finished games are deleted (None: never, here)."""
         self.manager = manager
         self.notifier = notifier
         self.clock = clock or manager.clock
@@ -155,6 +161,8 @@ class Scheduler:
         self.retry_after = retry_after
         self.batch = batch
         self.lease = lease
+        self.retention_every = retention_every
+        self._retention_at: float | None = None
         self._task: asyncio.Task[None] | None = None
         self._ticking = asyncio.Lock()
 
@@ -211,6 +219,7 @@ class Scheduler:
             self._turn_starts,
             self._deadlines,
             self._digests,
+            self._retention,
         )
         return await self._run(report, steps)
 
@@ -426,6 +435,16 @@ class Scheduler:
                 report.failures.append(("digest", guild.guild_id))
 
     # -- helpers ----------------------------------------------------------------------------
+
+    async def _retention(self, report: TickReport) -> None:
+        """Delete the finished games their servers keep no longer, once per ``retention_every``
+        (any process may: a game's record is deleted once, in one transaction)."""
+        if self.retention_every is None:
+            return
+        if self._retention_at is not None and report.now < self._retention_at:
+            return
+        self._retention_at = report.now + self.retention_every
+        report.deleted += await self.manager.privacy.delete_expired()
 
     def _day(self, when: float) -> int:
         """The digest day of a time: days change at ``digest_at`` UTC."""
