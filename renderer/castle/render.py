@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from renderer import families
 from renderer import palette as pal
-from renderer.board import glyph_height
+from renderer.board import Measures, glyph_height
 from renderer.castle.icons import marker_icon, palace_icon, subject_icon, wall_tile_icon
 from renderer.castle.labels import CATEGORIES, CATEGORY_COLOURS, category_names, text
 from renderer.castle.picture import (
@@ -56,8 +56,10 @@ def castle_picture(
     spot_labels: Mapping[SpotKey, str] | None = None,
     feature_labels: Mapping[FeatureKey, str] | None = None,
     strip: bool = True,
+    measures: Measures | None = None,
 ) -> Image.Image:
-    """The castle and (with ``options.panel``) the players' strip to its right."""
+    """The castle and (with ``options.panel``) the players' strip to its right; ``measures``
+    collects what a phone reader must read (see :class:`renderer.board.Measures`)."""
     options = options or RenderOptions()
     castle = _castle(game)
     from renderer.render import ghost_and_spots
@@ -70,6 +72,7 @@ def castle_picture(
         ghost=ghost,
         spot_labels=spots,
         feature_labels=feature_labels,
+        measures=measures,
     )
     if not (options.panel and strip):
         return board
@@ -239,7 +242,6 @@ def castle_phone_picture(
     the players under it."""
     import dataclasses
 
-    from renderer.board import Measures
     from renderer.phone import WIDTH, PhonePicture, card_picture, stack
 
     castle = _castle(game)
