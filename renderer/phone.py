@@ -3,9 +3,12 @@
 Discord shows a picture about 400 pixels wide in a phone's chat, and opens it full size on a
 tap. Every turn picture is therefore :data:`WIDTH` pixels wide whatever the board's size, and
 everything a player must read is sized for that width shrunk to 400: square letters, score
-digits (at least 11 px tall there) and figures (at least 10 px). A board wider or taller than
-:data:`WINDOW` squares shows the part around the action (the last tile and most of the lettered
-squares); the whole board is one command away (``/carcassonne board``).
+digits (at least 11 px tall there) and figures (at least 10 px). A board wider than
+:data:`WINDOW` squares (or taller than :data:`WINDOW_DOWN`) shows the part around the last tile
+that holds the most lettered squares, and every lettered square outside it in a close-up under
+it (:func:`insets_for`: a few far squares together, with half of each neighbour, under an arrow
+pointing where they lie), so that every letter is in the picture, once; the whole board is one
+command away (``/carcassonne board``).
 
 From top to bottom: the drawn tile, large, with each rotation that fits somewhere captioned as
 the menus name it ("90°"); the board; one row per player with the score and every figure count
