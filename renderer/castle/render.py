@@ -242,7 +242,8 @@ def castle_phone_picture(
     the players under it."""
     import dataclasses
 
-    from renderer.phone import WIDTH, PhonePicture, card_picture, stack
+    from renderer.board import Box
+    from renderer.phone import WIDTH, PhonePicture, card_picture, stack_marked
 
     castle = _castle(game)
     track = castle_track()
@@ -265,16 +266,20 @@ def castle_phone_picture(
     )
     measures = Measures([], [], [])
     board, _ = draw_castle(castle, opts, candidates=candidates, measures=measures)
-    parts = []
+    parts: list[tuple[Image.Image, list[tuple[str, Pos, Box]]]] = []
     if card is not None:
-        parts.append(card_picture(game, card, options, measures))
-    parts.append(board)
+        parts.append((card_picture(game, card, options, measures), []))
+    parts.append((board, list(measures.marks)))
     strip = draw_strip(castle, 100, WIDTH, options)
-    parts.append(strip)
+    parts.append((strip, []))
     for player in range(castle.players):
         score = options.count("points", castle.scores[player]).split()[0]
         measures.digits.append(glyph_height(score, pal.font(40)))
-    return PhonePicture(stack(parts), measures, None, ())
+    image, marks = stack_marked(parts)
+    measures.marks[:] = marks
+    drawn = {pos for _, pos, _ in marks}
+    hidden = tuple(text for pos, text in (candidates or {}).items() if pos not in drawn)
+    return PhonePicture(image, measures, None, hidden)
 
 
 families.register_pictures(
