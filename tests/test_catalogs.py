@@ -134,3 +134,20 @@ def test_command_names_are_valid_discord_names(lang: str) -> None:
             assert re.fullmatch(r"[\w-]{1,32}", shown) and shown == shown.lower(), (key, shown)
         else:
             assert len(shown) <= 100, (key, shown)
+
+
+@pytest.mark.parametrize("lang", catalogs.LANGUAGES)
+def test_the_commands_a_text_names_exist_in_its_language(lang: str) -> None:
+    """A slash command named in a text is a command (or option) of that language, with its
+    accents: a French text says `/carcassonne règles`, never a name that no longer exists."""
+    local = {catalogs.text("command", name, lang) for name in NAMES}
+    found = []
+    for (context, key), forms in messages(lang).items():
+        if context == "command":
+            continue
+        for form in forms:
+            shown = catalogs.commands_in(form, lang)
+            for sub in re.findall(r"/(?:carcassonne|league) ([\w-]+)", shown):
+                if sub not in local:
+                    found.append(f"{key}: /{sub} in {shown}")
+    assert found == [], found
