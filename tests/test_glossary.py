@@ -30,7 +30,7 @@ NAME_CONTEXTS = ("game", "expansion")
 EXTRA_NAMES = {
     "en": ["The Castle", "The River", "Abbey & Mayor"],
     "fr": ["Le Château", "La Rivière", "Abbaye & Maire"],
-    "de": ["Die Burg", "Der Fluss", "Abtei & Bürgermeister"],
+    "de": ["Die Burg", "Der Fluss", "Abtei und Bürgermeister"],
 }
 
 Texts = Mapping[tuple[str, str], tuple[str, ...]]
