@@ -91,7 +91,7 @@ def test_texts_name_the_commands_as_the_client_shows_them(lang: str) -> None:
             continue
         for form in forms:
             shown = catalogs.commands_in(form, lang)
-            for group, sub in re.findall(r"/(carcassonne|league) ([a-z_]+)", shown):
+            for group, sub in re.findall(r"/(carcassonne|league) ([\w-]+)", shown):
                 local = catalogs.commands_in(f"/{group} {sub}", lang)
                 assert local == f"/{group} {sub}" or sub not in english_names, (key, shown)
     assert catalogs.text("ui", "empty_file", "fr").endswith("`/carcassonne exporter`.")
