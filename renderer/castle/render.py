@@ -85,7 +85,7 @@ def castle_picture(
 
 def draw_strip(game: CastleGame, tile: int, width: int, options: RenderOptions) -> Image.Image:
     """The players under the castle, side by side: marker, name and score; subjects left; the
-    palace; the wall tiles held, each with what it does. Then the turn and the footnote."""
+    palace; the wall tiles held, each with what it does. Then the turn and the stack."""
     pad = round(tile * 0.16)
     row = round(tile * 0.56)
     columns = max(1, game.players)
@@ -93,7 +93,7 @@ def draw_strip(game: CastleGame, tile: int, width: int, options: RenderOptions) 
     rows = max(
         3 + max(1, len(game.wall_hand(p))) + (1 if game.played[p] else 0) for p in range(columns)
     )
-    height = pad + rows * row + pad + 2 * row
+    height = pad + rows * row + pad + row
     image = Image.new("RGB", (width, height), pal.BACKGROUND)
     draw = ImageDraw.Draw(image)
     draw.line((0, 1, width, 1), fill=pal.EMPTY_LINE, width=2)
@@ -113,9 +113,6 @@ def draw_strip(game: CastleGame, tile: int, width: int, options: RenderOptions) 
     if not game.finished:
         lines.insert(0, options.text("turn", n=game.turn + 1))
     draw.text((pad, y), "  ·  ".join(lines), font=small, fill=pal.INK, anchor="lm")
-    draw.text(
-        (pad, y + row), text(options, "reconstructed"), font=small, fill=pal.MUTED, anchor="lm"
-    )
     return image
 
 

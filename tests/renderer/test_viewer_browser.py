@@ -207,7 +207,7 @@ def error_of(browser: Any, url: str) -> str:
 def test_a_bad_link_shows_what_is_wrong(browser: Any, site: tuple[str, Path]) -> None:
     url = site[0]
     code = codec.encode(game_turns(mixed_records()[1]))
-    assert "Open it from the bot's replay button" in error_of(browser, url)
+    assert "Open it with the bot's “Open in the browser” button" in error_of(browser, url)
     assert "damaged or incomplete" in error_of(browser, f"{url}#{code[:-7]}")
     assert "damaged or incomplete" in error_of(browser, f"{url}#{code[:3]}not*a+code")
     assert "damaged or incomplete" in error_of(browser, f"{url}#{code[:-1]}")

@@ -265,7 +265,7 @@ async def test_the_rotation_step_offers_each_fitting_look_with_its_picture(
     for rotation in sorted(legal, reverse=True):
         await alice.click(step, custom_id=button_id(step, f"↻ {rotation}°"))
         step = await live_step(table, game_id, alice)
-        assert f"turned {rotation}°" in step.content
+        assert f"tile turned {rotation}°" in step.content
         chosen = [c for c in components(step) if c.get("label") == f"↻ {rotation}°"]
         assert chosen[0]["style"] == discord.ButtonStyle.primary.value
     await commit(alice, step)
