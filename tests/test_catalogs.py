@@ -101,8 +101,8 @@ def command_names() -> set[str]:
     """The names (not descriptions or choices) of the groups, commands and options."""
     from discord import app_commands
 
-    from bot.ui.commands import CarcassonneGroup
     from bot.ui import privacy
+    from bot.ui.commands import CarcassonneGroup
     from bot.ui.leagues.league_commands import LeagueGroup
     from bot.ui.timing import pbp_commands
     from bot.ui.watching import watch_commands
