@@ -46,9 +46,8 @@ async def test_privacy_tells_each_player_what_is_kept_in_their_language(
     )
     client_language(monkeypatch, "fr")
     french = answered(await alice.slash(table.channel, "carcassonne privacy"))
-    assert (
-        "Ce que ce bot garde à votre sujet" in french
-        and "Parties où vous avez pris place : 1" in (french)
+    assert "Ce que ce bot garde sur vous" in french and "Parties où vous avez pris place : 1" in (
+        french
     )
     client_language(monkeypatch, "de")
     german = answered(await alice.slash(table.channel, "carcassonne privacy"))
