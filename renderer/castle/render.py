@@ -27,7 +27,7 @@ from renderer.castle.picture import (
 )
 from renderer.castle.track import castle_track
 from renderer.encode import encode_png
-from renderer.endgame import chart_picture
+from renderer.endgame import chart_picture, least_text
 from renderer.options import RenderOptions
 
 if TYPE_CHECKING:
@@ -84,7 +84,9 @@ def draw_strip(game: CastleGame, tile: int, width: int, options: RenderOptions) 
     """The players under the castle, side by side: marker, name and score; subjects left; the
     palace; the wall tiles held, each with what it does. Then the turn and the footnote."""
     pad = round(tile * 0.16)
-    row = round(tile * 0.56)
+    # Every word's capitals 11 px tall or more once the picture is shown 400 px wide.
+    words = max(round(tile * 0.26), least_text(width))
+    row = max(round(tile * 0.56), round(words * 1.8))
     columns = max(1, game.players)
     col_w = (width - pad) // columns
     rows = max(
@@ -103,9 +105,9 @@ def draw_strip(game: CastleGame, tile: int, width: int, options: RenderOptions) 
                 pad,
                 fill=(255, 240, 190),
             )
-        _player_column(image, game, player, (x0, pad), col_w - pad * 2, row, tile, options)
+        _player_column(image, game, player, (x0, pad), col_w - pad * 2, row, words, options)
     y = pad + rows * row + pad + row // 2
-    small = pal.font(round(tile * 0.26))
+    small = pal.font(words)
     lines = [options.text("tiles_left", n=game.tiles_left)]
     if not game.finished:
         lines.insert(0, options.text("turn", n=game.turn + 1))
@@ -123,15 +125,15 @@ def _player_column(
     origin: tuple[int, int],
     width: int,
     row: int,
-    tile: int,
+    words: int,
     options: RenderOptions,
 ) -> None:
     draw = ImageDraw.Draw(image)
     x0, y = origin
     y += row // 2
-    name_font = pal.font(round(tile * 0.34))
-    score_font = pal.font(round(tile * 0.4))
-    small = pal.font(round(tile * 0.26))
+    name_font = pal.font(round(words * 1.15))
+    score_font = pal.font(round(words * 1.3))
+    small = pal.font(words)
     name = game.setup.players[player]
     marker = marker_icon(player, round(row * 0.9))
     image.paste(marker, (x0, y - marker.height // 2), marker)
@@ -183,12 +185,12 @@ def _player_column(
 def castle_end_picture(game: Game, options: RenderOptions | None = None) -> Image.Image:
     """The final castle with the strip, above the per-player breakdown by castle category."""
     options = options or RenderOptions()
-    top = castle_picture(game, options)
-    tile = make_frame(castle_track(), _castle(game).geometry.interior, options).tile
+    # The castle as the turn picture draws it: phone-wide, its words and subjects large.
+    top = castle_phone_picture(game, options).image
     chart = chart_picture(
         game,
         top.width,
-        tile,
+        100,
         options,
         labels=category_names(options),
         colours=CATEGORY_COLOURS,
