@@ -198,6 +198,23 @@ def help_picture(lang: str) -> Picture:
     return Picture("help", game, job)
 
 
+def walls_picture(lang: str) -> Picture | None:
+    """The Castle's wall tiles picture: the first castle game (seeds 1 to 40) reaching a wall
+    tile with targets (random play rarely does)."""
+    from engine import UseWallTile
+
+    for seed in range(1, 41):
+        game = Game(Setup(players=NAMES[:2], seed=seed, game="castle"))
+        rng = random.Random(seed)
+        while not game.finished:
+            if any(getattr(w, "target", None) for w in game.legal(UseWallTile)):
+                extra = {"features": dict(turn_screen(game).wall_marks)}
+                job = Job("walls", game.record(), RenderOptions(lang=lang), extra=extra)
+                return Picture("walls", game, job)
+            game.play(random_action(game, rng))
+    return None
+
+
 def smallest(marks: list[Mark], kinds: tuple[str, ...]) -> Mark | None:
     found = [m for m in marks if m.kind in kinds]
     return min(found, key=lambda m: m.size) if found else None
@@ -281,6 +298,9 @@ def run(langs: list[str], seed: int, replays: bool = True) -> list[tuple[str, st
             if replays:
                 rows.append((family.name, lang, replay_measures(family, lang)))
         rows.append(("base 2p", lang, measure(help_picture(lang))))
+        walls = walls_picture(lang)
+        if walls is not None:
+            rows.append(("The Castle", lang, measure(walls)))
     return rows
 
 

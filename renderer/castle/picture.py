@@ -165,7 +165,9 @@ def draw_castle(
             sx, sy = spot_point(placed.oriented, at)
             unit = (min(0.8, max(0.2, sx + 0.2)), min(0.8, max(0.2, sy - 0.2)))
             cx, cy = frame.point((x, y), unit)
-            badge(draw, (cx, cy), label, max(9.0, t * 0.17), (150, 24, 24))
+            # Letters as large as the phone picture's words.
+            r = max(9.0, t * 0.17, legible.least_font(image.width) / 1.3)
+            badge(draw, (cx, cy), label, r, (150, 24, 24))
     return image, frame
 
 

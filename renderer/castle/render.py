@@ -87,25 +87,36 @@ def draw_strip(game: CastleGame, tile: int, width: int, options: RenderOptions) 
     # Every word's capitals 11 px tall or more once the picture is shown 400 px wide.
     words = max(round(tile * 0.26), least_text(width))
     row = max(round(tile * 0.56), round(words * 1.8))
-    columns = max(1, game.players)
-    col_w = (width - pad) // columns
+    players = max(1, game.players)
     rows = max(
-        3 + max(1, len(game.wall_hand(p))) + (1 if game.played[p] else 0) for p in range(columns)
+        3 + max(1, len(game.wall_hand(p))) + (1 if game.played[p] else 0) for p in range(players)
     )
-    height = pad + rows * row + pad + 2 * row
+    # Side by side when every line fits half the width, else one player under the other.
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    longest = max(
+        measure.textlength(line, font=pal.font(words))
+        for p in range(players)
+        for line in _column_lines(game, p, options)
+    )
+    columns = players if longest + row * 1.3 <= (width - pad) // players - pad * 2 else 1
+    col_w = (width - pad) // columns
+    blocks = -(-players // columns)
+    height = pad + blocks * rows * row + pad + 2 * row
     image = Image.new("RGB", (width, height), pal.BACKGROUND)
     draw = ImageDraw.Draw(image)
     draw.line((0, 1, width, 1), fill=pal.EMPTY_LINE, width=2)
     current = None if game.finished else game.decision.player
-    for player in range(columns):
-        x0 = pad + player * col_w
+    for player in range(players):
+        x0 = pad + (player % columns) * col_w
+        y0 = pad + (player // columns) * rows * row
         if player == current:
             draw.rounded_rectangle(
-                (x0 - pad // 2, pad // 2, x0 + col_w - pad, pad + rows * row),
+                (x0 - pad // 2, y0 - pad // 2, x0 + col_w - pad, y0 + rows * row),
                 pad,
                 fill=(255, 240, 190),
             )
-        _player_column(image, game, player, (x0, pad), col_w - pad * 2, row, words, options)
+        _player_column(image, game, player, (x0, y0), col_w - pad * 2, row, words, options)
+    rows *= blocks
     y = pad + rows * row + pad + row // 2
     small = pal.font(words)
     lines = [options.text("tiles_left", n=game.tiles_left)]
@@ -116,6 +127,22 @@ def draw_strip(game: CastleGame, tile: int, width: int, options: RenderOptions) 
         (pad, y + row), text(options, "reconstructed"), font=small, fill=pal.MUTED, anchor="lm"
     )
     return image
+
+
+def _column_lines(game: CastleGame, player: int, options: RenderOptions) -> list[str]:
+    """The words of a player's column beside its icons (subjects, palace, wall tiles)."""
+    subjects = game.supply[player].get("subject", 0)
+    palace = game.palaces[player]
+    lines = [
+        text(options, "subjects_one" if subjects == 1 else "subjects", n=subjects),
+        text(options, "palace", n=palace.tiles) if palace else text(options, "palace_none"),
+    ]
+    held = game.wall_hand(player)
+    lines += [text(options, f"wall{wall}") for wall in held] or [text(options, "wall_none")]
+    if game.played[player]:
+        played = ", ".join(str(w) for w in game.played[player])
+        lines.append(text(options, "wall_played", tiles=played))
+    return lines
 
 
 def _player_column(
@@ -235,9 +262,11 @@ def castle_phone_picture(
     *,
     candidates: Mapping[Pos, str] | None = None,
     card: TileCard | None = None,
+    feature_labels: Mapping[tuple[int, int, int | str], str] | None = None,
 ) -> PhonePicture:
     """The castle's turn picture for a phone (see :mod:`renderer.phone`): the drawn tile, the
-    whole castle :data:`~renderer.phone.WIDTH` pixels wide with large letters and subjects,
+    whole castle :data:`~renderer.phone.WIDTH` pixels wide with large letters and subjects
+    (and the wall tiles' targets lettered with ``feature_labels``),
     the players under it."""
     import dataclasses
 
@@ -264,7 +293,9 @@ def castle_phone_picture(
         figure_scale=1.6,
     )
     measures = Measures([], [], [])
-    board, _ = draw_castle(castle, opts, candidates=candidates, measures=measures)
+    board, _ = draw_castle(
+        castle, opts, candidates=candidates, measures=measures, feature_labels=feature_labels
+    )
     parts = []
     if card is not None:
         parts.append(card_picture(game, card, options, measures))
