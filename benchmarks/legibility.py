@@ -249,9 +249,10 @@ def measure(picture: Picture) -> Measured:
     )
 
 
-def replay_measures(family: Family, lang: str) -> Measured:
-    """Replay frames (:mod:`renderer.replay`), from their own layout: a late frame drawn as the
-    replay draws it (the replay itself is drawn by :func:`renderer.replay.render_replay`)."""
+def replay_measures(family: Family, lang: str) -> list[Measured]:
+    """Replay frames (:mod:`renderer.replay`), from their own layout: a late turn's frame and
+    the last frame, drawn as the replay draws them (the whole replay is drawn by
+    :func:`renderer.replay.render_replay`; its frames are sent as drawn, under its budget)."""
     from engine.core.timeline import score_series, turn_ends
     from renderer import replay
 
@@ -265,20 +266,40 @@ def replay_measures(family: Family, lang: str) -> Measured:
     total = score_series(record).turns
     ends = list(turn_ends(record))
     end, at = ends[len(ends) * 7 // 8]
+    window = layout.window
+    if layout.follows and layout.view is not None and end.placed is not None:
+        x, y = end.placed
+        origin = (x - layout.view[0] // 2, y - layout.view[1] // 2)
+        window = replay.follow(origin, end.placed, layout)
+    last, final_game = ends[-1]
+    found = []
     with legible.recording() as rec:
-        frame = replay.frame_picture(at, end, layout, options, total=total)
-        marks = rec.marks(frame)
-    width = frame.width
-    scaled = [m.scaled(400 / width, 400 / width) for m in marks]
-    return Measured(
-        "replay frame",
-        width,
-        0,
-        smallest(scaled, ("text",)),
-        smallest(scaled, ("figure", "token")),
-        tuple(marks),
-        frame,
-    )
+        frames = [
+            (
+                "replay frame",
+                replay.frame_picture(at, end, layout, options, total=total, window=window),
+            ),
+            (
+                "replay last",
+                replay.frame_picture(final_game, last, layout, options, total=total, final=True),
+            ),
+        ]
+        for kind, frame in frames:
+            marks = rec.marks(frame)
+            width = frame.width
+            scaled = [m.scaled(400 / width, 400 / width) for m in marks]
+            found.append(
+                Measured(
+                    kind,
+                    width,
+                    0,
+                    smallest(scaled, ("text",)),
+                    smallest(scaled, ("figure", "token")),
+                    tuple(marks),
+                    frame,
+                )
+            )
+    return found
 
 
 def _cell(mark: Mark | None, target: float) -> str:
@@ -296,7 +317,7 @@ def run(langs: list[str], seed: int, replays: bool = True) -> list[tuple[str, st
             for picture in pictures(family, lang):
                 rows.append((family.name, lang, measure(picture)))
             if replays:
-                rows.append((family.name, lang, replay_measures(family, lang)))
+                rows.extend((family.name, lang, m) for m in replay_measures(family, lang))
         rows.append(("base 2p", lang, measure(help_picture(lang))))
         walls = walls_picture(lang)
         if walls is not None:

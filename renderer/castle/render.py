@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from renderer import families
 from renderer import palette as pal
-from renderer.board import glyph_height
+from renderer.board import Measures, glyph_height
 from renderer.castle.icons import marker_icon, palace_icon, subject_icon, wall_tile_icon
 from renderer.castle.labels import CATEGORIES, CATEGORY_COLOURS, category_names, text
 from renderer.castle.picture import (
@@ -56,8 +56,10 @@ def castle_picture(
     spot_labels: Mapping[SpotKey, str] | None = None,
     feature_labels: Mapping[FeatureKey, str] | None = None,
     strip: bool = True,
+    measures: Measures | None = None,
 ) -> Image.Image:
-    """The castle and (with ``options.panel``) the players' strip to its right."""
+    """The castle and (with ``options.panel``) the players' strip to its right; ``measures``
+    collects what a phone reader must read (see :class:`renderer.board.Measures`)."""
     options = options or RenderOptions()
     castle = _castle(game)
     from renderer.render import ghost_and_spots
@@ -70,6 +72,7 @@ def castle_picture(
         ghost=ghost,
         spot_labels=spots,
         feature_labels=feature_labels,
+        measures=measures,
     )
     if not (options.panel and strip):
         return board
@@ -270,8 +273,8 @@ def castle_phone_picture(
     the players under it."""
     import dataclasses
 
-    from renderer.board import Measures
-    from renderer.phone import WIDTH, PhonePicture, card_picture, stack
+    from renderer.board import Box
+    from renderer.phone import WIDTH, PhonePicture, card_picture, stack_marked
 
     castle = _castle(game)
     track = castle_track()
@@ -296,16 +299,20 @@ def castle_phone_picture(
     board, _ = draw_castle(
         castle, opts, candidates=candidates, measures=measures, feature_labels=feature_labels
     )
-    parts = []
+    parts: list[tuple[Image.Image, list[tuple[str, Pos, Box]]]] = []
     if card is not None:
-        parts.append(card_picture(game, card, options, measures))
-    parts.append(board)
+        parts.append((card_picture(game, card, options, measures), []))
+    parts.append((board, list(measures.marks)))
     strip = draw_strip(castle, 100, WIDTH, options)
-    parts.append(strip)
+    parts.append((strip, []))
     for player in range(castle.players):
         score = options.count("points", castle.scores[player]).split()[0]
         measures.digits.append(glyph_height(score, pal.font(40)))
-    return PhonePicture(stack(parts), measures, None, ())
+    image, marks = stack_marked(parts)
+    measures.marks[:] = marks
+    drawn = {pos for _, pos, _ in marks}
+    hidden = tuple(text for pos, text in (candidates or {}).items() if pos not in drawn)
+    return PhonePicture(image, measures, None, hidden)
 
 
 families.register_pictures(

@@ -3,11 +3,13 @@
 A tile is never named by its code in a message (the codes look like square letters): it is
 described by what it shows ("city on 2 sides with a pennant · road"). A rotation offered in a
 menu says what lies on each side once turned ("N city · E road · S field · W road"). A figure
-spot says its feature and where it lies on the tile ("road, south").
+spot says its feature and where it lies on the tile ("road, south"); a wagon target says that
+and where its tile lies from the last tile.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -18,6 +20,7 @@ from renderer.geometry import CORNER_SPOTS
 
 if TYPE_CHECKING:
     from bot.ui.turn.state import Snapshot
+    from engine import Game
 
 #: Feature words, in the singular (English, French).
 #: Edge letters of the tile data -> feature.
@@ -101,3 +104,25 @@ def tiles_in_words(snap: Snapshot) -> Callable[[str], str] | None:
         return None
     kinds, locale = game.kinds, snap.locale
     return lambda name: tile_words(kinds[name], locale) if name in kinds else name
+
+
+def compass(dx: int, dy: int) -> str:
+    """The direction of a step of ``dx`` squares east and ``dy`` south: N, NE, ... (C: none)."""
+    if dx == dy == 0:
+        return "C"
+    sector = round(math.atan2(-dy, dx) / (math.pi / 4)) % 8
+    return ("E", "NE", "N", "NW", "W", "SW", "S", "SE")[sector]
+
+
+def wagon_words(game: Game, x: int, y: int, at: int | str, locale: str | None) -> tuple[str, str]:
+    """A wagon target in words: its feature and where it lies on its tile ("road, west"), and
+    where that tile lies from the last tile ("on the last tile", "2 squares north of the last
+    tile")."""
+    spot = spot_words(game.board.tiles[(x, y)].oriented, at, locale)
+    last = game.last_pos or (x, y)
+    dx, dy = x - last[0], y - last[1]
+    if dx == dy == 0:
+        return spot, catalogs.text("ui", "wagon_on_last", locale)
+    steps = max(abs(dx), abs(dy))
+    way = catalogs.text("direction", compass(dx, dy), locale)
+    return spot, catalogs.plural("ui", "wagon_near", steps, locale, direction=way)
