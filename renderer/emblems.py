@@ -20,7 +20,7 @@ from renderer import palette as pal
 Point = tuple[float, float]
 GOODS = ("wine", "grain", "cloth")
 #: Size of each mark relative to the tile side.
-SIZES = {"inn": 0.2, "cathedral": 0.46, "wine": 0.29, "grain": 0.29, "cloth": 0.29}
+SIZES = {"inn": 0.24, "cathedral": 0.46, "wine": 0.34, "grain": 0.34, "cloth": 0.34}
 _OUTLINE = pal.WALL_DARK
 
 
