@@ -14,12 +14,13 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
+from renderer import legible
 from renderer import palette as pal
 
 Point = tuple[float, float]
 GOODS = ("wine", "grain", "cloth")
 #: Size of each mark relative to the tile side.
-SIZES = {"inn": 0.2, "cathedral": 0.46, "wine": 0.24, "grain": 0.24, "cloth": 0.24}
+SIZES = {"inn": 0.24, "cathedral": 0.46, "wine": 0.34, "grain": 0.34, "cloth": 0.34}
 _OUTLINE = pal.WALL_DARK
 
 
@@ -42,6 +43,19 @@ def inn_place(
     best = max(fields, key=score)
     y, x = divmod(best, size)
     return ((x + 0.5) / size, (y + 0.5) / size)
+
+
+def extent(name: str, centre: Point, size: float) -> tuple[float, float, float, float]:
+    """The box mark ``name`` centred at ``centre`` (tile units) covers on a tile ``size`` wide
+    (the inn with its roof and pond, the cathedral with its towers)."""
+    x, y = centre[0] * size, centre[1] * size
+    s = SIZES[name] * size
+    if name == "inn":
+        return (x - s * 0.62, y - s * 0.72, x + s * 1.05, y + s * 0.8)
+    if name == "cathedral":
+        h = s / 2
+        return (x - h * 0.85, y - h * 1.1, x + h * 0.85, y + h * 1.15)
+    return (x - s / 2, y - s / 2, x + s / 2, y + s / 2)
 
 
 def draw(image: Image.Image, name: str, centre: Point, big: int) -> None:
@@ -229,4 +243,4 @@ def goods_icon(kind: str, size: int) -> Image.Image:
         icon = image.resize((size, size), Image.Resampling.LANCZOS)
         with _LOCK:
             found = _ICONS.setdefault(key, icon)
-    return found
+    return legible.tag(found, "token", kind)

@@ -14,7 +14,7 @@ import threading
 from PIL import Image, ImageDraw
 
 from engine.core.tiles import kinds_by_name
-from renderer import emblems, families
+from renderer import emblems, families, legible
 from renderer import palette as pal
 from renderer.figures import ROLE_SCALE, figure_icon
 from renderer.tileart import tile_image
@@ -98,6 +98,7 @@ def encode_png(
 ) -> bytes:
     """PNG bytes of ``image``; mapped to its game family's palette unless ``full_colour``."""
     out = io.BytesIO()
+    legible.sent(image)
     if not full_colour:
         palette = shared_palette(family)
         if image.mode != "RGB":

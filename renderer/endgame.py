@@ -1,19 +1,37 @@
-"""The end-of-game image: the final board and a per-player score breakdown chart by category."""
+"""The end-of-game image: the final board and a per-player score breakdown chart by category.
+
+Drawn for a phone like the turn picture (:mod:`renderer.phone`): :data:`~renderer.phone.WIDTH`
+pixels wide, the board at the turn picture's scale, the part around the last tile when the
+board is larger than :data:`~renderer.phone.WINDOW` squares (a line under it says that
+``/carcassonne board`` shows it all), every word at least :data:`~renderer.phone.SMALL` pixels.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw, ImageFont
 
+import catalogs
 from engine.core.timeline import score_series
-from renderer import families
+from renderer import families, legible
 from renderer import palette as pal
 from renderer.board import draw_board
 from renderer.encode import encode_png
 from renderer.figures import mark
 from renderer.options import RenderOptions
+from renderer.phone import (
+    FIGURE_SCALE,
+    LABEL_SCALE,
+    MAX_TILE,
+    SMALL,
+    WIDTH,
+    choose_window,
+    extent,
+    wrapped,
+)
 from renderer.scorechart import score_chart_picture
 
 if TYPE_CHECKING:
@@ -70,13 +88,16 @@ def chart_picture(
     colours = {**pal.CATEGORY_COLOURS, **(colours or {})}
     names = game.setup.players
     cats = categories(game, order or CATEGORY_ORDER)
-    # Readable at phone width: the names and totals are about 12 px tall at 400 px wide.
-    bar_h = max(34, round(tile * 0.42), width // 16)
-    font = pal.font(round(bar_h * 0.5))
-    small = pal.font(round(bar_h * 0.4))
+    # Readable at phone width: every word's capitals at least 11 px tall at 400 px wide.
+    least = least_text(width)
+    bar_h = max(34, round(tile * 0.42), width // 16, round(least * 1.6))
+    font = pal.font(max(least, round(bar_h * 0.5)))
+    small = pal.font(max(least, round(bar_h * 0.4)))
     pad = bar_h // 2
-    label_w = round(min(max(len(n) for n in names), 14) * bar_h * 0.34 + bar_h * 1.4)
-    total_w = round(bar_h * 2.4)
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    longest = max(measure.textlength(n if len(n) <= 14 else n[:13] + "…", font=font) for n in names)
+    label_w = round(longest + bar_h * 1.2)
+    total_w = round(measure.textlength("888", font=font) + bar_h * 0.5)
     plot_w = max(100, width - label_w - total_w - 2 * pad)
     # The legend, wrapped onto as many lines as the words need (German ones are long).
     named = [(cat, (labels or {}).get(cat) or options.text(cat)) for cat in cats]
@@ -129,6 +150,45 @@ def chart_picture(
     return image
 
 
+def least_text(width: int) -> int:
+    """The smallest font a picture ``width`` pixels wide may use (see
+    :func:`renderer.legible.least_font`)."""
+    return legible.least_font(width)
+
+
+def final_board(game: Game, options: RenderOptions) -> tuple[Image.Image, int]:
+    """The final board as the turn picture draws it, :data:`WIDTH` pixels wide: the whole board
+    when it fits :data:`~renderer.phone.WINDOW` squares, else the part around the last tile,
+    with a line saying that ``/carcassonne board`` shows it all; and the tile size."""
+    area = extent(game, [])
+    window = choose_window(area, [], game.last_pos)
+    shown = window or area
+    cols, rows = shown[2], shown[3]
+    tile = max(24, min(MAX_TILE, (WIDTH - 8) // cols))
+    opts = dataclasses.replace(
+        options,
+        tile_size=tile,
+        min_tile=tile,
+        max_side=tile * (max(cols, rows) + 2),
+        coordinates=False,
+        label_scale=LABEL_SCALE,
+        figure_scale=FIGURE_SCALE,
+    )
+    board, _ = draw_board(game.board.tiles, game.figures(), opts, last=game.last_pos, window=shown)
+    if window is None:
+        return board, tile
+    small = pal.font(SMALL)
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    note = wrapped(measure, catalogs.text("phone", "part", options.lang), small, WIDTH - 28)
+    image = Image.new("RGB", (WIDTH, board.height + len(note) * (SMALL + 10) + 12), pal.BACKGROUND)
+    image.paste(board, ((WIDTH - board.width) // 2, 0))
+    draw = ImageDraw.Draw(image)
+    for n, line in enumerate(note):
+        at = (14, board.height + 6 + n * (SMALL + 10))
+        draw.text(at, line, font=small, fill=pal.MUTED, anchor="lt")
+    return image, tile
+
+
 def game_end_picture(game: Game, options: RenderOptions | None = None) -> Image.Image:
     """The final board (no strip) above the breakdown chart, then the score by turn."""
     options = options or RenderOptions()
@@ -136,9 +196,9 @@ def game_end_picture(game: Game, options: RenderOptions | None = None) -> Image.
     if own is not None:
         picture = own(game, options)
     else:
-        board, frame = draw_board(game.board.tiles, game.figures(), options, last=game.last_pos)
-        width = max(board.width, 560)
-        chart = chart_picture(game, width, frame.tile, options)
+        board, tile = final_board(game, options)
+        width = max(board.width, WIDTH)
+        chart = chart_picture(game, width, tile, options)
         picture = Image.new("RGB", (width, board.height + chart.height), pal.BACKGROUND)
         picture.paste(board, ((width - board.width) // 2, 0))
         picture.paste(chart, (0, board.height))

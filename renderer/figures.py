@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from engine.core.board import Figure
 from engine.core.tiles import Oriented
-from renderer import families
+from renderer import families, legible
 from renderer import palette as pal
 
 SUPERSAMPLE = 3
@@ -78,7 +78,7 @@ def figure_icon(player: int, role: str, tile_size: int) -> Image.Image:
         icon = draw_figure(player, role, tile_size)
         with _LOCK:
             found = _CACHE.setdefault(key, icon)
-    return found
+    return legible.tag(found, "figure", role)
 
 
 def draw_figure(player: int, role: str, tile_size: int) -> Image.Image:

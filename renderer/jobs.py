@@ -56,7 +56,7 @@ class Job:
     - ``tiles``: every tile kind not placed yet with its count, and the dead squares' count when
       ``options.dead_squares`` (:mod:`renderer.tiles_left`).
     - ``walls``: The Castle with its wall tiles' target features lettered
-      (``extra["features"]``, (x, y, at) -> letter), drawn by the family's own board picture.
+      (``extra["features"]``, (x, y, at) -> letter), drawn by the family's own phone picture.
     - ``end``: the final board and chart.
     - ``stats``: a player's points by category (:func:`renderer.stats.stats_picture`), drawn
       from ``extra`` alone (``name``, ``games``, ``categories``, ``kinds``, ``style``); its
@@ -135,10 +135,12 @@ def _draw(game: Game, job: Job) -> tuple[bytes, tuple[str, ...]]:
     if job.kind == "tiles":
         return encode_png(tiles_left_picture(game, options)), ()
     if job.kind == "walls":
-        own = families.pictures(game.setup.game).board
-        if own is None:
+        # The family's phone picture, its wall tiles' targets lettered.
+        own = families.pictures(game.setup.game).phone
+        if own is None or game.setup.game != "castle":
             raise ValueError(f"{game.setup.game} has no wall tiles")
-        return encode_png(own(game, options, feature_labels=extra["features"])), ()
+        picture = own(game, options, feature_labels=extra["features"])
+        return encode_png(picture.image), ()
     if job.kind == "end":
         return render_game_end(game, options), ()
     if job.kind == "replay":

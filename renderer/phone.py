@@ -79,9 +79,10 @@ MAX_TILE = 160
 #: Square letters and figures, relative to their size on the whole-board picture.
 LABEL_SCALE = 1.75
 FIGURE_SCALE = 1.3
-#: Font sizes (pixels at full size) of the names and scores, and of the column titles.
+#: Font sizes (pixels at full size) of the names and scores, and of every other word: the
+#: smallest text any phone picture draws (its capitals 11.5 px tall once shown 400 px wide).
 TEXT = 40
-SMALL = 26
+SMALL = 38
 #: The tile card: the drawn tile, and each rotation that fits.
 CARD_TILE = 176
 ROTATION_TILE = 120
@@ -447,29 +448,30 @@ def card_picture(
 ) -> Image.Image:
     """The drawn tile large at the left, its fitting rotations captioned at the right."""
     pad = 16
-    height = CARD_TILE + 2 * pad + SMALL + 8
+    small = pal.font(SMALL)
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    title = card.title or word(options, "to_place")
+    left = pad * 3 + CARD_TILE
+    # The words over the rotations start past the title when it is wider than the tile.
+    words_x = max(left, round(pad + measure.textlength(title, font=small) + 2 * pad))
+    nowhere = wrapped(measure, word(options, "fits_nowhere"), small, WIDTH - left - pad)
+    top = pad + SMALL + 10
+    height = top + max(CARD_TILE, len(nowhere) * (SMALL + 8)) + pad + 4
     image = Image.new("RGB", (WIDTH, height), pal.BACKGROUND)
     draw = ImageDraw.Draw(image)
     kind = game.kinds[card.kind]
-    small = pal.font(SMALL)
-    title = card.title or word(options, "to_place")
     draw.text((pad, pad), title, font=small, fill=pal.INK, anchor="lt")
-    top = pad + SMALL + 8
     image.paste(tile_image(kind.oriented(0), CARD_TILE), (pad, top))
     draw.rectangle(
         (pad - 2, top - 2, pad + CARD_TILE + 1, top + CARD_TILE + 1), outline=pal.INK, width=3
     )
-    left = pad * 3 + CARD_TILE
     if not card.rotations:
-        draw.text(
-            (left, top + CARD_TILE // 2),
-            word(options, "fits_nowhere"),
-            font=small,
-            fill=pal.INK,
-            anchor="lm",
-        )
+        y = top + CARD_TILE // 2 - (len(nowhere) - 1) * (SMALL + 8) // 2
+        for n, line in enumerate(nowhere):
+            at = (left, y + n * (SMALL + 8))
+            draw.text(at, line, font=small, fill=pal.INK, anchor="lm")
     else:
-        draw.text((left, pad), word(options, "fits"), font=small, fill=pal.INK, anchor="lt")
+        draw.text((words_x, pad), word(options, "fits"), font=small, fill=pal.INK, anchor="lt")
         caption = pal.font(TEXT)
         step = ROTATION_TILE + 24
         for i, (rotation, text) in enumerate(card.rotations.items()):
@@ -486,31 +488,19 @@ def card_picture(
     return image
 
 
+def wrapped(draw: ImageDraw.ImageDraw, text: str, font: Any, width: float) -> list[str]:
+    """``text`` on as many lines as it needs to fit ``width`` pixels, broken at spaces."""
+    lines: list[str] = []
+    for word_ in text.split(" "):
+        if lines and draw.textlength(f"{lines[-1]} {word_}", font=font) <= width:
+            lines[-1] = f"{lines[-1]} {word_}"
+        else:
+            lines.append(word_)
+    return lines or [""]
+
+
 def figure_counts(game: Game, player: int) -> dict[str, int]:
     return {k: v for k, v in game.pieces(player).items() if k in COLUMNS}
-
-
-def column_titles(words: Sequence[str], width: int) -> tuple[list[list[str]], int]:
-    """Each title on one line, or two split at a space, at the largest size (20 px down to 14)
-    at which every line fits ``width``."""
-    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    for size in range(20, 13, -1):
-        font = pal.font(size)
-
-        def fits(line: str, font: Any = font) -> bool:
-            return measure.textlength(line, font=font) <= width
-
-        titles = []
-        for text in words:
-            if fits(text):
-                titles.append([text])
-            elif " " in text and all(fits(part) for part in text.split(" ", 1)):
-                titles.append(text.split(" ", 1))
-            else:
-                break
-        else:
-            return titles, size
-    return [[text] for text in words], 14
 
 
 def players_table(
@@ -551,43 +541,33 @@ def players_table(
         )
     col_w = min(112, int((WIDTH - 2 * pad - 360) / max(1, units)))
     goods_w = round(col_w * GOODS_SPAN) if has_goods else 0
-    # Column titles: one size for all, the largest at which each fits its column on at most two
-    # lines ("Grande / abbaye"); a long single word ("Bürgermeister") makes it smaller.
-    titles, size = column_titles([word(options, kind) for kind in columns], col_w - 6)
-    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    if any(measure.textlength(line, font=pal.font(size)) > col_w - 2 for t in titles for line in t):
-        # Too many columns for words (all the expansions at once): the icons say it alone.
-        titles = [[] for _ in columns]
-    two_lines = any(len(lines) > 1 for lines in titles)
-    head_h = SMALL + 56 + (size + 2 if two_lines else 0)
-    height = head_h + row_h * game.players + SMALL * 2 + 3 * pad + (SMALL + 8 if part else 0)
+    # The columns are told by their figures alone, drawn as the board draws them: no words
+    # that would have to shrink to fit a column ("Bürgermeister").
+    head_h = pad + 76
+    height = (
+        head_h + row_h * game.players + footer_height(game, options, part=part, insets=insets) + pad
+    )
     image = Image.new("RGB", (WIDTH, height), pal.BACKGROUND)
     draw = ImageDraw.Draw(image)
     big = pal.font(TEXT)
     first = WIDTH - pad - col_w * len(columns) - goods_w
     score_x = first - 24  # right edge of the scores
     goods_x = WIDTH - pad - goods_w
+    icon_y = pad + 34
     for i, kind in enumerate(columns):
         cx = first + i * col_w + col_w // 2
         if kind == "abbey":
-            abbey_icon(draw, (cx, pad + 20), 18)
+            abbey_icon(draw, (cx, icon_y + 4), 22)
         else:
-            icon = figure_icon(5, kind, 96)
-            image.paste(icon, (cx - icon.width // 2, pad + 20 - icon.height // 2), icon)
-        for n, line in enumerate(titles[i]):
-            at = (cx, pad + 44 + n * (size + 2))
-            draw.text(at, line, font=pal.font(size), fill=pal.INK, anchor="mt")
+            icon = figure_icon(5, kind, 128)
+            image.paste(icon, (cx - icon.width // 2, icon_y - icon.height // 2), icon)
     if has_goods:
-        gx = goods_x + goods_w // 2
         for k, kind in enumerate(emblems.GOODS):
-            icon = emblems.goods_icon(kind, 30)
-            at = (round(gx + (k - 1) * goods_w / 3) - 15, pad + 5)
+            icon = emblems.goods_icon(kind, 44)
+            at = (round(goods_x + goods_w / 2 + (k - 1) * goods_w / 3) - 22, icon_y - 22)
             image.paste(icon, at, icon)
-        draw.text(
-            (gx, pad + 44), word(options, "goods"), font=pal.font(size), fill=pal.INK, anchor="mt"
-        )
     draw.text(
-        (score_x, pad + 44), word(options, "score"), font=pal.font(20), fill=pal.INK, anchor="rt"
+        (score_x, icon_y), word(options, "score"), font=pal.font(SMALL), fill=pal.INK, anchor="rm"
     )
     for player in range(game.players):
         y0 = head_h + player * row_h
@@ -617,18 +597,12 @@ def players_table(
     return image
 
 
-def _footer(
-    game: Game,
-    options: RenderOptions,
-    draw: ImageDraw.ImageDraw,
-    y: int,
-    *,
-    part: bool,
-    insets: bool = False,
-) -> None:
-    """The turn and the tiles left (and, for a part of the board, that it is a part, and where
-    the far lettered squares are)."""
-    pad, small = 14, pal.font(SMALL)
+def _footer_lines(
+    game: Game, options: RenderOptions, *, part: bool, insets: bool = False
+) -> list[str]:
+    """The footer's lines: the turn and the tiles left (and the bonus tiles), then, for a part
+    of the board, that it is a part (and where the far lettered squares are), each wrapped to
+    the picture's width."""
     if game.finished:
         footer = catalogs.plural(
             "phone", "footer_over", game.tiles_left, options.lang, left=game.tiles_left
@@ -641,10 +615,34 @@ def _footer(
     bonus = getattr(game, "bonus_stack", None)
     if bonus is not None and not game.finished:
         footer += "  ·  " + options.text("bonus_left", n=len(bonus))
-    draw.text((pad, y), footer, font=small, fill=pal.MUTED, anchor="lt")
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    small = pal.font(SMALL)
+    lines = wrapped(measure, footer, small, WIDTH - 28)
     if part:
         note = word(options, "part_insets" if insets else "part")
-        draw.text((pad, y + SMALL + 8), note, font=small, fill=pal.MUTED, anchor="lt")
+        lines += wrapped(measure, note, small, WIDTH - 28)
+    return lines
+
+
+def footer_height(game: Game, options: RenderOptions, *, part: bool, insets: bool = False) -> int:
+    lines = _footer_lines(game, options, part=part, insets=insets)
+    return len(lines) * (SMALL + 10) + 14
+
+
+def _footer(
+    game: Game,
+    options: RenderOptions,
+    draw: ImageDraw.ImageDraw,
+    y: int,
+    *,
+    part: bool,
+    insets: bool = False,
+) -> None:
+    """The turn and the tiles left (and, for a part of the board, that it is a part, and where
+    the far lettered squares are)."""
+    pad, small = 14, pal.font(SMALL)
+    for n, line in enumerate(_footer_lines(game, options, part=part, insets=insets)):
+        draw.text((pad, y + n * (SMALL + 10)), line, font=small, fill=pal.MUTED, anchor="lt")
 
 
 def _with_footer(
@@ -657,7 +655,7 @@ def _with_footer(
 ) -> Image.Image:
     """The two-row table with the footer under its players."""
     top, y = table
-    height = y + SMALL * 2 + 14 + (SMALL + 8 if part else 0)
+    height = y + footer_height(game, options, part=part, insets=insets)
     image = Image.new("RGB", (top.width, height), pal.BACKGROUND)
     image.paste(top.crop((0, 0, top.width, min(top.height, y))), (0, 0))
     _footer(game, options, ImageDraw.Draw(image), y, part=part, insets=insets)

@@ -16,7 +16,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import catalogs
-from renderer import emblems
+from renderer import emblems, legible
 from renderer import palette as pal
 from renderer.board import Measures, glyph_height
 from renderer.figures import figure_icon
@@ -43,6 +43,9 @@ def abbey_icon(draw: ImageDraw.ImageDraw, centre: tuple[int, int], r: int) -> No
     )
     draw.line((x, y - r * 0.1, x, y + r * 0.7), fill=pal.INK, width=3)
     draw.line((x - r * 0.35, y + r * 0.15, x + r * 0.35, y + r * 0.15), fill=pal.INK, width=3)
+    legible.note(
+        draw._image, "token", "abbey", (x - r - 3, y - r * 1.3, x + r + 3, y + r), pal.ROOF
+    )
 
 
 def shortened(draw: ImageDraw.ImageDraw, name: str, font: Any, room: float) -> str:
@@ -87,7 +90,7 @@ def two_row_table(
     cell_w = (width - 2 * pad) // max(1, len(kinds))
     if max_cell is not None:
         cell_w = min(cell_w, max_cell)
-    head_h = px(26) + 2 * pad
+    head_h = px(38) + 2 * pad
     name_row, block = px(NAME_ROW), px(NAME_ROW) + px(CELL_ROW)
     players = len(seats.names)
     height = head_h + block * players + 2 * pad
@@ -95,7 +98,7 @@ def two_row_table(
     draw = ImageDraw.Draw(image)
     score_x = width - pad - px(10)
     title = catalogs.text("phone", "score", options.lang)
-    draw.text((score_x, pad), title, font=pal.font(px(22)), fill=pal.INK, anchor="rt")
+    draw.text((score_x, pad), title, font=pal.font(px(38)), fill=pal.INK, anchor="rt")
     for player in range(players):
         y0 = head_h + player * block
         if player == seats.current:

@@ -56,9 +56,11 @@ def score_chart_picture(
     ``upto`` draws the lines only up to that turn (the axes stay those of the whole game: an
     animation keeps its scale); ``height`` sets the picture's height (default: from the width).
     """
-    unit = max(34, width // 16)
-    font = pal.font(round(unit * 0.5))
-    small = pal.font(round(unit * 0.4))
+    # Every word's capitals 11 px tall or more once the chart is shown 400 px wide.
+    least = max(14, round(width * 38 / 960))
+    unit = max(34, width // 16, round(least * 1.6))
+    font = pal.font(max(least, round(unit * 0.5)))
+    small = pal.font(max(least, round(unit * 0.4)))
     pad = unit // 2
     height = height or max(unit * 6, round(width * 0.42))
     image = Image.new("RGB", (width, height), pal.BACKGROUND)

@@ -4,7 +4,7 @@ colour (and mark), longest first. Drawn from plain data (no game): the ``stats``
 
 The category words are the end table's (:mod:`renderer.families` ``categories`` of each game
 family played, else the ``picture`` catalog), so one concept has one term everywhere. Drawn
-800 px wide: the words stay about 13 px tall when a phone shows it 400 px wide.
+800 px wide: the words' capitals stay 12 px tall when a phone shows it 400 px wide.
 """
 
 from __future__ import annotations
@@ -48,9 +48,10 @@ def stats_picture(data: Mapping[str, object], options: RenderOptions) -> Image.I
     style = int(data.get("style", 0)) % len(pal.PLAYER_COLOURS)  # type: ignore[call-overload]
     colour, symbol = pal.PLAYER_COLOURS[style], pal.PLAYER_MARKS[style]
     words = category_words(kinds, options)
+    # Every word's capitals 12 px tall once a phone shows the picture 400 px wide.
     row_h, pad = 58, 28
-    title_font, font, small = pal.font(34), pal.font(28), pal.font(24)
-    head_h = 2 * pad + 44 + 34
+    title_font, font, small = pal.font(38), pal.font(32), pal.font(32)
+    head_h = 2 * pad + 44 + 44
     height = head_h + max(1, len(bars)) * (row_h + 12) + pad
     image = Image.new("RGB", (WIDTH, height), pal.BACKGROUND)
     draw = ImageDraw.Draw(image)
@@ -61,7 +62,7 @@ def stats_picture(data: Mapping[str, object], options: RenderOptions) -> Image.I
     title = options.text("stats_title", name=name if len(name) <= 24 else name[:23] + "…")
     draw.text((cx + r + 14, cy), title, font=title_font, fill=pal.INK, anchor="lm")
     draw.text(
-        (pad, cy + 26 + 20),
+        (pad, cy + 26 + 26),
         options.count("stats_games", games, games=games),
         font=small,
         fill=pal.MUTED,
@@ -69,8 +70,8 @@ def stats_picture(data: Mapping[str, object], options: RenderOptions) -> Image.I
     )
     labels = [category_label(key, words, options) for key, _ in bars]
     label_w = max([draw.textlength(t, font=font) for t in labels] + [80.0]) + 16
-    label_w = min(label_w, WIDTH * 0.36)
-    value_w = 150
+    label_w = min(label_w, WIDTH * 0.4)
+    value_w = max(draw.textlength("8888 · 88%", font=font) + 16, 150)
     plot_w = WIDTH - 2 * pad - label_w - value_w
     top = max([points for _, points in bars] + [1])
     total = sum(points for _, points in bars) or 1

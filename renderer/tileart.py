@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from engine.core.tiles import Oriented
-from renderer import emblems, families, tilecache
+from renderer import emblems, families, legible, tilecache
 from renderer import palette as pal
 from renderer.geometry import (
     CENTRE_RADIUS,
@@ -47,6 +47,12 @@ def tile_image(oriented: Oriented, size: int) -> Image.Image:
         art = tilecache.tile(key, lambda: draw_tile(oriented, size))
         with _LOCK:
             found = _CACHE.setdefault(key, art)
+    if legible.active() is not None:
+        marks = layout(oriented).emblems.values()
+        legible.on_tile(
+            found,
+            [("token", name, emblems.extent(name, at, size), pal.INK) for name, at in marks],
+        )
     return found
 
 

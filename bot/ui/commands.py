@@ -339,9 +339,13 @@ class CarcassonneGroup(app_commands.Group):
             raise UIError("no_game_here")
         if snap.view.finished or row.status != "active":  # the final board, to the asker
             locale = here_locale(interaction, row)
-            file = await images.end_file(snap.game, locale, styles=images.seat_styles(row))
+            styles = images.seat_styles(row)
+            file = await images.end_file(snap.game, locale, styles=styles)
+            # The final picture shows the part around the last tile of a large board: the
+            # whole board comes with it.
+            whole, _ = await images.turn_file(snap.game, locale, styles=styles, whole=True)
             await interaction.edit_original_response(
-                content=tr("final_board", locale, game_id=row.id), attachments=[file]
+                content=tr("final_board", locale, game_id=row.id), attachments=[file, whole]
             )
             return
         await post.announce(bot_of(interaction), snap, [], whole=True)

@@ -139,21 +139,6 @@ async def draw_job(game: Game, job: Job) -> bytes:
     return data
 
 
-async def board_file(
-    game: Game,
-    lang: str,
-    candidates: Mapping[Pos, str] | None = None,
-    *,
-    styles: Sequence[int] = (),
-    dead: bool = False,
-) -> discord.File:
-    """The board after the last move, with lettered squares if ``candidates`` are given (and
-    the dead squares crossed out with ``dead``)."""
-    options = RenderOptions(lang=lang, dead_squares=dead)
-    job = Job("board", game.record(), options, tuple(styles), candidates)
-    return (await _picture("board.png", game, job))[0]
-
-
 async def turn_file(
     game: Game,
     lang: str,

@@ -12,6 +12,7 @@ import threading
 
 from PIL import Image, ImageDraw
 
+from renderer import legible
 from renderer import palette as pal
 from renderer.figures import _MEEPLE, mark
 
@@ -32,13 +33,17 @@ def _cached(key: tuple[str, int, int], make: object) -> Image.Image:
     what, player, size = key
     if what != "wall":
         key = (what, pal.style_of(player), size)
+    kind = "figure" if what in (*ROLES, "palace") else "token"
+    if legible.active() is not None:  # drawn again, so its numbers are measured too
+        assert callable(make)
+        return legible.tag(make(), kind, what)
     found = _CACHE.get(key)
     if found is None:
         assert callable(make)
         image = make()
         with _LOCK:
             found = _CACHE.setdefault(key, image)
-    return found
+    return legible.tag(found, kind, what)
 
 
 def subject_icon(player: int, role: str, tile: int) -> Image.Image:

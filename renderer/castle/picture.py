@@ -13,13 +13,14 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
 
 from engine.castle.game import ROLES
 from engine.core.board import Figure, PlacedTile
 from engine.core.tiles import Oriented
+from renderer import legible
 from renderer import palette as pal
 from renderer.board import Frame, Measures, badge, badge_box, cross_out
 from renderer.castle.art import (
@@ -161,7 +162,9 @@ def draw_castle(
             sx, sy = spot_point(placed.oriented, at)
             unit = (min(0.8, max(0.2, sx + 0.2)), min(0.8, max(0.2, sy - 0.2)))
             cx, cy = frame.point((x, y), unit)
-            badge(draw, (cx, cy), label, max(9.0, t * 0.17), (150, 24, 24))
+            # Letters as large as the phone picture's words.
+            r = max(9.0, t * 0.17, legible.least_font(image.width) / 1.3)
+            badge(draw, (cx, cy), label, r, (150, 24, 24))
     return image, frame
 
 
@@ -194,7 +197,8 @@ def _wall_cell(image: Image.Image, frame: Frame, wall: WallCell, start: PlacedTi
         (x0, y0, x0 + line, y1),
     ][wall.side]
     draw.rectangle(face, fill=WALL_DARK)
-    font = pal.font(max(8, round(t * 0.23)))
+    # Every fifth space numbered, large enough to read on a phone, the others counted from it.
+    font = pal.font(legible.least_font(image.width))
     for index, number in enumerate(wall.spaces):
         box = _unit_box(frame, wall.cell, space_box(wall, index))
         pad = max(2, t // 32)
@@ -206,13 +210,21 @@ def _wall_cell(image: Image.Image, frame: Frame, wall: WallCell, start: PlacedTi
             outline=WALL_DARK,
             width=max(1, t // 64),
         )
-        draw.text(
-            ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
-            str(number),
-            font=font,
-            fill=pal.INK,
-            anchor="mm",
-        )
+        if number % 5 == 0:
+            _space_number(draw, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), number, font)
+
+
+def _space_number(
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], number: int, font: Any
+) -> None:
+    """A space's number on a pale plate, wider than the space when it must be."""
+    text = str(number)
+    x0, y0, x1, y1 = draw.textbbox(centre, text, font=font, anchor="mm")
+    plate = (x0 - 3, y0 - 3, x1 + 3, y1 + 3)
+    draw.rounded_rectangle(
+        plate, 4, fill=SPACE_TEN if number % 10 == 0 else SPACE, outline=WALL_DARK
+    )
+    draw.text(centre, text, font=font, fill=pal.INK, anchor="mm")
 
 
 def start_square_art(oriented: Oriented, tile: int, side: int) -> Image.Image:
@@ -306,10 +318,11 @@ def _tower(
         width=max(2, t // 40),
     )
     track = castle_track()
-    font = pal.font(max(8, round(t * 0.23)))
+    font = pal.font(legible.least_font(image.width))
     for number in spaces:
-        _, unit = track.spaces[number]
-        draw.text(frame.point(cell, unit), str(number), font=font, fill=pal.INK, anchor="mm")
+        if number % 5 == 0:
+            _, unit = track.spaces[number]
+            _space_number(draw, frame.point(cell, unit), number, font)
     wall = walls.get(spaces[0])
     if wall is not None:
         icon = wall_tile_icon(None, round(t * 0.34))
@@ -318,7 +331,7 @@ def _tower(
 
 def _markers(image: Image.Image, frame: Frame, track: Track, scores: list[int]) -> None:
     t = frame.tile
-    size = round(t * 0.34)
+    size = round(t * 0.42)
     spaces = [s % 100 for s in scores]
     for player, space in enumerate(spaces):
         cell, unit = track.spaces[space]

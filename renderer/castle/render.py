@@ -27,7 +27,7 @@ from renderer.castle.picture import (
 )
 from renderer.castle.track import castle_track
 from renderer.encode import encode_png
-from renderer.endgame import chart_picture
+from renderer.endgame import chart_picture, least_text
 from renderer.options import RenderOptions
 
 if TYPE_CHECKING:
@@ -87,33 +87,62 @@ def draw_strip(game: CastleGame, tile: int, width: int, options: RenderOptions) 
     """The players under the castle, side by side: marker, name and score; subjects left; the
     palace; the wall tiles held, each with what it does. Then the turn and the stack."""
     pad = round(tile * 0.16)
-    row = round(tile * 0.56)
-    columns = max(1, game.players)
-    col_w = (width - pad) // columns
+    # Every word's capitals 11 px tall or more once the picture is shown 400 px wide.
+    words = max(round(tile * 0.26), least_text(width))
+    row = max(round(tile * 0.56), round(words * 1.8))
+    players = max(1, game.players)
     rows = max(
-        3 + max(1, len(game.wall_hand(p))) + (1 if game.played[p] else 0) for p in range(columns)
+        3 + max(1, len(game.wall_hand(p))) + (1 if game.played[p] else 0) for p in range(players)
     )
-    height = pad + rows * row + pad + row
+    # Side by side when every line fits half the width, else one player under the other.
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    longest = max(
+        measure.textlength(line, font=pal.font(words))
+        for p in range(players)
+        for line in _column_lines(game, p, options)
+    )
+    columns = players if longest + row * 1.3 <= (width - pad) // players - pad * 2 else 1
+    col_w = (width - pad) // columns
+    blocks = -(-players // columns)
+    height = pad + blocks * rows * row + pad + row
     image = Image.new("RGB", (width, height), pal.BACKGROUND)
     draw = ImageDraw.Draw(image)
     draw.line((0, 1, width, 1), fill=pal.EMPTY_LINE, width=2)
     current = None if game.finished else game.decision.player
-    for player in range(columns):
-        x0 = pad + player * col_w
+    for player in range(players):
+        x0 = pad + (player % columns) * col_w
+        y0 = pad + (player // columns) * rows * row
         if player == current:
             draw.rounded_rectangle(
-                (x0 - pad // 2, pad // 2, x0 + col_w - pad, pad + rows * row),
+                (x0 - pad // 2, y0 - pad // 2, x0 + col_w - pad, y0 + rows * row),
                 pad,
                 fill=(255, 240, 190),
             )
-        _player_column(image, game, player, (x0, pad), col_w - pad * 2, row, tile, options)
+        _player_column(image, game, player, (x0, y0), col_w - pad * 2, row, words, options)
+    rows *= blocks
     y = pad + rows * row + pad + row // 2
-    small = pal.font(round(tile * 0.26))
+    small = pal.font(words)
     lines = [options.text("tiles_left", n=game.tiles_left)]
     if not game.finished:
         lines.insert(0, options.text("turn", n=game.turn + 1))
     draw.text((pad, y), "  ·  ".join(lines), font=small, fill=pal.INK, anchor="lm")
     return image
+
+
+def _column_lines(game: CastleGame, player: int, options: RenderOptions) -> list[str]:
+    """The words of a player's column beside its icons (subjects, palace, wall tiles)."""
+    subjects = game.supply[player].get("subject", 0)
+    palace = game.palaces[player]
+    lines = [
+        text(options, "subjects_one" if subjects == 1 else "subjects", n=subjects),
+        text(options, "palace", n=palace.tiles) if palace else text(options, "palace_none"),
+    ]
+    held = game.wall_hand(player)
+    lines += [text(options, f"wall{wall}") for wall in held] or [text(options, "wall_none")]
+    if game.played[player]:
+        played = ", ".join(str(w) for w in game.played[player])
+        lines.append(text(options, "wall_played", tiles=played))
+    return lines
 
 
 def _player_column(
@@ -123,15 +152,15 @@ def _player_column(
     origin: tuple[int, int],
     width: int,
     row: int,
-    tile: int,
+    words: int,
     options: RenderOptions,
 ) -> None:
     draw = ImageDraw.Draw(image)
     x0, y = origin
     y += row // 2
-    name_font = pal.font(round(tile * 0.34))
-    score_font = pal.font(round(tile * 0.4))
-    small = pal.font(round(tile * 0.26))
+    name_font = pal.font(round(words * 1.15))
+    score_font = pal.font(round(words * 1.3))
+    small = pal.font(words)
     name = game.setup.players[player]
     marker = marker_icon(player, round(row * 0.9))
     image.paste(marker, (x0, y - marker.height // 2), marker)
@@ -183,12 +212,12 @@ def _player_column(
 def castle_end_picture(game: Game, options: RenderOptions | None = None) -> Image.Image:
     """The final castle with the strip, above the per-player breakdown by castle category."""
     options = options or RenderOptions()
-    top = castle_picture(game, options)
-    tile = make_frame(castle_track(), _castle(game).geometry.interior, options).tile
+    # The castle as the turn picture draws it: phone-wide, its words and subjects large.
+    top = castle_phone_picture(game, options).image
     chart = chart_picture(
         game,
         top.width,
-        tile,
+        100,
         options,
         labels=category_names(options),
         colours=CATEGORY_COLOURS,
@@ -233,9 +262,11 @@ def castle_phone_picture(
     *,
     candidates: Mapping[Pos, str] | None = None,
     card: TileCard | None = None,
+    feature_labels: Mapping[tuple[int, int, int | str], str] | None = None,
 ) -> PhonePicture:
     """The castle's turn picture for a phone (see :mod:`renderer.phone`): the drawn tile, the
-    whole castle :data:`~renderer.phone.WIDTH` pixels wide with large letters and subjects,
+    whole castle :data:`~renderer.phone.WIDTH` pixels wide with large letters and subjects
+    (and the wall tiles' targets lettered with ``feature_labels``),
     the players under it."""
     import dataclasses
 
@@ -262,7 +293,9 @@ def castle_phone_picture(
         figure_scale=1.6,
     )
     measures = Measures([], [], [])
-    board, _ = draw_castle(castle, opts, candidates=candidates, measures=measures)
+    board, _ = draw_castle(
+        castle, opts, candidates=candidates, measures=measures, feature_labels=feature_labels
+    )
     parts: list[tuple[Image.Image, list[tuple[str, Pos, Box]]]] = []
     if card is not None:
         parts.append((card_picture(game, card, options, measures), []))

@@ -14,11 +14,11 @@ from PIL import Image, ImageDraw
 import catalogs
 from renderer import families
 from renderer import palette as pal
-from renderer.board import draw_board
-from renderer.endgame import chart_picture
+from renderer.endgame import chart_picture, final_board, least_text
 from renderer.figures import mark
 from renderer.hunters import icons
 from renderer.options import RenderOptions
+from renderer.phone import WIDTH
 
 if TYPE_CHECKING:
     from engine import Game
@@ -55,7 +55,7 @@ def gold_strip(game: Game, width: int, row: int, options: RenderOptions) -> Imag
     pad = row // 2
     image = Image.new("RGB", (width, row * game.players + pad), pal.BACKGROUND)
     draw = ImageDraw.Draw(image)
-    font = pal.font(round(row * 0.5))
+    font = pal.font(max(least_text(width), round(row * 0.5)))
     star = icons.icon("star", round(row * 0.85))
     names = game.setup.players
     name_w = max(draw.textlength(n[:14], font=font) for n in names) + row * 1.6
@@ -90,18 +90,18 @@ def category_names(options: RenderOptions) -> dict[str, str]:
 
 def game_end_picture(game: Game, options: RenderOptions) -> Image.Image:
     """The final board above the breakdown bars and each player's gold."""
-    board, frame = draw_board(game.board.tiles, game.figures(), options, last=game.last_pos)
-    width = max(board.width, 640)
+    board, tile = final_board(game, options)
+    width = max(board.width, WIDTH)
     chart = chart_picture(
         game,
         width,
-        frame.tile,
+        tile,
         options,
         labels=category_names(options),
         colours=CATEGORY_COLOURS,
         order=CATEGORY_ORDER,
     )
-    strip = gold_strip(game, width, max(30, round(frame.tile * 0.36), width // 36), options)
+    strip = gold_strip(game, width, max(round(least_text(width) * 1.9), width // 36), options)
     image = Image.new("RGB", (width, board.height + chart.height + strip.height), pal.BACKGROUND)
     image.paste(board, ((width - board.width) // 2, 0))
     image.paste(chart, (0, board.height))

@@ -260,7 +260,7 @@ def test_the_end_image_breaks_scores_into_hunters_categories_and_counts_the_gold
     # The gold strip ends the family's own picture; the score by turn comes under it.
     own = game_end_picture(game, RenderOptions(tile_size=64))
     assert difference(end.crop((0, 0, *own.size)), own) < 2.0
-    strip = own.crop((0, own.height - 90, own.width, own.height))
+    strip = own.crop((0, own.height - 250, own.width, own.height))
     gold = sum(1 for c in rgb(strip) if close(c, (246, 196, 46), 30))
     assert gold > 20  # Blue's star
 

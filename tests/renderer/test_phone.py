@@ -97,15 +97,6 @@ def test_a_wide_board_shows_the_part_around_the_action_and_the_far_squares_close
     assert whole.window is None and not whole.hidden and not whole.insets
 
 
-def test_column_titles_wrap_at_a_space_before_they_shrink() -> None:
-    from renderer.phone import column_titles
-
-    titles, size = column_titles(["Partisans", "Grande abbaye"], 106)
-    assert titles == [["Partisans"], ["Grande", "abbaye"]] and size == 20
-    titles, size = column_titles(["Bürgermeister", "Abtei"], 106)
-    assert titles == [["Bürgermeister"], ["Abtei"]] and 14 <= size < 20
-
-
 def test_a_six_player_big_box_table_gives_each_count_a_cell_of_its_own() -> None:
     """Eight figures and three goods per player: each player on two rows, every count in a cell
     with its icon beside it, none touching another, all readable 400 px wide."""

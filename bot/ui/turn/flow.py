@@ -439,7 +439,8 @@ async def abbey_holes(interaction: discord.Interaction, game_id: int, turn: int)
     view = discord.ui.View(timeout=None)
     holes_menu = ids.HoleMenu(game_id, turn, "a")
     view.add_item(select(holes_menu, tr("holes_menu", locale), options))
-    file = await images.board_file(
+    # The phone picture with the holes lettered (the menu lists every hole, seen or not).
+    file, _ = await images.turn_file(
         game, locale, holes, styles=images.seat_styles(snap.row), dead=not snap.row.purist
     )
     await interaction.followup.send(tr("abbey_pick", locale), file=file, view=view, ephemeral=True)

@@ -80,7 +80,10 @@ async def test_a_two_player_game_from_new_to_the_final_board(simcord_env: simcor
     status = await alice.slash(table.thread(), "carcassonne status")
     assert any(f"Game #{game_id}" in t for t in said(status)), said(status)
     board = await alice.slash(table.thread(), "carcassonne board")
-    assert any("final board" in t for t in said(board)), said(board)
+    # The final picture, then the whole board (the final picture shows a large board's part).
+    assert any("final scores, then its whole board" in t for t in said(board)), said(board)
+    sent = board.response
+    assert sent is not None and len(sent.attachments) == 2, sent
     exported = await alice.slash(table.thread(), "carcassonne export")
     assert exported.response is not None and exported.response.attachments
     listed = await alice.slash(table.channel, "carcassonne games", which="finished")
