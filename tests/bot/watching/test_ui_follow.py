@@ -33,7 +33,7 @@ async def test_following_a_public_game_joins_its_thread_and_never_plays(
     again = await zoe.slash(table.channel, "carcassonne follow", game=game_id)
     assert any("You already follow" in t for t in said(again))
     listed = await zoe.slash(table.channel, "carcassonne games", which="channel")
-    assert any(f"#{game_id} · " in t and "👁 1 follower" in t for t in said(listed))
+    assert any(f"#{game_id} · " in t and "👁 1 spectator" in t for t in said(listed))
     player = await table.players[0].slash(thread, "carcassonne follow")
     assert any("You play in game" in t for t in said(player)), said(player)
     # The turn's menu and buttons refuse a follower, as they refuse anyone not in turn.
