@@ -177,7 +177,8 @@ async def play(
                 shard_count=1,
             )
         )
-        async with simcord.run(bot, check_errors=False) as env:
+        # A hang detector only: generous, since the machine may be shared (as in the tests).
+        async with simcord.run(bot, check_errors=False, settle_timeout=60.0) as env:
             guild = env.create_guild()
             channel = guild.create_text_channel("games")
             people = [guild.add_member(env.create_user(f"p{i}")) for i in range(players)]

@@ -21,7 +21,7 @@ import math
 import os
 import signal
 import sys
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,13 +29,16 @@ import discord
 from discord import app_commands
 from discord.ext import tasks
 
+from bot import logs, metrics
 from bot.errors import ManagerError
 from bot.live import LIVE_GAMES
+from bot.logs import FORMATS
 from bot.storage.backends import shown
 
 if TYPE_CHECKING:
     from bot.alarm import Alarm
     from bot.manager import GameManager
+    from bot.monitor import Monitor
     from bot.render_pool import RenderPool
     from bot.scheduler import Scheduler
     from bot.storage.sql import Storage
@@ -122,6 +125,12 @@ class Settings:
     #: The address of the hosted viewer page (``python -m renderer viewer``): ``/carcassonne
     #: replay`` then shows a link button to the game there; None: no button.
     viewer_url: str | None = None
+    #: Where :mod:`bot.monitor` serves the metrics and health checks (None: nowhere; 0: any
+    #: free port) and on which address.
+    metrics_port: int | None = None
+    metrics_host: str = "0.0.0.0"
+    #: ``text`` or ``json`` (one JSON object per line, see :mod:`bot.logs`).
+    log_format: str = "text"
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -173,7 +182,13 @@ class Settings:
             from renderer.artcache import default_folder
 
             art_cache = art or str(default_folder())
+        log_format = env.get("LOG_FORMAT", "").strip().lower() or "text"
+        if log_format not in FORMATS:
+            raise SystemExit(f"LOG_FORMAT must be text or json, got {log_format!r}")
         return cls(
+            metrics_port=metrics_port_of(env),
+            metrics_host=env.get("METRICS_HOST", "").strip() or "0.0.0.0",
+            log_format=log_format,
             viewer_url=viewer_url_of(env),
             art_cache=art_cache,
             render_workers=render_workers,
@@ -188,6 +203,18 @@ class Settings:
             tick_seconds=tick,
             computer_workers=int(workers),
         )
+
+
+def metrics_port_of(env: Mapping[str, str]) -> int | None:
+    """``METRICS_PORT``: the port of the metrics and health checks (unset: none are served)."""
+    text = env.get("METRICS_PORT", "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or int(text) > 65535:
+        raise SystemExit(
+            f"METRICS_PORT must be a port number from 1 to 65535 (0: any free port), got {text!r}"
+        )
+    return int(text)
 
 
 def viewer_url_of(env: dict[str, str]) -> str | None:
@@ -231,7 +258,7 @@ class CarcassonneBot(discord.AutoShardedClient):
             shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(intents=intents, allowed_mentions=mentions, **shards)
         self.settings = settings
-        self.tree = app_commands.CommandTree(self)
+        self.tree = Tree(self)
         self._storage: Storage | None = None
         #: The database's closing, shared by every caller of :meth:`close_database`.
         self._closing: asyncio.Task[None] | None = None
@@ -252,6 +279,9 @@ class CarcassonneBot(discord.AutoShardedClient):
         self._renders_ready: asyncio.Task[None] | None = None
         self._dashboards: Dashboards | None = None
         self._heads_up: HeadsUp | None = None
+        self._monitor: Monitor | None = None
+        #: Whether the database file is still the one opened (SQLite; see bot.monitor).
+        self._same_file: Callable[[], Awaitable[str | None]] | None = None
 
     @property
     def manager(self) -> GameManager:
@@ -268,7 +298,9 @@ class CarcassonneBot(discord.AutoShardedClient):
         from engine import BUILD
 
         log.info("engine: %s", BUILD)  # compiled, or pure Python and why (about half as fast)
+        await self.start_monitor()
         self._storage = await open_storage(self.settings.database)
+        self._same_file = file_check(self.settings.database)
         self._closing = None  # a client started again closes its new database too
         computers = ComputerPlayers(workers=self.settings.computer_workers)
         self._manager = GameManager(
@@ -293,6 +325,81 @@ class CarcassonneBot(discord.AutoShardedClient):
             await self.sync_commands()
         self.start_scheduler()
         self.start_watching()
+
+    async def start_monitor(self) -> None:
+        """Serve the metrics and health checks on ``METRICS_PORT`` (when set), metrics recorded
+        from now on (see :mod:`bot.monitor`, :mod:`bot.metrics`)."""
+        if self.settings.metrics_port is None or self._monitor is not None:
+            return
+        from bot.monitor import Monitor
+
+        metrics.enable()
+        checks = {
+            "database": self.database_ready,
+            "discord": self.discord_ready,
+            "render workers": self.renders_ready,
+            "computer workers": self.computers_ready,
+        }
+        monitor = Monitor(
+            self.settings.metrics_host, self.settings.metrics_port, checks, self.refresh_metrics
+        )
+        await monitor.start()
+        self._monitor = monitor
+
+    @property
+    def monitor_port(self) -> int | None:
+        """The port the metrics and health checks are served on (None: not served)."""
+        return None if self._monitor is None else self._monitor.port
+
+    async def database_ready(self) -> str | None:
+        """The database answers a query (and, SQLite, its file is still the one opened)."""
+        if self._storage is None:
+            return "closed" if self._closing is not None else "not open yet"
+        if self._same_file is not None and (moved := await self._same_file()) is not None:
+            return moved
+        try:
+            active = len(await self._storage.active_game_ids())
+        except Exception as error:  # the server is down, refuses, or the file cannot be read
+            return f"no answer from the database ({type(error).__name__}: {error})"
+        metrics.ACTIVE_GAMES.set(active)
+        return None
+
+    async def discord_ready(self) -> str | None:
+        """Every shard of this process is connected to Discord's gateway."""
+        if not self.is_ready():
+            return "not connected to Discord yet"
+        down = sorted(i for i, shard in self.shards.items() if shard.is_closed())
+        if down:
+            return f"shard {', '.join(map(str, down))} disconnected"
+        return None
+
+    async def renders_ready(self) -> str | None:
+        """Every render worker process runs (none: pictures are drawn in threads)."""
+        if self._renders is None:
+            return None
+        stopped = self._renders.stopped()
+        if stopped:
+            return f"worker {', '.join(map(str, stopped))} stopped (its next picture restarts it)"
+        return None
+
+    async def computers_ready(self) -> str | None:
+        """The computer players' workers answer."""
+        if self._manager is None:
+            return None
+        return await self._manager.computers.answering()
+
+    async def refresh_metrics(self) -> None:
+        """The gauges of the bot's state, read when scraped."""
+        for index, shard in self.shards.items():
+            label = str(index)
+            metrics.SHARD_CONNECTED.labels(label).set(0 if shard.is_closed() else 1)
+            if math.isfinite(shard.latency):
+                metrics.SHARD_LATENCY.labels(label).set(shard.latency)
+        metrics.RENDER_QUEUE.set(0 if self._renders is None else self._renders.queued())
+        if self._manager is not None:
+            metrics.LIVE_GAMES.set(len(self._manager.cache))
+        if self._storage is not None:
+            metrics.ACTIVE_GAMES.set(len(await self._storage.active_game_ids()))
 
     async def warm_art(self, folder: str) -> None:
         """Load the tile art cache, or build it in a thread (a few seconds, once per version of
@@ -450,6 +557,9 @@ class CarcassonneBot(discord.AutoShardedClient):
             storage, self._storage = self._storage, None
             await storage.close()
             log.info("database closed")
+        monitor, self._monitor = self._monitor, None
+        if monitor is not None:
+            await monitor.close()
 
 
 def stop_on_signals(client: discord.Client) -> None:
@@ -501,12 +611,21 @@ def invite_link(client_id: int) -> str:
     return discord.utils.oauth_url(client_id, permissions=PERMISSIONS, scopes=SCOPES)
 
 
-def configure_logging(level: str) -> None:
-    logging.basicConfig(
-        level=level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stdout,
-    )
+class Tree(app_commands.CommandTree["CarcassonneBot"]):
+    """The command tree: every command's log lines name its interaction and guild."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        logs.about(interaction=interaction.id, guild=interaction.guild_id)
+        return True
+
+
+def file_check(database: str) -> Callable[[], Awaitable[str | None]] | None:
+    """For a SQLite file, the check that it is still the file opened (see bot.monitor)."""
+    if database.startswith(("postgresql://", "postgres://")) or database == ":memory:":
+        return None
+    from bot.monitor import same_file
+
+    return same_file(database)
 
 
 def main() -> int:
@@ -515,7 +634,7 @@ def main() -> int:
     except SystemExit as stop:
         print(stop.code, file=sys.stderr)
         return 1
-    configure_logging(settings.log_level)
+    logs.configure(settings.log_level, settings.log_format)
     client = CarcassonneBot(settings)
     from bot import collector
 

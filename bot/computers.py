@@ -81,6 +81,20 @@ class ComputerPlayers:
             log.exception("computer seat %s (%s) failed to decide", seat, level)
         return None
 
+    async def answering(self, timeout: float = 5.0) -> str | None:
+        """Why the workers cannot decide now, or None: they answered a call within ``timeout``
+        seconds (or have not started yet: the first computer turn starts them)."""
+        if self._pool is None:
+            return None
+        loop = asyncio.get_running_loop()
+        try:
+            await asyncio.wait_for(loop.run_in_executor(self._pool, _warm), timeout)
+        except TimeoutError:
+            return f"the computer workers did not answer within {timeout:g} s"
+        except Exception as error:  # a broken pool (a worker killed), or shut down
+            return f"the computer workers cannot decide: {error or type(error).__name__}"
+        return None
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)

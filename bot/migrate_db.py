@@ -49,9 +49,16 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("league_results", "id"),
     ("league_placings", "result_id, seat"),
     ("league_audit", "id"),
+    ("forgotten", "number"),
 )
 #: Tables whose ids come from an identity column: its sequence goes on after the copied ids.
-IDENTITIES = ("games", "leagues", "league_results", "league_audit")
+IDENTITIES = (
+    ("games", "id"),
+    ("leagues", "id"),
+    ("league_results", "id"),
+    ("league_audit", "id"),
+    ("forgotten", "number"),
+)
 
 
 class MigrationFailed(Exception):
@@ -136,10 +143,10 @@ async def migrate(source: str, target: str, *, out: Any = sys.stdout) -> Report:
                     )
                 report.rows[table] = len(rows)
                 print(f"copied {table}: {len(rows)} rows", file=out, flush=True)
-            for table in IDENTITIES:
+            for table, key in IDENTITIES:
                 await conn.execute(
-                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
-                    f"COALESCE((SELECT max(id) FROM {table}), 0) + 1, false)"
+                    f"SELECT setval(pg_get_serial_sequence('{table}', '{key}'), "
+                    f"COALESCE((SELECT max({key}) FROM {table}), 0) + 1, false)"
                 )
             await _verify(old, src, new, dst, copied, report)
             print(f"replayed {report.games_replayed} games on both sides", file=out, flush=True)

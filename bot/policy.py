@@ -137,11 +137,20 @@ POLICY: dict[str, Rule] = {
     "carcassonne mygames": rule(ME, EVERYONE, "the caller's games waiting for them"),
     "carcassonne away": rule(ME, EVERYONE, "the caller's absence"),
     "carcassonne reminders": rule(ME, EVERYONE, "the caller's reminders"),
+    "carcassonne privacy": rule(
+        ME, EVERYONE, "what the bot keeps about the caller (counts of their own data), privately"
+    ),
+    "carcassonne forget-me": rule(
+        ME, EVERYONE, "asks the caller whether to erase their own data (never another's)"
+    ),
     "carcassonne stats": rule(S, EVERYONE, "a member's statistics in this server"),
     "carcassonne help": rule(S, EVERYONE, "how to play"),
     "carcassonne settings": rule(S, EVERYONE, "shows the server's defaults"),
     "carcassonne settings change": rule(
-        S, {ADMIN}, "changes the server's defaults and dashboards", "manage_only"
+        S,
+        {ADMIN},
+        "changes the server's defaults, dashboards and how long it keeps finished games",
+        "manage_only",
     ),
     # -- /league -------------------------------------------------------------------------
     "league create": rule(S, {ADMIN}, "creates a league", "manage_only"),
@@ -184,6 +193,12 @@ POLICY: dict[str, Rule] = {
     "pause answer": rule(G, {PLAYER}, "agrees to or refuses pausing the clocks", "players_only"),
     "follow answer": rule(
         G, {PLAYER}, "lets a member follow the private game, or not", "players_only"
+    ),
+    "forget answer": rule(
+        ME,
+        EVERYONE,
+        "erases the caller's data everywhere: resigns their running games, renames them "
+        "'former player N' (only the member who asked: the button names them)",
     ),
     "challenge answer": rule(
         G,

@@ -265,6 +265,19 @@ class RenderPool:
             self._note_pids()
         return worker
 
+    def queued(self) -> int:
+        """Pictures waiting in the bot for a worker with room (each worker holds :data:`DEPTH`)."""
+        return sum(len(queue) for queue in self._queued)
+
+    def stopped(self) -> list[int]:
+        """The workers whose process is not running (each is started again by its next
+        picture): none, on a healthy pool."""
+        return [
+            index
+            for index, worker in enumerate(self._workers)
+            if worker is not None and (worker.dead or not worker.process.is_alive())
+        ]
+
     def _note_pids(self) -> None:
         self.pids = frozenset(w.process.pid for w in self._workers if w and w.process.pid)
 

@@ -10,7 +10,9 @@ Every ``interval`` seconds :meth:`Scheduler.tick` reads what is due from storage
 4. deadlines: the game's timeout policy is applied through
    :meth:`bot.manager.GameManager.play_turn` (by a :class:`~bot.manager.Timeout`) and announced
    (:meth:`Notifier.forced`);
-5. digests: once a day per guild with a digest channel, the list of whose turn it is where.
+5. digests: once a day per guild with a digest channel, the list of whose turn it is where;
+6. retention: every ``retention_every`` seconds, the record of finished games past their
+   server's ``keep_days`` is deleted (:meth:`bot.manager.privacy.PrivacyOps.delete_expired`).
 
 All state is in the database (the ``deadlines``, ``notices`` and ``digests`` tables), so a
 restarted bot carries on where it stopped, and several bot processes can run a scheduler each on
@@ -37,6 +39,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from bot import metrics
 from bot.errors import Conflict, GameNotFound, GameOver, NotActive, StaleAction
 from bot.manager.timing import DigestLine
 from bot.manager.turns import Timeout
@@ -114,6 +117,8 @@ class TickReport:
     paused: int = 0
     digests: list[int] = field(default_factory=list)
     clocks_resumed: list[int] = field(default_factory=list)
+    #: Finished games whose record was deleted (a server's ``keep_days``).
+    deleted: list[int] = field(default_factory=list)
     failures: list[tuple[str, int]] = field(default_factory=list)
 
 
@@ -141,10 +146,12 @@ class Scheduler:
         retry_after: float = 300.0,
         batch: int = 100,
         lease: float = 120.0,
+        retention_every: float | None = 3600.0,
     ) -> None:
         """``digest_at``: seconds after midnight UTC when the daily digests go out;
         ``retry_after``: how long a deadline that failed waits before the next attempt;
-        ``lease``: how long a claimed notice waits for its sender before another sends it."""
+        ``lease``: how long a claimed notice waits for its sender before another sends it;
+        ``retention_every``: how often old finished games are deleted (None: never, here)."""
         self.manager = manager
         self.notifier = notifier
         self.clock = clock or manager.clock
@@ -154,6 +161,8 @@ class Scheduler:
         self.retry_after = retry_after
         self.batch = batch
         self.lease = lease
+        self.retention_every = retention_every
+        self._retention_at: float | None = None
         self._task: asyncio.Task[None] | None = None
         self._ticking = asyncio.Lock()
 
@@ -210,6 +219,7 @@ class Scheduler:
             self._turn_starts,
             self._deadlines,
             self._digests,
+            self._retention,
         )
         return await self._run(report, steps)
 
@@ -265,6 +275,8 @@ class Scheduler:
         now = report.now
         for game_id, kind, turn in await self.storage.expired_notices(now, self.lease):
             held: tuple[NoticeKind, float] = (kind, now + self.lease)
+            if metrics.ON:
+                metrics.NOTICES_RETRIED.labels(kind).inc()
             try:
                 if kind == "timeout":
                     sent = await self._announce_again(report, game_id, turn)
@@ -312,6 +324,8 @@ class Scheduler:
         due = await self.storage.due_deadlines(report.now, self.batch)
         ending = {(d.game_id, d.turn) for d in due if d.kind == "turn"}
         for deadline in due:
+            if metrics.ON:  # how late this tick (or the chess clocks' alarm) is on it
+                metrics.SCHEDULER_LAG.observe(max(0.0, report.now - deadline.due_at))
             try:
                 await self._fire(report, deadline, ending)
             except Exception:
@@ -382,6 +396,7 @@ class Scheduler:
             # Stored: from here on a failure leaves the announcement owed, sent again later.
             if await self._hold(game_id, turn, "timeout", report.now + self.lease):
                 await self.notifier.forced(move.view.game, forced)
+                _sent("timeout")
                 await self.storage.notice_sent(game_id, "timeout", turn, report.now)
         except Exception:
             log.exception("announcing the timeout of game %s turn %s failed", game_id, turn)
@@ -401,6 +416,7 @@ class Scheduler:
         if not await self._hold(game_id, turn, "timeout", report.now + self.lease):
             return False
         await self.notifier.forced(row, forced, again=True)
+        _sent("timeout")
         return True
 
     async def _digests(self, report: TickReport) -> None:
@@ -419,6 +435,16 @@ class Scheduler:
                 report.failures.append(("digest", guild.guild_id))
 
     # -- helpers ----------------------------------------------------------------------------
+
+    async def _retention(self, report: TickReport) -> None:
+        """Delete the finished games their servers keep no longer, once per ``retention_every``
+        (any process may: a game's record is deleted once, in one transaction)."""
+        if self.retention_every is None:
+            return
+        if self._retention_at is not None and report.now < self._retention_at:
+            return
+        self._retention_at = report.now + self.retention_every
+        report.deleted += await self.manager.privacy.delete_expired()
 
     def _day(self, when: float) -> int:
         """The digest day of a time: days change at ``digest_at`` UTC."""
@@ -469,11 +495,18 @@ class Scheduler:
                 await send(game, user, deadline, again=True)
             else:
                 await send(game, user, deadline)
+            _sent(held[0] if held is not None else send.__name__)
             return True
         except Exception:
             log.exception("a notice for game %s turn %s failed", deadline.game_id, deadline.turn)
             report.failures.append((send.__name__, deadline.game_id))
             return False
+
+
+def _sent(kind: str) -> None:
+    """A notice of ``kind`` handed to the notifier (or, sent again, found out already)."""
+    if metrics.ON:
+        metrics.NOTICES_SENT.labels(kind).inc()
 
 
 def _id(deadline: Deadline) -> tuple[int, str, int]:

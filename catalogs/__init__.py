@@ -9,7 +9,8 @@ A message is found by its *context* (``msgctxt``: the part of the program that s
 the English catalog holds the English texts like any other language. Placeholders are
 ``str.format`` fields (``{game_id}``). A message with plural forms is read with :func:`plural`.
 ``tests/test_catalogs.py`` fails on a missing or empty translation or a placeholder that differs
-from English.
+from English. ``glossary.toml`` names each concept's one term per language (the rulebooks' terms)
+and its forbidden synonyms; ``tests/test_glossary.py`` reads every text against it.
 """
 
 from __future__ import annotations

@@ -42,6 +42,8 @@ class Measures:
     digits: list[int]
     figures: list[int]
     cells: list[tuple[Box, Box]] = field(default_factory=list)
+    #: Each square letter drawn: the letter, its square and its badge's box in the picture.
+    marks: list[tuple[str, Pos, Box]] = field(default_factory=list)
     badges: list[Box] = field(default_factory=list)
 
 
@@ -225,11 +227,16 @@ def draw_board(
     for pos, label in (candidates or {}).items():
         x0, y0, x1, y1 = frame.box(pos)
         r = t * 0.2 * options.label_scale
-        # Phone pictures keep two-letter labels as tall as one-letter ones.
-        fixed = round(r * 1.3) if options.label_scale > 1 else None
-        size = badge(draw, ((x0 + x1) / 2, (y0 + y1) / 2), label, r, pal.LABEL_FILL, size=fixed)
+        # Phone pictures keep two-letter labels as tall as one-letter ones, in a badge that
+        # stays inside its square.
+        phone = options.label_scale > 1
+        fixed = round(r * 1.3) if phone else None
+        centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+        pad = r * 0.25 if phone else None
+        size = badge(draw, centre, label, r, pal.LABEL_FILL, size=fixed, pad=pad)
         if measures is not None:
             measures.letters.append(size)
+            measures.marks.append((label, pos, badge_box(draw, centre, label, r, fixed, pad)))
     if spot_labels is not None:
         pos, labels = spot_labels
         target = tiles.get(pos)
@@ -360,27 +367,20 @@ def within(
     ]
 
 
-def _badge_shape(
-    draw: ImageDraw.ImageDraw, text: str, r: float, size: int | None
-) -> tuple[float, int]:
-    """A badge's width and its font size."""
-    size = size or round(r * (1.3 if len(text) == 1 else 0.95))
-    box = draw.textbbox((0, 0), text, font=pal.font(size))
-    return max(2 * r, box[2] - box[0] + r), size
-
-
 def badge_box(
     draw: ImageDraw.ImageDraw,
     centre: tuple[float, float],
     text: str,
     r: float,
-    *,
     size: int | None = None,
+    pad: float | None = None,
 ) -> Box:
-    """The box :func:`badge` fills for these arguments."""
+    """The box :func:`badge` fills (same arguments)."""
     x, y = centre
-    w, _ = _badge_shape(draw, text, r, size)
-    return (math.floor(x - w / 2), math.floor(y - r), math.ceil(x + w / 2), math.ceil(y + r))
+    font = pal.font(size or round(r * (1.3 if len(text) == 1 else 0.95)))
+    box = draw.textbbox((0, 0), text, font=font)
+    w = max(2 * r, box[2] - box[0] + (r if pad is None else pad))
+    return (round(x - w / 2), round(y - r), round(x + w / 2), round(y + r))
 
 
 def badge(
@@ -391,14 +391,18 @@ def badge(
     fill: pal.RGB,
     *,
     size: int | None = None,
+    pad: float | None = None,
 ) -> int:
     """A round label: dark disc, white rim, white text (readable on any tile).
 
-    ``size`` fixes the font size (otherwise from the radius); returns the text's glyph height.
+    ``size`` fixes the font size (otherwise from the radius), ``pad`` the room beside a long
+    text (otherwise the radius); returns the text's glyph height.
     """
     x, y = centre
-    w, size = _badge_shape(draw, text, r, size)
+    size = size or round(r * (1.3 if len(text) == 1 else 0.95))
     font = pal.font(size)
+    box = draw.textbbox((0, 0), text, font=font)
+    w = max(2 * r, box[2] - box[0] + (r if pad is None else pad))
     draw.rounded_rectangle(
         (x - w / 2, y - r, x + w / 2, y + r),
         r,

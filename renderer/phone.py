@@ -3,9 +3,12 @@
 Discord shows a picture about 400 pixels wide in a phone's chat, and opens it full size on a
 tap. Every turn picture is therefore :data:`WIDTH` pixels wide whatever the board's size, and
 everything a player must read is sized for that width shrunk to 400: square letters, score
-digits (at least 11 px tall there) and figures (at least 10 px). A board wider or taller than
-:data:`WINDOW` squares shows the part around the action (the last tile and most of the lettered
-squares); the whole board is one command away (``/carcassonne board``).
+digits (at least 11 px tall there) and figures (at least 10 px). A board wider than
+:data:`WINDOW` squares (or taller than :data:`WINDOW_DOWN`) shows the part around the last tile
+that holds the most lettered squares, and every lettered square outside it in a close-up under
+it (:func:`insets_for`: a few far squares together, with half of each neighbour, under an arrow
+pointing where they lie), so that every letter is in the picture, once; the whole board is one
+command away (``/carcassonne board``).
 
 From top to bottom: the drawn tile, large, with each rotation that fits somewhere captioned as
 the menus name it ("90°"); the board; one row per player with the score and every figure count
@@ -17,6 +20,7 @@ more than :data:`MAX_COLUMNS` columns (the Big Box with Abbey & Mayor), each pla
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -27,7 +31,22 @@ import catalogs
 from engine.carcassonne.traders_builders import goods
 from renderer import emblems, families
 from renderer import palette as pal
-from renderer.board import Measures, Pos, Window, draw_board, glyph_height
+from renderer.board import (
+    Box,
+    Frame,
+    Measures,
+    Pos,
+    SpotKey,
+    Window,
+    apart,
+    badge,
+    badge_box,
+    draw_board,
+    glyph_height,
+    spot_point,
+    window_test,
+    within,
+)
 from renderer.figures import figure_icon
 from renderer.options import RenderOptions
 from renderer.phone_rows import Seats, abbey_icon, shortened, two_row_table
@@ -36,10 +55,25 @@ from renderer.tileart import tile_image
 if TYPE_CHECKING:
     from engine import Game
 
+#: A figure spot on the board: square and spot (a record's ``at``).
+SpotAt = tuple[int, int, SpotKey]
+
 #: Width of every phone picture, in pixels (Discord shows it about 400 px wide on a phone).
 WIDTH = 960
-#: The most squares a board picture shows across and down before it shows a part only.
-WINDOW = 11
+#: The most squares a board picture shows across and down before it shows a part only: tiles of
+#: 73 px or more, where a square's letter (:data:`LETTER`) stays inside its square.
+WINDOW = 13
+#: The most squares it shows down (a phone's screen is taller than wide).
+WINDOW_DOWN = 16
+#: Font size (pixels at full size) of the square letters: capitals 28 px tall, 11.7 px at 400.
+LETTER = 38
+#: Close-ups of the lettered squares outside the part shown: pixels per square, the most
+#: lettered squares one holds across and down (shown with half of each neighbour around), the
+#: gap between close-ups and the height of the arrow above each.
+INSET_TILE = 72
+INSET_CORE = (4, 3)
+INSET_GAP = 12
+INSET_HEAD = 40
 #: The largest tile a small board is drawn with.
 MAX_TILE = 160
 #: Square letters and figures, relative to their size on the whole-board picture.
@@ -91,8 +125,11 @@ class PhonePicture:
     measures: Measures
     #: The part of the board shown, or None for all of it.
     window: Window | None
-    #: Lettered squares outside the part shown.
+    #: Letters of the lettered squares drawn nowhere in the picture (none: every lettered square
+    #: outside the part shown has its close-up).
     hidden: tuple[str, ...]
+    #: The close-ups of the lettered squares outside the part shown.
+    insets: tuple[Inset, ...] = ()
 
 
 # -- the part of the board ---------------------------------------------------------------------
@@ -107,27 +144,76 @@ def extent(game: Game, extra: Sequence[Pos]) -> Window:
 
 
 def choose_window(
-    whole: Window, candidates: Sequence[Pos], focus: Pos | None, size: int = WINDOW
+    whole: Window,
+    candidates: Sequence[Pos],
+    focus: Pos | None,
+    size: int = WINDOW,
+    down: int | None = None,
 ) -> Window | None:
-    """The part of the board to show (None: all of it fits): at most ``size`` squares each way,
-    holding the last tile and as many lettered squares as can be, then the most tiles."""
+    """The part of the board to show (None: all of it fits): at most ``size`` squares across
+    and ``down`` (``size`` if None) down, holding the last tile and as many lettered squares as
+    can be, then the most tiles."""
     x0, y0, cols, rows = whole
-    if cols <= size and rows <= size:
+    down = size if down is None else down
+    if cols <= size and rows <= down:
         return None
-    wc, wr = min(cols, size), min(rows, size)
+    wc, wr = min(cols, size), min(rows, down)
     best: tuple[float, int, int] | None = None
     for ox in range(x0, x0 + cols - wc + 1):
         for oy in range(y0, y0 + rows - wr + 1):
             inside = sum(1 for x, y in candidates if ox <= x < ox + wc and oy <= y < oy + wr)
             score = float(inside)
             if focus is not None and ox <= focus[0] < ox + wc and oy <= focus[1] < oy + wr:
-                score += 3
+                score += 1000  # the last tile shows in the part, the far squares in close-ups
                 # Keep the last tile away from the edges when possible.
                 score -= 0.01 * (abs(focus[0] - (ox + wc / 2)) + abs(focus[1] - (oy + wr / 2)))
             if best is None or score > best[0]:
                 best = (score, ox, oy)
     assert best is not None
     return (best[1], best[2], wc, wr)
+
+
+@dataclass(frozen=True, slots=True)
+class Inset:
+    """A close-up of far lettered squares: the squares it shows (those ``squares`` and one ring
+    of neighbours), and the lettered squares it letters."""
+
+    window: Window
+    squares: tuple[Pos, ...]
+
+
+def insets_for(far: Sequence[Pos], core: tuple[int, int] = INSET_CORE) -> tuple[Inset, ...]:
+    """Close-ups covering every square of ``far``: each time the block of at most ``core``
+    squares (columns, rows) holding the most squares not covered yet, shown with one ring of
+    neighbours; in reading order of their first square."""
+    left = set(far)
+    cw, ch = core
+    found: list[Inset] = []
+    while left:
+        best: tuple[tuple[int, int, int, int], frozenset[Pos]] | None = None
+        for cx, cy in sorted(left, key=lambda p: (p[1], p[0])):
+            for oy in range(cy - ch + 1, cy + 1):
+                for ox in range(cx - cw + 1, cx + 1):
+                    held = frozenset(
+                        p for p in left if ox <= p[0] < ox + cw and oy <= p[1] < oy + ch
+                    )
+                    xs, ys = [p[0] for p in held], [p[1] for p in held]
+                    area = (max(xs) - min(xs) + 1) * (max(ys) - min(ys) + 1)
+                    key = (len(held), -area, -min(ys), -min(xs))
+                    if best is None or key > best[0]:
+                        best = (key, held)
+        assert best is not None
+        held = best[1]
+        xs, ys = [p[0] for p in held], [p[1] for p in held]
+        window = (min(xs) - 1, min(ys) - 1, max(xs) - min(xs) + 3, max(ys) - min(ys) + 3)
+        found.append(Inset(window, tuple(sorted(held, key=lambda p: (p[1], p[0])))))
+        left -= held
+    return tuple(sorted(found, key=lambda i: (i.squares[0][1], i.squares[0][0])))
+
+
+def letter_scale(tile: int) -> float:
+    """The label scale at which square letters are :data:`LETTER` px (or larger) on ``tile``."""
+    return max(LABEL_SCALE, (LETTER + 0.5) / (1.3 * 0.2 * tile))
 
 
 # -- the picture -------------------------------------------------------------------------------
@@ -150,43 +236,199 @@ def turn_picture(
     candidates = candidates or {}
     measures = Measures([], [], [])
     area = extent(game, list(candidates))
-    window = None if whole else choose_window(area, list(candidates), game.last_pos)
+    window = (
+        None if whole else choose_window(area, list(candidates), game.last_pos, WINDOW, WINDOW_DOWN)
+    )
     shown = window or area
+    tile = max(24, min(MAX_TILE, (WIDTH - 8) // shown[2]))
+    inside = window_test(shown)
+    far = [pos for pos in candidates if not inside(pos)]
+    insets = insets_for(far)
+    board = board_part(game, options, shown, tile, candidates, measures, whole=whole)
+    parts: list[tuple[Image.Image, list[tuple[str, Pos, Box]]]] = []
+    if card is not None:
+        parts.append((card_picture(game, card, options, measures), []))
+    parts.append(board)
+    if insets:
+        parts.append(insets_part(game, options, shown, insets, candidates, measures))
+    lettered = {pos for part in parts for _, pos, _ in part[1]}
+    hidden = tuple(label for pos, label in candidates.items() if pos not in lettered)
+    table = players_table(game, options, measures, part=window is not None, insets=bool(insets))
+    parts.append((table, []))
+    image, marks = stack_marked(parts)
+    measures.marks[:] = marks
+    return PhonePicture(image, measures, window, hidden, insets)
+
+
+def board_part(
+    game: Game,
+    options: RenderOptions,
+    shown: Window,
+    tile: int,
+    candidates: Mapping[Pos, str],
+    measures: Measures,
+    *,
+    whole: bool = False,
+    spots: Mapping[SpotAt, str] | None = None,
+) -> tuple[Image.Image, list[tuple[str, Pos, Box]]]:
+    """The squares of ``shown``, ``tile`` pixels each, with the lettered squares among them
+    (or the lettered ``spots``: square and figure spot, each letter at its spot, none over
+    another); also each letter drawn, its square and its box."""
     cols, rows = shown[2], shown[3]
-    tile = max(24, min(MAX_TILE, (WIDTH - 8) // cols))
     opts = dataclasses.replace(
         options,
         tile_size=tile,
         min_tile=tile,
         max_side=tile * (max(cols, rows) + 2),
         coordinates=False,
-        label_scale=LABEL_SCALE,
+        label_scale=LABEL_SCALE if whole else letter_scale(tile),
         figure_scale=FIGURE_SCALE,
     )
-    board, _ = draw_board(
+    own = Measures([], [], [])
+    inside = window_test(shown)
+    board, frame = draw_board(
         game.board.tiles,
         game.figures(),
         opts,
         last=game.last_pos,
-        candidates=candidates,
+        candidates={p: v for p, v in candidates.items() if inside(p)},
         window=shown,
-        measures=measures,
+        measures=own,
         dead=game.dead_squares() if options.dead_squares else (),
     )
-    parts: list[Image.Image] = []
-    if card is not None:
-        parts.append(card_picture(game, card, options, measures))
-    parts.append(board)
-    hidden: tuple[str, ...] = ()
-    if window is not None:
-        wx, wy, wc, wr = window
-        hidden = tuple(
-            label
-            for (x, y), label in candidates.items()
-            if not (wx <= x < wx + wc and wy <= y < wy + wr)
+    if spots:
+        spot_letters(board, frame, game, {k: v for k, v in spots.items() if inside(k[:2])}, own)
+    measures.letters.extend(own.letters)
+    measures.figures.extend(own.figures)
+    return board, own.marks
+
+
+def spot_letters(
+    image: Image.Image,
+    frame: Frame,
+    game: Game,
+    spots: Mapping[SpotAt, str],
+    measures: Measures,
+) -> None:
+    """Each letter of ``spots`` at its figure spot, letters of one square pushed apart and kept
+    on their square."""
+    draw = ImageDraw.Draw(image)
+    r = (LETTER + 0.5) / 1.3
+    gap = 2 * r * 1.45  # badges apart on the diagonal too
+    by_square: dict[Pos, list[tuple[SpotAt, str]]] = {}
+    for key, text in spots.items():
+        if key[:2] in game.board.tiles:
+            by_square.setdefault((key[0], key[1]), []).append((key, text))
+    for pos, marks in by_square.items():
+        oriented = game.board.tiles[pos].oriented
+        box = frame.box(pos)
+        points = [frame.point(pos, spot_point(oriented, key[2])) for key, _ in marks]
+        placed = within(apart(points, gap), box, r + 2)
+        for _ in range(8):
+            placed = within(apart([(round(x), round(y)) for x, y in placed], gap), box, r + 2)
+        for (cx, cy), (_, text) in zip(placed, marks, strict=True):
+            size = badge(draw, (cx, cy), text, r, pal.LABEL_FILL, size=LETTER, pad=r * 0.25)
+            measures.letters.append(size)
+            measures.marks.append((text, pos, badge_box(draw, (cx, cy), text, r, LETTER, r * 0.25)))
+
+
+def insets_part(
+    game: Game,
+    options: RenderOptions,
+    shown: Window,
+    insets: Sequence[Inset],
+    candidates: Mapping[Pos, str],
+    measures: Measures,
+    *,
+    tile: int = INSET_TILE,
+    spots: Mapping[SpotAt, str] | None = None,
+) -> tuple[Image.Image, list[tuple[str, Pos, Box]]]:
+    """The close-ups of the far lettered squares (or squares of lettered ``spots``) in rows
+    under the board, each under an arrow pointing where it lies from the part shown."""
+    drawn = []
+    for inset in insets:
+        held = {pos: candidates[pos] for pos in inset.squares if pos in candidates}
+        held_spots = {k: v for k, v in (spots or {}).items() if k[:2] in inset.squares}
+        image, marks = board_part(
+            game, options, inset.window, tile, held, measures, spots=held_spots
         )
-    parts.append(players_table(game, options, measures, part=window is not None))
-    return PhonePicture(stack(parts), measures, window, hidden)
+        # Half of each neighbour shows: the edges the lettered squares must match.
+        cut = 4 + tile // 2
+        image = image.crop((cut, cut, image.width - cut, image.height - cut))
+        # Only its own squares are lettered: a neighbour lettered elsewhere stays plain.
+        kept = [
+            (text, pos, (a - cut, b - cut, c - cut, d - cut))
+            for text, pos, (a, b, c, d) in marks
+            if pos in inset.squares
+        ]
+        drawn.append((inset, image, kept))
+    gap, head = INSET_GAP, INSET_HEAD
+    rows: list[list[int]] = [[]]
+    width = gap
+    for i, (_, image, _) in enumerate(drawn):
+        if rows[-1] and width + image.width + gap > WIDTH:
+            rows.append([])
+            width = gap
+        rows[-1].append(i)
+        width += image.width + gap
+    heights = [head + max(drawn[i][1].height for i in row) + gap for row in rows]
+    out = Image.new("RGB", (WIDTH, gap + sum(heights)), pal.BACKGROUND)
+    draw = ImageDraw.Draw(out)
+    marks_out: list[tuple[str, Pos, Box]] = []
+    y = gap
+    centre = (shown[0] + shown[2] / 2, shown[1] + shown[3] / 2)
+    for row, height in zip(rows, heights, strict=True):
+        used = sum(drawn[i][1].width for i in row) + gap * (len(row) - 1)
+        x = (WIDTH - used) // 2
+        for i in row:
+            inset, image, marks = drawn[i]
+            out.paste(image, (x, y + head))
+            draw.rectangle(
+                (x - 2, y + head - 2, x + image.width + 1, y + head + image.height + 1),
+                outline=pal.INK,
+                width=3,
+            )
+            wx, wy, wc, wr = inset.window
+            towards = (wx + wc / 2 - centre[0], wy + wr / 2 - centre[1])
+            arrow(draw, (x + image.width / 2, y + head / 2), towards, head * 0.4)
+            for text, pos, (a, b, c, d) in marks:
+                marks_out.append((text, pos, (a + x, b + y + head, c + x, d + y + head)))
+            x += image.width + gap
+        y += height
+    return out, marks_out
+
+
+def arrow(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    towards: tuple[float, float],
+    half: float,
+) -> None:
+    """An arrow of length ``2 * half`` at ``centre`` pointing ``towards`` (a direction)."""
+    length = math.hypot(*towards) or 1.0
+    ux, uy = towards[0] / length, towards[1] / length
+    cx, cy = centre
+    tail = (cx - ux * half, cy - uy * half)
+    tip = (cx + ux * half, cy + uy * half)
+    draw.line((tail, tip), fill=pal.INK, width=max(3, round(half / 4)))
+    side = half * 0.6
+    left = (tip[0] - ux * side - uy * side * 0.7, tip[1] - uy * side + ux * side * 0.7)
+    right = (tip[0] - ux * side + uy * side * 0.7, tip[1] - uy * side - ux * side * 0.7)
+    draw.polygon([tip, left, right], fill=pal.INK)
+
+
+def stack_marked(
+    parts: Sequence[tuple[Image.Image, list[tuple[str, Pos, Box]]]],
+) -> tuple[Image.Image, list[tuple[str, Pos, Box]]]:
+    """:func:`stack` of the parts, with the letters' boxes moved to where each part lands."""
+    image = stack([p for p, _ in parts])
+    marks: list[tuple[str, Pos, Box]] = []
+    y = 0
+    for part, part_marks in parts:
+        x = (WIDTH - part.width) // 2
+        marks.extend((t, pos, (a + x, b + y, c + x, d + y)) for t, pos, (a, b, c, d) in part_marks)
+        y += part.height
+    return image, marks
 
 
 def stack(parts: Sequence[Image.Image]) -> Image.Image:
@@ -272,7 +514,12 @@ def column_titles(words: Sequence[str], width: int) -> tuple[list[list[str]], in
 
 
 def players_table(
-    game: Game, options: RenderOptions, measures: Measures, *, part: bool = False
+    game: Game,
+    options: RenderOptions,
+    measures: Measures,
+    *,
+    part: bool = False,
+    insets: bool = False,
 ) -> Image.Image:
     """One row per player (mark, name, score, a count per figure) under labelled columns; the
     player to move highlighted; then the turn and the tiles left."""
@@ -300,6 +547,7 @@ def players_table(
                 pad=pad,
             ),
             part=part,
+            insets=insets,
         )
     col_w = min(112, int((WIDTH - 2 * pad - 360) / max(1, units)))
     goods_w = round(col_w * GOODS_SPAN) if has_goods else 0
@@ -365,14 +613,21 @@ def players_table(
                 kx = round(goods_x + goods_w / 2 + (k - 1) * goods_w / 3)
                 value = str(tokens[player].get(kind, 0))
                 draw.text((kx, cy), value, font=big, fill=pal.INK, anchor="mm")
-    _footer(game, options, draw, head_h + row_h * game.players + pad, part=part)
+    _footer(game, options, draw, head_h + row_h * game.players + pad, part=part, insets=insets)
     return image
 
 
 def _footer(
-    game: Game, options: RenderOptions, draw: ImageDraw.ImageDraw, y: int, *, part: bool
+    game: Game,
+    options: RenderOptions,
+    draw: ImageDraw.ImageDraw,
+    y: int,
+    *,
+    part: bool,
+    insets: bool = False,
 ) -> None:
-    """The turn and the tiles left (and, for a part of the board, that it is a part)."""
+    """The turn and the tiles left (and, for a part of the board, that it is a part, and where
+    the far lettered squares are)."""
     pad, small = 14, pal.font(SMALL)
     if game.finished:
         footer = catalogs.plural(
@@ -388,18 +643,22 @@ def _footer(
         footer += "  ·  " + options.text("bonus_left", n=len(bonus))
     draw.text((pad, y), footer, font=small, fill=pal.MUTED, anchor="lt")
     if part:
-        draw.text(
-            (pad, y + SMALL + 8), word(options, "part"), font=small, fill=pal.MUTED, anchor="lt"
-        )
+        note = word(options, "part_insets" if insets else "part")
+        draw.text((pad, y + SMALL + 8), note, font=small, fill=pal.MUTED, anchor="lt")
 
 
 def _with_footer(
-    game: Game, options: RenderOptions, table: tuple[Image.Image, int], *, part: bool
+    game: Game,
+    options: RenderOptions,
+    table: tuple[Image.Image, int],
+    *,
+    part: bool,
+    insets: bool = False,
 ) -> Image.Image:
     """The two-row table with the footer under its players."""
     top, y = table
     height = y + SMALL * 2 + 14 + (SMALL + 8 if part else 0)
     image = Image.new("RGB", (top.width, height), pal.BACKGROUND)
     image.paste(top.crop((0, 0, top.width, min(top.height, y))), (0, 0))
-    _footer(game, options, ImageDraw.Draw(image), y, part=part)
+    _footer(game, options, ImageDraw.Draw(image), y, part=part, insets=insets)
     return image

@@ -3,7 +3,8 @@
 The placement step is drawn for a phone: a close-up of the square with the tile ghosted in the
 chosen rotation and its figure spots numbered, above one small picture per rotation that fits
 there, captioned exactly like the rotation buttons. A freed wagon's places are lettered on their
-very spots of the whole board; a tactical hand shows its tiles side by side.
+very spots, on the squares around them (far ones in close-ups); a tactical hand shows its tiles
+side by side.
 
 Plain functions of the game (never changed) and the options, run by :mod:`renderer.jobs` in a
 render worker or a thread of the bot.
@@ -20,9 +21,19 @@ from engine import Game, PlaceTile
 from engine.core.board import PlacedTile
 from engine.core.tiles import Oriented
 from renderer import palette as pal
-from renderer.board import GhostSpot, Measures, Pos, SpotKey, badge, draw_board, spot_point
+from renderer.board import GhostSpot, Measures, Pos, SpotKey, draw_board, window_test
 from renderer.options import RenderOptions
-from renderer.render import with_panel
+from renderer.phone import (
+    MAX_TILE,
+    WIDTH,
+    PhonePicture,
+    board_part,
+    choose_window,
+    insets_for,
+    insets_part,
+    players_table,
+    stack_marked,
+)
 from renderer.tileart import tile_image
 
 #: Close-up of the placement step: pixels per tile, and how much of the neighbours shows.
@@ -31,6 +42,13 @@ ZOOM_MARGIN = 1.3
 #: One picture per rotation under the close-up.
 STRIP_TILE = 104
 STRIP_MARGIN = 0.55
+
+#: The wagon's picture: the most squares it shows across and down, the fewest, and the
+#: close-ups of far targets (pixels per square, the most target squares one holds each way).
+WAGON_WINDOW = (7, 9)
+WAGON_LEAST = (5, 4)
+WAGON_INSET_TILE = 128
+WAGON_CORE = (2, 2)
 
 Spots = Mapping[SpotKey, str]
 #: A place a freed wagon may go: square and spot (a record's ``at``).
@@ -174,16 +192,47 @@ def close_up(
 def wagon_picture(
     game: Game, targets: Mapping[WagonKey, str], options: RenderOptions
 ) -> Image.Image:
-    """The board with each place a freed wagon may go lettered on its very spot."""
-    board, frame = draw_board(game.board.tiles, game.figures(), options, last=game.last_pos)
-    pen = ImageDraw.Draw(board)
-    for (x, y, at), text in targets.items():
-        placed = game.board.tiles.get((x, y))
-        if placed is None:
-            continue
-        centre = frame.point((x, y), spot_point(placed.oriented, at))
-        badge(pen, centre, text, max(11.0, frame.tile * 0.16), pal.LABEL_FILL)
-    return with_panel(board, game, frame.tile, options)
+    """The board around the places a freed wagon may go, each lettered on its very spot."""
+    return wagon_phone(game, targets, options).image
+
+
+def wagon_phone(
+    game: Game, targets: Mapping[WagonKey, str], options: RenderOptions
+) -> PhonePicture:
+    """The wagon's picture made for a phone (:data:`renderer.phone.WIDTH` wide): the squares
+    around the targets, large enough for a letter per spot with none over another (the far ones
+    in close-ups), then the players."""
+    measures = Measures([], [], [])
+    squares = sorted({(x, y) for x, y, _ in targets if (x, y) in game.board.tiles})
+    if not squares:
+        squares = [game.last_pos or (0, 0)]
+    xs, ys = [p[0] for p in squares], [p[1] for p in squares]
+    cols, rows = max(xs) - min(xs) + 3, max(ys) - min(ys) + 3
+    grow_x, grow_y = max(0, WAGON_LEAST[0] - cols), max(0, WAGON_LEAST[1] - rows)
+    whole = (
+        min(xs) - 1 - grow_x // 2,
+        min(ys) - 1 - grow_y // 2,
+        cols + grow_x,
+        rows + grow_y,
+    )
+    window = choose_window(whole, squares, None, WAGON_WINDOW[0], WAGON_WINDOW[1]) or whole
+    tile = min(MAX_TILE, (WIDTH - 8) // window[2])
+    inside = window_test(window)
+    far = [p for p in squares if not inside(p)]
+    parts = [board_part(game, options, window, tile, {}, measures, spots=targets)]
+    insets = insets_for(far, WAGON_CORE)
+    if insets:
+        parts.append(
+            insets_part(
+                game, options, window, insets, {}, measures, tile=WAGON_INSET_TILE, spots=targets
+            )
+        )
+    parts.append((players_table(game, options, measures), []))
+    image, marks = stack_marked(parts)
+    measures.marks[:] = marks
+    drawn = {m[0] for m in marks}
+    hidden = tuple(text for text in targets.values() if text not in drawn)
+    return PhonePicture(image, measures, window, hidden, insets)
 
 
 def hand_picture(game: Game, hand: Sequence[str], options: RenderOptions) -> Image.Image:

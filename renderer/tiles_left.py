@@ -3,8 +3,9 @@
 The stack, every hand and the tile drawn now count together (:meth:`engine.Game.unplaced_tiles`),
 so the picture never tells who holds what. Made for a phone: at 400 pixels wide each tile is
 about 60 pixels and its count (a multiplication sign and N) about 20 pixels tall. The title
-gives the tiles in all and the dead squares (empty squares no tile left can fill;
-:meth:`engine.Game.dead_squares`).
+gives the tiles to place in all and, of them, the tiles in the stack: the number the status and
+the turn picture give (the stack, without the tile drawn now); then the dead squares (empty
+squares no tile left can fill; :meth:`engine.Game.dead_squares`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,16 @@ def shown_kinds(game: Game) -> list[str]:
     return [name for name in game.kinds_in_play_order() if pool.get(name, 0) > 0]
 
 
+def title_lines(game: Game, options: RenderOptions) -> list[str]:
+    """The picture's title: the tiles to place (every tile the grid shows) and, of them, the
+    tiles in the stack; then the dead squares when the game shows them."""
+    unplaced = sum(game.unplaced_tiles().values())
+    lines = [options.count("unplaced_tiles", unplaced), options.count("in_stack", game.tiles_left)]
+    if options.dead_squares:
+        lines.append(options.count("dead_squares", len(game.dead_squares())))
+    return lines
+
+
 def tiles_left_picture(game: Game, options: RenderOptions) -> Image.Image:
     """A grid of the tile kinds not placed yet (:func:`shown_kinds`), each above its count."""
     pool = game.unplaced_tiles()
@@ -38,9 +49,7 @@ def tiles_left_picture(game: Game, options: RenderOptions) -> Image.Image:
     cell_w, cell_h = TILE + GAP, TILE + CAPTION
     width = GAP + COLUMNS * cell_w
     title_font, count_font = pal.font(44), pal.font(42)
-    lines = [options.count("unplaced_tiles", sum(pool.values()))]
-    if options.dead_squares:
-        lines.append(options.count("dead_squares", len(game.dead_squares())))
+    lines = title_lines(game, options)
     top = GAP + 56 * len(lines) + GAP // 2
     rows = max(1, -(-len(names) // COLUMNS))
     image = Image.new("RGB", (width, top + rows * cell_h + GAP), pal.BACKGROUND)

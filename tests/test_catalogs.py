@@ -91,7 +91,7 @@ def test_texts_name_the_commands_as_the_client_shows_them(lang: str) -> None:
             continue
         for form in forms:
             shown = catalogs.commands_in(form, lang)
-            for group, sub in re.findall(r"/(carcassonne|league) ([a-z_]+)", shown):
+            for group, sub in re.findall(r"/(carcassonne|league) ([\w-]+)", shown):
                 local = catalogs.commands_in(f"/{group} {sub}", lang)
                 assert local == f"/{group} {sub}" or sub not in english_names, (key, shown)
     assert catalogs.text("ui", "empty_file", "fr").endswith("`/carcassonne exporter`.")
@@ -101,6 +101,7 @@ def command_names() -> set[str]:
     """The names (not descriptions or choices) of the groups, commands and options."""
     from discord import app_commands
 
+    from bot.ui import privacy
     from bot.ui.commands import CarcassonneGroup
     from bot.ui.leagues.league_commands import LeagueGroup
     from bot.ui.timing import pbp_commands
@@ -109,6 +110,7 @@ def command_names() -> set[str]:
     carcassonne = CarcassonneGroup()
     pbp_commands.register(carcassonne)
     watch_commands.register(carcassonne)
+    privacy.register(carcassonne)
     names: set[str] = set()
     for group in (carcassonne, LeagueGroup()):
         names.add(group._locale_name.message if group._locale_name else group.name)
@@ -134,3 +136,20 @@ def test_command_names_are_valid_discord_names(lang: str) -> None:
             assert re.fullmatch(r"[\w-]{1,32}", shown) and shown == shown.lower(), (key, shown)
         else:
             assert len(shown) <= 100, (key, shown)
+
+
+@pytest.mark.parametrize("lang", catalogs.LANGUAGES)
+def test_the_commands_a_text_names_exist_in_its_language(lang: str) -> None:
+    """A slash command named in a text is a command (or option) of that language, with its
+    accents: a French text says `/carcassonne règles`, never a name that no longer exists."""
+    local = {catalogs.text("command", name, lang) for name in NAMES}
+    found = []
+    for (context, key), forms in messages(lang).items():
+        if context == "command":
+            continue
+        for form in forms:
+            shown = catalogs.commands_in(form, lang)
+            for sub in re.findall(r"/(?:carcassonne|league) ([\w-]+)", shown):
+                if sub not in local:
+                    found.append(f"{key}: /{sub} in {shown}")
+    assert found == [], found

@@ -82,12 +82,13 @@ def test_every_plural_text_reads_right_for_0_1_and_2(lang: str, n: int) -> None:
 
 def test_the_texts_found_before_read_as_they_should() -> None:
     status = dict(game_id=4, turn=9, tiles=1, player="Ana")
-    assert "1 tile left" in catalogs.plural("ui", "status_line", 1, "en", **status)
-    assert "2 tiles left" in catalogs.plural("ui", "status_line", 2, "en", **{**status, "tiles": 2})
-    assert "1 tuile restante" in catalogs.plural("ui", "status_line", 1, "fr", **status)
-    assert "1 Karte übrig" in catalogs.plural("ui", "status_line", 1, "de", **status)
+    assert "1 tile in the stack" in catalogs.plural("ui", "status_line", 1, "en", **status)
+    two = catalogs.plural("ui", "status_line", 2, "en", **{**status, "tiles": 2})
+    assert "2 tiles in the stack" in two
+    assert "1 tuile dans la pioche" in catalogs.plural("ui", "status_line", 1, "fr", **status)
+    assert "1 Karte im Stapel" in catalogs.plural("ui", "status_line", 1, "de", **status)
     versus = dict(games=1, wins=1, theirs=0, margin="+3")
     assert catalogs.plural("ui", "stats_versus_value", 1, "en", **versus).startswith(
         "1 game together"
     )
-    assert "1 tile left" in catalogs.plural("phone", "footer", 1, "en", turn=70, left=1)
+    assert "1 tile in the stack" in catalogs.plural("phone", "footer", 1, "en", turn=70, left=1)

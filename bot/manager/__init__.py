@@ -10,7 +10,7 @@ services use), plays the turns (:mod:`bot.manager.turns`: moves, timeouts, compu
 saving) and lets players leave or take back (:mod:`bot.manager.leaving`: resign, abandon, undo,
 with their policies). Everything else belongs to a service the manager holds, which callers
 call directly (``manager.lobbies.start(...)``, ``manager.leagues.schedule(...)``): lobbies,
-records, timing, clocks, leagues, stats and watch (see :class:`GameManager`).
+records, timing, clocks, leagues, stats, watch and privacy (see :class:`GameManager`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from bot.manager.clock import ChessClock, ClockOps, PauseVote
 from bot.manager.leagues import ComputerNamer, LeagueOps, default_computer_name
 from bot.manager.leaving import LeavingManager, last_turn
 from bot.manager.lobbies import LobbyOps
+from bot.manager.privacy import Forgotten, PrivacyOps
 from bot.manager.records import RecordsOps
 from bot.manager.stats import StatsOps, StatsReport
 from bot.manager.timing import TimingOps
@@ -44,6 +45,7 @@ __all__ = [
     "ChessClock",
     "Computer",
     "ComputerNamer",
+    "Forgotten",
     "GameManager",
     "Move",
     "PauseVote",
@@ -75,7 +77,9 @@ class GameManager(LeavingManager):
     - :attr:`clocks` (:class:`ClockOps`): chess clocks and agreed pauses;
     - :attr:`leagues` (:class:`LeagueOps`): leagues, members, league games, results, seasons;
     - :attr:`stats` (:class:`StatsOps`): players' statistics;
-    - :attr:`watch` (:class:`WatchOps`): followers and dashboards.
+    - :attr:`watch` (:class:`WatchOps`): followers and dashboards;
+    - :attr:`privacy` (:class:`PrivacyOps`): players' data, forgetting a player, deleting
+      finished games past a server's ``keep_days``.
 
     The services use the core through its public interface only (see
     :class:`~bot.manager.base.ManagerBase`); a game's end reaches the league results and the
@@ -91,6 +95,7 @@ class GameManager(LeavingManager):
         self.stats = StatsOps(self)
         self.clocks = ClockOps(self)
         self.watch = WatchOps(self)
+        self.privacy = PrivacyOps(self, self.lobbies, self.leagues)
         # A game's end: its league result first (its standings then show it), then statistics.
         self.on_game_end(self.leagues.game_ended)
         self.on_game_end(self.stats.game_ended)

@@ -44,6 +44,10 @@ MAX_ACTIONS = 5_000
 FORCED = ("autoplay", "skip", "forfeit", "resigned")
 
 
+#: The most days a server keeps finished games before deleting them, when it sets a limit.
+MAX_KEEP_DAYS = 3650
+
+
 class RecordsOps:
     """Records (export, import), listings of games, and server and player settings."""
 
@@ -235,6 +239,8 @@ class RecordsOps:
             raise BadSettings(reason=f"language must be one of {', '.join(LOCALES)}")
         lobby.check_setup(settings.game, settings.expansions, settings.options)
         check_timing(settings.turn_seconds, settings.timeout_policy)
+        if settings.keep_days is not None and not 0 < settings.keep_days <= MAX_KEEP_DAYS:
+            raise BadSettings(reason=f"keep_days must be between 1 and {MAX_KEEP_DAYS} days")
         await self.core.storage.save_guild_settings(settings, self.core.clock())
         return settings
 

@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import time
 from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot import logs, metrics
 from bot.errors import (
     BadSettings,
     Conflict,
@@ -144,6 +146,7 @@ class TurnsManager(ManagerBase):
         turn: int,
         phase: str | None = None,
         render: bool = False,
+        via: str = "button",
     ) -> MoveResult:
         """Play a whole decision of ``game_id``'s ``turn``, under one lock, in one write.
 
@@ -154,7 +157,36 @@ class TurnsManager(ManagerBase):
         else :class:`StaleAction`. Raises :class:`NotYourTurn`, :class:`IllegalAction`... (all
         :class:`ManagerError`) leaving the game unchanged. Saved before it returns; the result
         holds what was played, the next decision and a private copy of the game to draw it.
+        ``via`` says how a player sent the move (``button``, or ``place``: the typed command),
+        for the move's metric (:mod:`bot.metrics`, where the kind is ``computer`` or ``timeout``
+        for the others); the game is every log line's while it plays (:mod:`bot.logs`).
         """
+        if via not in ("button", "place"):
+            raise ValueError(f"a player's move comes by button or place, not {via!r}")
+        kind = via
+        if isinstance(by, Timeout | Computer):
+            kind = "timeout" if isinstance(by, Timeout) else "computer"
+        about = logs.GAME.set(game_id)
+        try:
+            if not metrics.ON:
+                return await self._decide(game_id, by, move, turn, phase, render)
+            start = time.perf_counter()
+            played = await self._decide(game_id, by, move, turn, phase, render)
+            metrics.move(kind, time.perf_counter() - start)
+            return played
+        finally:
+            logs.GAME.reset(about)
+
+    async def _decide(
+        self,
+        game_id: int,
+        by: int | Computer | Timeout,
+        move: Move | Action | Mapping[str, Any] | None,
+        turn: int,
+        phase: str | None,
+        render: bool,
+    ) -> MoveResult:
+        """:meth:`play_turn` itself, by whoever decides."""
         if isinstance(by, Timeout):
             return await self._timeout(game_id, by, turn=turn, render=render)
         if isinstance(by, Computer):

@@ -18,6 +18,29 @@ TimeoutPolicy = Literal["autoplay", "skip", "forfeit"]
 TIMEOUT_POLICIES: tuple[TimeoutPolicy, ...] = ("autoplay", "skip", "forfeit")
 
 
+#: The user ids of forgotten players: ``FORGOTTEN_BASE + N`` for "former player N". No
+#: Discord id is that small (a snowflake counts milliseconds since 2015 from bit 22 up) and a
+#: computer's id is negative, so these never meet a real user.
+FORGOTTEN_BASE = 1 << 40
+
+
+def forgotten_number(user_id: int) -> int | None:
+    """N if ``user_id`` stands for "former player N", else None."""
+    number = user_id - FORGOTTEN_BASE
+    return number if 0 < number < FORGOTTEN_BASE else None
+
+
+def former_name(number: int) -> str:
+    """The name a forgotten player's rows carry (the same in every language: it is stored)."""
+    return f"former player {number}"
+
+
+def who(user_id: int) -> str:
+    """A user as messages name them: a Discord mention, or a forgotten player's name."""
+    number = forgotten_number(user_id)
+    return f"<@{user_id}>" if number is None else f"**{former_name(number)}**"
+
+
 class WriteConflict(Exception):
     """The game's action log is not at the expected length: someone else wrote first."""
 
@@ -38,8 +61,11 @@ class SeatRow:
 
     @property
     def mention(self) -> str:
-        """How messages name the seat: a Discord mention, or a computer's name in bold."""
-        return f"**{self.name}**" if self.computer else f"<@{self.user_id}>"
+        """How messages name the seat: a Discord mention, or a computer's (or a forgotten
+        player's) name in bold."""
+        if self.computer or forgotten_number(self.user_id) is not None:
+            return f"**{self.name}**"
+        return f"<@{self.user_id}>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,6 +179,8 @@ class GuildSettings:
     digest_channel_id: int | None = None
     #: Whether an admin chose ``locale``; until then games speak the server's Discord language.
     locale_chosen: bool = False
+    #: Days finished games are kept, then deleted (None: kept for ever).
+    keep_days: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

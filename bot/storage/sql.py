@@ -20,10 +20,12 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import astuple
 from typing import Any
 
+from bot import metrics
 from bot.storage import (
     ActionRow,
     Deadline,
@@ -39,6 +41,7 @@ from bot.storage import (
 )
 from bot.storage.db import Db, Engine, Step, run_steps, upsert
 from bot.storage.sql_leagues import SqlLeagues
+from bot.storage.sql_privacy import SqlPrivacy
 from bot.storage.sql_stats import SqlStats
 from bot.storage.sql_watch import SqlWatch
 
@@ -55,9 +58,12 @@ SEAT_COLUMNS = "seat, user_id, name, colour, status, joined_at, computer, bank"
 GAME_WITH_SEATS = (
     f"SELECT g.id, {', '.join(f'g.{c}' for c in GAME_COLUMNS.split(', '))}, "
     f"{', '.join(f's.{c}' for c in SEAT_COLUMNS.split(', '))} "
-    "FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = ? ORDER BY s.seat"
+    "FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = ? AND g.deleted_at IS NULL "
+    "ORDER BY s.seat"
 )
 SEAT_AT = 1 + len(GAME_COLUMNS.split(", "))
+#: The games whose record is kept (not deleted by a server's ``keep_days``), as a table.
+KEPT_GAMES = "(SELECT * FROM games WHERE deleted_at IS NULL) AS games"
 DEADLINE_COLUMNS = "game_id, kind, turn, due_at, user_id, done_at, paused_at, notified_at"
 #: The deadlines of users away at the time given as the one parameter.
 AWAY = "user_id IN (SELECT user_id FROM user_settings WHERE away_until > ?)"
@@ -341,7 +347,7 @@ def move_statement(
     return MOVE.format(timers=TIMERS), [*args, kinds, *(_columns(timers) or [[]] * 8)]
 
 
-class Storage(SqlLeagues, SqlStats, SqlWatch):
+class Storage(SqlLeagues, SqlStats, SqlWatch, SqlPrivacy):
     """Async persistence of games on the connections of ``engine``; open one with
     :func:`bot.storage.backends.open_storage` (or an engine's ``open_*`` function), close it
     with :meth:`close` (or ``async with``)."""
@@ -432,7 +438,8 @@ class Storage(SqlLeagues, SqlStats, SqlWatch):
         return found
 
     async def _games(self, db: Db, where: str, args: Sequence[Any]) -> list[GameRow]:
-        rows = await db.fetchall(f"SELECT id, {GAME_COLUMNS} FROM games {where}", args)
+        # A deleted game (``keep_days``) is a summary only: no record, not a game to show.
+        rows = await db.fetchall(f"SELECT id, {GAME_COLUMNS} FROM {KEPT_GAMES} {where}", args)
         seats = await self._seats(db, [row[0] for row in rows])
         return [_game_from_row(row, tuple(seats[row[0]])) for row in rows]
 
@@ -582,6 +589,12 @@ class Storage(SqlLeagues, SqlStats, SqlWatch):
         async with self.engine.read() as db:
             rows = await db.fetchall("SELECT id FROM games WHERE status = 'active' ORDER BY id")
         return [row[0] for row in rows]
+
+    async def stored_game_ids(self) -> list[int]:
+        """Every game whose record is kept (lobbies too), by id."""
+        async with self.engine.read() as db:
+            rows = await db.fetchall("SELECT id FROM games WHERE deleted_at IS NULL ORDER BY id")
+        return [int(row[0]) for row in rows]
 
     async def set_messages(
         self, game_id: int, thread_id: int | None, message_id: int | None
@@ -923,13 +936,13 @@ class Storage(SqlLeagues, SqlStats, SqlWatch):
         async with self.engine.read() as db:
             row = await db.fetchone(
                 "SELECT locale, game, expansions, options, channel_id, turn_seconds, "
-                "timeout_policy, digest_channel_id, locale_chosen FROM guild_settings "
+                "timeout_policy, digest_channel_id, locale_chosen, keep_days FROM guild_settings "
                 "WHERE guild_id = ?",
                 (guild_id,),
             )
         if row is None:
             return GuildSettings(guild_id)
-        locale, game, expansions, options, channel, seconds, policy, digest, chosen = row
+        locale, game, expansions, options, channel, seconds, policy, digest, chosen, keep = row
         return GuildSettings(
             guild_id,
             locale,
@@ -941,18 +954,19 @@ class Storage(SqlLeagues, SqlStats, SqlWatch):
             policy,
             digest,
             bool(chosen),
+            keep,
         )
 
     async def save_guild_settings(self, settings: GuildSettings, now: float) -> None:
         s = settings
         columns = (
             "locale, game, expansions, options, channel_id, turn_seconds, timeout_policy, "
-            "digest_channel_id, updated_at, locale_chosen"
+            "digest_channel_id, updated_at, locale_chosen, keep_days"
         )
         async with self.engine.write() as db:
             await db.execute(
                 f"INSERT INTO guild_settings (guild_id, {columns}) "
-                f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) {upsert('guild_id', columns)}",
+                f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) {upsert('guild_id', columns)}",
                 (
                     s.guild_id,
                     s.locale,
@@ -965,6 +979,7 @@ class Storage(SqlLeagues, SqlStats, SqlWatch):
                     s.digest_channel_id,
                     now,
                     int(s.locale_chosen),
+                    s.keep_days,
                 ),
             )
 
@@ -991,12 +1006,24 @@ class Storage(SqlLeagues, SqlStats, SqlWatch):
 
 
 def _one_call(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
-    """``method`` run as one call of the engine (:meth:`bot.storage.db.Engine.call`). The
-    wrapper's code bears the method's name, so that tracebacks, profiles and traces name the
-    storage call (not 72 times ``call``)."""
+    """``method`` run as one call of the engine (:meth:`bot.storage.db.Engine.call`), timed
+    for :mod:`bot.metrics` when metrics are on (an error counted, but for a lost
+    compare-and-set). The wrapper's code bears the method's name, so that tracebacks, profiles
+    and traces name the storage call (not 72 times ``call``)."""
+    record = metrics.storage_call(method.__name__)
 
     async def call(self: Storage, *args: Any, **kwargs: Any) -> Any:
-        return await self.engine.call(functools.partial(method, self, *args, **kwargs))
+        work = functools.partial(method, self, *args, **kwargs)
+        if not metrics.ON:
+            return await self.engine.call(work)
+        start = time.perf_counter()
+        try:
+            answer = await self.engine.call(work)
+        except Exception as error:
+            record(time.perf_counter() - start, not isinstance(error, WriteConflict))
+            raise
+        record(time.perf_counter() - start, False)
+        return answer
 
     call.__code__ = call.__code__.replace(co_name=method.__name__, co_qualname=method.__qualname__)
     return functools.wraps(method)(call)

@@ -22,6 +22,8 @@ async def install(bot: CarcassonneBot) -> None:
     from bot.ui.errors import report
     from bot.ui.leagues.league_commands import install as install_leagues
     from bot.ui.lobby import lobby_ui  # noqa: F401
+    from bot.ui.privacy import ForgetButton
+    from bot.ui.privacy import register as register_privacy
     from bot.ui.timing import pbp_commands
     from bot.ui.timing.chess_clock import PauseButton
     from bot.ui.translator import Translator
@@ -37,8 +39,11 @@ async def install(bot: CarcassonneBot) -> None:
     group = CarcassonneGroup()
     pbp_commands.register(group)
     watch_commands.register(group)
+    register_privacy(group)
     bot.tree.add_command(group)
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, UndoButton, AbandonButton, PauseButton, FollowButton)
+    bot.add_dynamic_items(
+        *DYNAMIC_ITEMS, UndoButton, AbandonButton, PauseButton, FollowButton, ForgetButton
+    )
     await install_leagues(bot)
 
     async def on_tree_error(

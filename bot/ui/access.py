@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, cast
 
 import discord
 
-from bot import policy
+from bot import logs, policy
 from bot.errors import GameNotFound, NotAPlayer, NotYourTurn
 from bot.lobby import player_names
 from bot.policy import Actor, Decision, GameFacts, LeagueFacts, Role, Scope, ServerFacts
@@ -101,6 +101,7 @@ async def authorise(
     league action was asked about (its refusal names it)."""
     subject: GameFacts | LeagueFacts | ServerFacts
     if row is not None:
+        logs.GAME.set(row.id)  # the game of every log line of this interaction from here on
         subject = await game_facts(interaction, row, policy.needs(action))
     elif league is not None:
         subject = LeagueFacts(league.id, league.guild_id, league.organiser_id)

@@ -42,6 +42,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: The most days ``settings keep_days`` takes (ten years).
+MAX_KEEP_DAYS = 3650
+
 #: The ``expansion`` option: one expansion, or a usual combination ("+" between names). The
 #: lobby's menu combines them freely; the first two values are those of the first bot.
 EXPANSIONS = [
@@ -595,7 +598,7 @@ class CarcassonneGroup(app_commands.Group):
         lines = []
         followers = await manager.watch.follower_counts([row.id for row in rows[:20]])
         for row in rows[:20]:
-            players = ", ".join(f"<@{s.user_id}>" for s in row.seats)
+            players = ", ".join(s.mention for s in row.seats)
             place = (
                 f" · <#{row.thread_id or row.channel_id}>"
                 if (row.thread_id or row.channel_id)
@@ -699,6 +702,7 @@ class CarcassonneGroup(app_commands.Group):
         digest_channel=_("digest_channel"),
         digest_off=_("digest_off"),
         dashboard=_("dashboard"),
+        keep_days=_("keep_days"),
     )
     @app_commands.describe(
         language=_("Language of game messages"),
@@ -713,6 +717,7 @@ class CarcassonneGroup(app_commands.Group):
         digest_channel=_("Channel for the daily list of whose turn it is"),
         digest_off=_("Stop the daily list of whose turn it is"),
         dashboard=_("This channel's running games in one message, kept up to date (False: off)"),
+        keep_days=_("Delete finished games this many days after they end (0: keep them)"),
     )
     @app_commands.choices(
         language=LANGUAGES,
@@ -737,6 +742,7 @@ class CarcassonneGroup(app_commands.Group):
         digest_channel: discord.TextChannel | None = None,
         digest_off: bool | None = None,
         dashboard: bool | None = None,
+        keep_days: app_commands.Range[int, 0, MAX_KEEP_DAYS] | None = None,
     ) -> None:
         manager = bot_of(interaction).manager
         guild_id = interaction.guild_id
@@ -744,6 +750,7 @@ class CarcassonneGroup(app_commands.Group):
             raise UIError("guild_only")
         asked: tuple[object, ...] = (language, channel, expansion, small_city, farmers)
         asked += (incomplete, hand, turn_hours, timeout, digest_channel, digest_off, dashboard)
+        asked += (keep_days,)
         if any(value is not None for value in asked):
             await access.authorise(interaction, "carcassonne settings change")
         extra: list[str] = []
@@ -758,6 +765,8 @@ class CarcassonneGroup(app_commands.Group):
             changes["expansions"] = chosen_expansions(expansion)
         timing = pbp_commands.settings_changes(turn_hours, timeout, digest_channel, digest_off)
         changes.update(timing)
+        if keep_days is not None:  # 0: for ever
+            changes["keep_days"] = keep_days or None
         options = chosen_options(small_city, farmers, incomplete, hand)
         if changes or options:
             if options:
@@ -811,4 +820,6 @@ def settings_summary(settings: Any, locale: str) -> str:
     if settings.channel_id:
         parts.append(f"<#{settings.channel_id}>")
     parts += pbp_commands.settings_parts(settings, locale)
+    if settings.keep_days:
+        parts.append(trn("settings_keep_days", settings.keep_days, locale, days=settings.keep_days))
     return " · ".join(parts)

@@ -457,6 +457,17 @@ class FollowAnswer(ComponentId):
 
 @kind
 @dataclass(frozen=True)
+class ForgetAnswer(ComponentId):
+    """Forget me / Keep my data under ``/carcassonne forget-me`` (bot.ui.privacy): ``user`` is
+    who asked, the only one it answers; ``game`` is 0 (no game)."""
+
+    LAYOUT = "cc:forget:{game}:{user}:{agree}"
+    user: Nat
+    agree: YesNo
+
+
+@kind
+@dataclass(frozen=True)
 class ChallengeAnswer(ComponentId):
     """Accept / Decline under a league challenge (bot.ui.leagues.league_commands)."""
 

@@ -28,6 +28,7 @@ from typing import Any
 
 import discord
 
+from bot import metrics
 from bot.render_pool import RenderPool
 from bot.storage import GameRow
 from engine import Game, PlaceAbbey, PlaceTile
@@ -118,20 +119,23 @@ async def _picture(name: str, game: Game | None, job: Job) -> tuple[discord.File
     ``game`` is None for the pictures drawn from plain data alone (:data:`renderer.jobs.PLAIN`)."""
 
     async def render(options: RenderOptions) -> tuple[bytes, tuple[str, ...]]:
-        sized = dataclasses.replace(job, options=options)
-        if POOL is not None:
-            return await POOL.draw(sized)
-        return await asyncio.to_thread(jobs.draw, game, sized)
+        return await _drawn(game, dataclasses.replace(job, options=options))
 
     return await _sized(name, job.options, render)
 
 
+async def _drawn(game: Game | None, job: Job) -> tuple[bytes, tuple[str, ...]]:
+    """``job`` drawn by a render worker, or in a thread from ``game``; counted and timed
+    (:func:`bot.metrics.picture`)."""
+    with metrics.picture(job.kind):
+        if POOL is not None:
+            return await POOL.draw(job)
+        return await asyncio.to_thread(jobs.draw, game, job)
+
+
 async def draw_job(game: Game, job: Job) -> bytes:
     """``job``'s bytes as drawn (no size fallback), by a render worker or in a thread."""
-    if POOL is not None:
-        data, _ = await POOL.draw(job)
-    else:
-        data, _ = await asyncio.to_thread(jobs.draw, game, job)
+    data, _ = await _drawn(game, job)
     return data
 
 
@@ -229,10 +233,7 @@ async def replay_file(
     extra = {"max_bytes": REPLAY_LIMIT}
     job = Job("replay", game.record(), RenderOptions(lang=lang), tuple(styles), extra=extra)
     async with _replay_gate():
-        if POOL is not None:
-            webp, _ = await POOL.draw(job)
-        else:
-            webp, _ = await asyncio.to_thread(jobs.draw, game, job)
+        webp, _ = await _drawn(game, job)
     return discord.File(io.BytesIO(webp), filename=f"carcassonne-{game_id}-replay.webp")
 
 

@@ -21,7 +21,7 @@ from engine.castle.game import ROLES
 from engine.core.board import Figure, PlacedTile
 from engine.core.tiles import Oriented
 from renderer import palette as pal
-from renderer.board import Frame, Measures, badge, cross_out
+from renderer.board import Frame, Measures, badge, badge_box, cross_out
 from renderer.castle.art import (
     COURT,
     ROOF,
@@ -140,15 +140,12 @@ def draw_castle(
     _markers(image, frame, track, list(game.scores))
     for pos, label in (candidates or {}).items():
         x0, y0, x1, y1 = frame.box(pos)
-        size = badge(
-            draw,
-            ((x0 + x1) / 2, (y0 + y1) / 2),
-            label,
-            t * 0.2 * options.label_scale,
-            pal.LABEL_FILL,
-        )
+        centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+        r = t * 0.2 * options.label_scale
+        size = badge(draw, centre, label, r, pal.LABEL_FILL)
         if measures is not None:
             measures.letters.append(size)
+            measures.marks.append((label, pos, badge_box(draw, centre, label, r)))
     if spot_labels is not None:
         pos, labels = spot_labels
         target = tiles.get(pos)

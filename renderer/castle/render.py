@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from renderer import families
 from renderer import palette as pal
-from renderer.board import glyph_height
+from renderer.board import Measures, glyph_height
 from renderer.castle.icons import marker_icon, palace_icon, subject_icon, wall_tile_icon
 from renderer.castle.labels import CATEGORIES, CATEGORY_COLOURS, category_names, text
 from renderer.castle.picture import (
@@ -56,8 +56,10 @@ def castle_picture(
     spot_labels: Mapping[SpotKey, str] | None = None,
     feature_labels: Mapping[FeatureKey, str] | None = None,
     strip: bool = True,
+    measures: Measures | None = None,
 ) -> Image.Image:
-    """The castle and (with ``options.panel``) the players' strip to its right."""
+    """The castle and (with ``options.panel``) the players' strip to its right; ``measures``
+    collects what a phone reader must read (see :class:`renderer.board.Measures`)."""
     options = options or RenderOptions()
     castle = _castle(game)
     from renderer.render import ghost_and_spots
@@ -70,6 +72,7 @@ def castle_picture(
         ghost=ghost,
         spot_labels=spots,
         feature_labels=feature_labels,
+        measures=measures,
     )
     if not (options.panel and strip):
         return board
@@ -82,7 +85,7 @@ def castle_picture(
 
 def draw_strip(game: CastleGame, tile: int, width: int, options: RenderOptions) -> Image.Image:
     """The players under the castle, side by side: marker, name and score; subjects left; the
-    palace; the wall tiles held, each with what it does. Then the turn and the footnote."""
+    palace; the wall tiles held, each with what it does. Then the turn and the stack."""
     pad = round(tile * 0.16)
     row = round(tile * 0.56)
     columns = max(1, game.players)
@@ -90,7 +93,7 @@ def draw_strip(game: CastleGame, tile: int, width: int, options: RenderOptions) 
     rows = max(
         3 + max(1, len(game.wall_hand(p))) + (1 if game.played[p] else 0) for p in range(columns)
     )
-    height = pad + rows * row + pad + 2 * row
+    height = pad + rows * row + pad + row
     image = Image.new("RGB", (width, height), pal.BACKGROUND)
     draw = ImageDraw.Draw(image)
     draw.line((0, 1, width, 1), fill=pal.EMPTY_LINE, width=2)
@@ -110,9 +113,6 @@ def draw_strip(game: CastleGame, tile: int, width: int, options: RenderOptions) 
     if not game.finished:
         lines.insert(0, options.text("turn", n=game.turn + 1))
     draw.text((pad, y), "  ·  ".join(lines), font=small, fill=pal.INK, anchor="lm")
-    draw.text(
-        (pad, y + row), text(options, "reconstructed"), font=small, fill=pal.MUTED, anchor="lm"
-    )
     return image
 
 
@@ -239,8 +239,8 @@ def castle_phone_picture(
     the players under it."""
     import dataclasses
 
-    from renderer.board import Measures
-    from renderer.phone import WIDTH, PhonePicture, card_picture, stack
+    from renderer.board import Box
+    from renderer.phone import WIDTH, PhonePicture, card_picture, stack_marked
 
     castle = _castle(game)
     track = castle_track()
@@ -263,16 +263,20 @@ def castle_phone_picture(
     )
     measures = Measures([], [], [])
     board, _ = draw_castle(castle, opts, candidates=candidates, measures=measures)
-    parts = []
+    parts: list[tuple[Image.Image, list[tuple[str, Pos, Box]]]] = []
     if card is not None:
-        parts.append(card_picture(game, card, options, measures))
-    parts.append(board)
+        parts.append((card_picture(game, card, options, measures), []))
+    parts.append((board, list(measures.marks)))
     strip = draw_strip(castle, 100, WIDTH, options)
-    parts.append(strip)
+    parts.append((strip, []))
     for player in range(castle.players):
         score = options.count("points", castle.scores[player]).split()[0]
         measures.digits.append(glyph_height(score, pal.font(40)))
-    return PhonePicture(stack(parts), measures, None, ())
+    image, marks = stack_marked(parts)
+    measures.marks[:] = marks
+    drawn = {pos for _, pos, _ in marks}
+    hidden = tuple(text for pos, text in (candidates or {}).items() if pos not in drawn)
+    return PhonePicture(image, measures, None, hidden)
 
 
 families.register_pictures(

@@ -50,14 +50,12 @@ def bonus_tiles_by_player(game: Game) -> list[int]:
 
 
 def gold_strip(game: Game, width: int, row: int, options: RenderOptions) -> Image.Image:
-    """One line per player: their mark, name and the bonus tiles they won, with stars; then a
-    note that the deck is reconstructed."""
+    """One line per player: their mark, name and the bonus tiles they won, with stars."""
     counts = bonus_tiles_by_player(game)
     pad = row // 2
-    image = Image.new("RGB", (width, row * (game.players + 1) + pad), pal.BACKGROUND)
+    image = Image.new("RGB", (width, row * game.players + pad), pal.BACKGROUND)
     draw = ImageDraw.Draw(image)
     font = pal.font(round(row * 0.5))
-    small = pal.font(round(row * 0.4))
     star = icons.icon("star", round(row * 0.85))
     names = game.setup.players
     name_w = max(draw.textlength(n[:14], font=font) for n in names) + row * 1.6
@@ -82,8 +80,6 @@ def gold_strip(game: Game, width: int, row: int, options: RenderOptions) -> Imag
         for _ in range(min(n, 12)):
             image.paste(star, (round(x), round(cy - star.height / 2)), star)
             x += star.width * 0.85
-    y = row * game.players + row // 2
-    draw.text((pad, y), text(options, "deck"), font=small, fill=pal.MUTED, anchor="lm")
     return image
 
 

@@ -62,6 +62,7 @@ TEXTS = (
             "viewer_zoom_in",
             "viewer_zoom_out",
             "viewer_fit",
+            "viewer_follow",
             "viewer_no_game",
             "viewer_bad_code",
             "viewer_other_version",
@@ -229,7 +230,17 @@ def hosted_page(lang: str | None = None) -> str:
     return build_page(range(len(VARIANTS)), "", lang)
 
 
-def link(base: str, record: Mapping[str, Any], styles: Sequence[int] = (), limit: int = 400) -> str:
-    """The hosted page's address for a game: ``base#code`` (names shortened to fit ``limit``)."""
+def link(
+    base: str,
+    record: Mapping[str, Any],
+    styles: Sequence[int] = (),
+    limit: int = 400,
+    *,
+    turn: int | None = None,
+) -> str:
+    """The hosted page's address for a game: ``base#code`` (names shortened to fit ``limit``),
+    which opens on the game's last turn; ``turn`` names the turn to open on (``base#code~12``;
+    0 is the start)."""
     code = codec.encode(game_turns(record), styles, limit=limit)
-    return f"{base.split('#')[0]}#{code}"
+    named = "" if turn is None else f"~{turn}"
+    return f"{base.split('#')[0]}#{code}{named}"

@@ -1,11 +1,16 @@
 // The viewer's page: decodes the game (embedded, or from the URL fragment), then shows it turn by
 // turn: the board with our tile art and figures, the players' scores, the score chart.
 // Reads the data the page was written with (renderer/viewer/page.py); decodeGame is decode.js.
+// The board follows the action: each turn is fitted to the screen (the tiles placed so far, or
+// on a big board the part around the last one, tiles never under FOLLOW_TILE pixels); the
+// whole-board button shows it all. A link opens on the game's last turn unless it names one
+// ("#code~12", kept in the address as the turns are walked, so that a copied link opens there).
 "use strict";
 
 (function () {
   const data = JSON.parse(document.getElementById("viewer-data").textContent);
   const TILE = 64; // CSS pixels per square at zoom 1
+  const FOLLOW_TILE = 44; // the smallest square while following the action (9 across a phone)
   const PLAY = "M7 4v16l12-8z";
   const PAUSE = "M6 4h4v16H6zM14 4h4v16h-4z";
   const $ = (id) => document.getElementById(id);
@@ -15,6 +20,8 @@
   let frames = [];
   let current = 0;
   let zoom = 1;
+  let whole = false; // the whole board shown, rather than following the action
+  let code = "";
   let timer = null;
 
   function pickLanguage() {
@@ -93,17 +100,26 @@
     return { minX, minY, cols: Math.max(...xs) - minX + 1, rows: Math.max(...ys) - minY + 1 };
   }
 
+  // The address's fragment: the game's code (the hosted page) and the turn it names, if any.
+  function fragment() {
+    const raw = decodeURIComponent(location.hash.replace(/^#/, ""));
+    const at = raw.lastIndexOf("~");
+    if (at < 0) return { code: raw, turn: null };
+    const turn = raw.slice(at + 1);
+    return { code: raw.slice(0, at), turn: /^[0-9]{1,5}$/.test(turn) ? Number(turn) : null };
+  }
+
   function load() {
     stop();
     const embedded = $("viewer-game").textContent.trim();
-    let code = embedded;
-    if (!code) {
-      try {
-        code = decodeURIComponent(location.hash.replace(/^#/, ""));
-      } catch (error) {
-        return fail(new CodeError("viewer_bad_code"));
-      }
+    let named;
+    try {
+      named = fragment();
+    } catch (error) {
+      if (!embedded) return fail(new CodeError("viewer_bad_code"));
+      named = { code: "", turn: null };
     }
+    code = embedded || named.code;
     try {
       game = decodeGame(code, data);
     } catch (error) {
@@ -119,8 +135,13 @@
     for (const id of ["first", "prev", "play", "next", "last"]) $(id).disabled = frames.length < 2;
     $("chart-title").textContent = t("viewer_chart");
     buildPlayers();
+    buildLegend();
     zoom = 1;
-    show(0);
+    whole = false;
+    $("viewer").dataset.view = "follow";
+    // The last turn (the final scoring of a finished game), unless the link names a turn.
+    const turn = named.turn === null ? frames.length - 1 : Math.min(named.turn, frames.length - 1);
+    show(turn, false);
   }
 
   function tablesOf() {
@@ -151,6 +172,30 @@
       score.className = "score";
       item.append(icon, label, score);
       if (tablesOf().cities) item.append(goodsCells());
+      list.append(item);
+    });
+  }
+
+  // The chart's legend: each player's line colour, figure and name.
+  function buildLegend() {
+    const list = $("chart-legend");
+    list.textContent = "";
+    const role = tablesOf().legend;
+    game.names.forEach((name, seat) => {
+      const item = document.createElement("li");
+      item.dataset.seat = String(seat);
+      const swatch = document.createElement("span");
+      swatch.className = "swatch";
+      const [r, g, b] = data.colours[game.styles[seat] % data.colours.length];
+      swatch.style.backgroundColor = "rgb(" + r + "," + g + "," + b + ")";
+      const icon = document.createElement("span");
+      icon.className = "icon";
+      const art = sprite(role, seat);
+      if (art) icon.style.backgroundImage = 'url("' + art.uri + '")';
+      const label = document.createElement("span");
+      label.className = "name";
+      label.textContent = name || "—";
+      item.append(swatch, icon, label);
       list.append(item);
     });
   }
@@ -234,7 +279,7 @@
     }
     board.dataset.tiles = String(frame.tiles.length);
     board.dataset.figures = String(board.querySelectorAll(".fig").length);
-    fit(width, height);
+    fit(frame, box, width, height);
   }
 
   // Where a piece stands on its tile (0..1 units): a feature's spot turns with the tile, a
@@ -246,13 +291,69 @@
     return [u, v];
   }
 
-  function fit(width, height) {
-    const room = $("board-wrap").clientWidth || width;
+  // The squares (min x, min y, max x, max y) a frame is fitted to: the tiles placed so far and
+  // the ring around them, within the board.
+  function action(frame, box) {
+    const cells = frame.tiles.length ? frame.tiles.map(([, x, y]) => [x, y]) : [[0, 0]];
+    const xs = cells.map((c) => c[0]);
+    const ys = cells.map((c) => c[1]);
+    const maxX = box.minX + box.cols - 1;
+    const maxY = box.minY + box.rows - 1;
+    return [
+      Math.max(box.minX, Math.min(...xs) - 1),
+      Math.max(box.minY, Math.min(...ys) - 1),
+      Math.min(maxX, Math.max(...xs) + 1),
+      Math.min(maxY, Math.max(...ys) + 1),
+    ];
+  }
+
+  // Scale the board for the screen and scroll it: the whole board, or (following the action)
+  // the tiles so far as large as fit, at most 1.5 times; on a board too big for squares of
+  // FOLLOW_TILE pixels, the part around the last tile placed (the view stays while that tile is
+  // in it).
+  function fit(frame, box, width, height) {
+    const wrap = $("board-wrap");
+    const room = wrap.clientWidth || width;
     const tall = window.innerHeight * 0.75;
-    const scale = Math.min(room / width, tall / height, 1.5) * zoom;
+    let scale;
+    let view = null;
+    let below = 0;
+    if (whole) {
+      scale = Math.min(room / width, tall / height, 1.5) * zoom;
+      wrap.style.height = "";
+    } else {
+      const high = Math.max(160, Math.min(tall, room * 1.1));
+      const [x0, y0, x1, y1] = action(frame, box);
+      const cols = x1 - x0 + 1;
+      const rows = y1 - y0 + 1;
+      const fitted = Math.min(room / (cols * TILE), high / (rows * TILE), 1.5);
+      scale = Math.max(fitted, FOLLOW_TILE / TILE) * zoom;
+      // The same height every turn, so that the buttons under it stay where the thumb is.
+      wrap.style.height = high + "px";
+      below = Math.max(0, (high - height * scale) / 2);
+      view = [x0, y0, cols, rows];
+      const last = frame.last || (frame.tiles.length ? frame.tiles[frame.tiles.length - 1] : null);
+      if (fitted < FOLLOW_TILE / TILE && last) view = [last[1], last[2], 1, 1];
+    }
     $("board").style.transform = "scale(" + scale + ")";
     $("board-size").style.width = width * scale + "px";
     $("board-size").style.height = height * scale + "px";
+    $("board-size").style.marginTop = below + "px";
+    if (view) {
+      const side = TILE * scale;
+      const [vx, vy, vc, vr] = view;
+      const left = (vx - box.minX) * side;
+      const top = (vy - box.minY) * side;
+      const seen =
+        left >= wrap.scrollLeft &&
+        top >= wrap.scrollTop &&
+        left + vc * side <= wrap.scrollLeft + wrap.clientWidth &&
+        top + vr * side <= wrap.scrollTop + wrap.clientHeight;
+      if (!seen || scale !== window.viewerScale) {
+        wrap.scrollLeft = left + (vc * side) / 2 - wrap.clientWidth / 2;
+        wrap.scrollTop = top + (vr * side) / 2 - wrap.clientHeight / 2;
+      }
+    }
     window.viewerScale = scale;
   }
 
@@ -266,7 +367,20 @@
     return t("replay_turn", { n: frame.turn, total: game.turns.length - 1, name: game.names[frame.player] });
   }
 
-  function show(index) {
+  // Name the turn shown in the address (the last one needs no name), so that a copied link
+  // opens on it; no reload: the address changes in place.
+  function remember(frame) {
+    const named = current === frames.length - 1 ? "" : "~" + frame.turn;
+    const hash = "#" + ($("viewer-game").textContent.trim() ? "" : code) + named;
+    if (location.hash === hash || (hash === "#" && !location.hash)) return;
+    try {
+      history.replaceState(null, "", hash === "#" ? location.pathname + location.search : hash);
+    } catch (error) {
+      // A page opened from a file may not change its address: nothing to remember then.
+    }
+  }
+
+  function show(index, keep = true) {
     current = Math.max(0, Math.min(frames.length - 1, index));
     const frame = frames[current];
     $("slider").value = String(current);
@@ -282,6 +396,7 @@
       });
     }
     drawChart();
+    if (keep) remember(frame);
     window.viewerState = {
       frame: current,
       frames: frames.length,
@@ -291,6 +406,7 @@
       figures: Number($("board").dataset.figures),
       scores: frame.scores.slice(),
       goods: frame.goods,
+      whole,
     };
   }
 
@@ -353,7 +469,16 @@
   $("slider").oninput = (event) => (stop(), show(Number(event.target.value)));
   $("zoom-in").onclick = () => ((zoom = Math.min(zoom * 1.4, 6)), show(current));
   $("zoom-out").onclick = () => ((zoom = Math.max(zoom / 1.4, 0.3)), show(current));
-  $("zoom-fit").onclick = () => ((zoom = 1), show(current));
+  $("zoom-fit").onclick = () => {
+    whole = !whole;
+    zoom = 1;
+    const button = $("zoom-fit");
+    button.title = t(whole ? "viewer_follow" : "viewer_fit");
+    button.setAttribute("aria-label", button.title);
+    button.setAttribute("aria-pressed", String(whole));
+    $("viewer").dataset.view = whole ? "whole" : "follow";
+    show(current);
+  };
   document.addEventListener("keydown", (event) => {
     if (!game || event.target.id === "slider") return;
     const moves = { ArrowLeft: -1, ArrowRight: 1 };
@@ -374,7 +499,7 @@
     }
   });
   window.addEventListener("resize", () => game && show(current));
-  if (!$("viewer-game").textContent.trim()) window.addEventListener("hashchange", load);
+  window.addEventListener("hashchange", load); // another game, or another turn named
   window.viewerShow = (index) => (stop(), show(index));
   window.viewerDecode = (code) => decodeGame(code, data);
   window.viewerGoods = (code) => {

@@ -26,6 +26,7 @@ from bot import policy
 from bot.policy import Decision, Role
 from bot.ui import components, ids
 from bot.ui.leagues.league_commands import ChallengeButton
+from bot.ui.privacy import ForgetButton
 from bot.ui.timing.chess_clock import PauseButton
 from bot.ui.turn.abandon import AbandonButton
 from bot.ui.turn.undo import UndoButton
@@ -329,7 +330,12 @@ ROWS: dict[str, tuple[str, list[Use]]] = {
     "carcassonne stats": ("server", [slash("carcassonne stats")]),
     "carcassonne help": ("server", [slash("carcassonne help")]),
     "carcassonne settings": ("server", [slash("carcassonne settings")]),
-    "carcassonne settings change": ("server", [slash("carcassonne settings", language="fr")]),
+    "carcassonne settings change": (
+        "server",
+        [slash("carcassonne settings", language="fr"), slash("carcassonne settings", keep_days=30)],
+    ),
+    "carcassonne privacy": ("server", [slash("carcassonne privacy")]),
+    "carcassonne forget-me": ("server", [slash("carcassonne forget-me")]),
     "league create": ("server", [slash("league create", name="Autumn")]),
     "league join": ("league", [slash("league join", league="LEAGUE")]),
     "league leave": ("league", [slash("league leave", league="LEAGUE")]),
@@ -397,6 +403,10 @@ ROWS: dict[str, tuple[str, list[Use]]] = {
     "follow answer": (
         "game",
         [answer(FollowButton, lambda s: ids.FollowAnswer(s.game_id, s.people["dave"].id, False))],
+    ),
+    "forget answer": (
+        "server",
+        [answer(ForgetButton, lambda s: ids.ForgetAnswer(0, s.people["dave"].id, False))],
     ),
     "challenge answer": (
         "league",

@@ -57,6 +57,12 @@ CREATE TABLE followers (
     PRIMARY KEY (game_id, user_id)
 ) WITHOUT ROWID;
 
+-- table forgotten
+CREATE TABLE forgotten (
+    number       INTEGER PRIMARY KEY,
+    forgotten_at REAL    NOT NULL
+);
+
 -- table game_stats
 CREATE TABLE game_stats (
     game_id          INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
@@ -111,7 +117,7 @@ CREATE TABLE games (
     updated_at     REAL    NOT NULL,
     started_at     REAL,
     ended_at       REAL
-, purist INTEGER NOT NULL DEFAULT 0 CHECK (purist IN (0, 1)), clock_bank INTEGER CHECK (clock_bank IS NULL OR clock_bank > 0), clock_increment INTEGER NOT NULL DEFAULT 0 CHECK (clock_increment >= 0), clock_paused_at REAL, clock_paused_until REAL);
+, purist INTEGER NOT NULL DEFAULT 0 CHECK (purist IN (0, 1)), clock_bank INTEGER CHECK (clock_bank IS NULL OR clock_bank > 0), clock_increment INTEGER NOT NULL DEFAULT 0 CHECK (clock_increment >= 0), clock_paused_at REAL, clock_paused_until REAL, deleted_at REAL);
 
 -- table guild_settings
 CREATE TABLE guild_settings (
@@ -126,7 +132,7 @@ CREATE TABLE guild_settings (
                               CHECK (timeout_policy IN ('autoplay', 'skip', 'forfeit')),
     digest_channel_id INTEGER,
     updated_at        REAL    NOT NULL
-, locale_chosen INTEGER NOT NULL DEFAULT 0);
+, locale_chosen INTEGER NOT NULL DEFAULT 0, keep_days INTEGER CHECK (keep_days IS NULL OR keep_days > 0));
 
 -- table league_audit
 CREATE TABLE league_audit (
@@ -307,6 +313,9 @@ CREATE INDEX games_by_thread ON games (thread_id);
 
 -- index games_clock_paused
 CREATE INDEX games_clock_paused ON games (clock_paused_until) WHERE clock_paused_until IS NOT NULL;
+
+-- index games_ended
+CREATE INDEX games_ended ON games (guild_id, ended_at) WHERE deleted_at IS NULL;
 
 -- index league_audit_by_league
 CREATE INDEX league_audit_by_league ON league_audit (league_id, created_at);

@@ -18,7 +18,8 @@ from pathlib import Path
 import simcord
 from conftest_ui import SETTLE, Table, commit, make_bot, pick
 
-from bot.app import configure_logging, stop_on_signals
+from bot import logs
+from bot.app import stop_on_signals
 
 
 async def serve(database: Path) -> dict[str, object]:
@@ -41,7 +42,7 @@ async def serve(database: Path) -> dict[str, object]:
 
 
 def main() -> int:
-    configure_logging("INFO")  # as python -m bot does: to stdout
+    logs.configure("INFO")  # as python -m bot does: to stdout
     report = asyncio.run(serve(Path(sys.argv[1])))
     report["threads"] = [t.name for t in threading.enumerate() if t is not threading.main_thread()]
     print(json.dumps({"closed": report}), flush=True)

@@ -139,7 +139,8 @@ async def scene(database: str) -> AsyncIterator[Scene]:
         storage = await open_sqlite(database, durable=False)
     manager = GameManager(storage, clock=clock, computers=ComputerPlayers(workers=0))
     notices = Notices()
-    scheduler = Scheduler(manager, notices)
+    # Without the hourly retention step (tested on its own): it adds a call to some ticks only.
+    scheduler = Scheduler(manager, notices, retention_every=None)
     engine = "postgresql" if database.startswith("postgresql") else "sqlite"
     yield Scene(engine, manager, Faults(manager.storage), clock, notices, scheduler)
     await manager.close()

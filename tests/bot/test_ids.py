@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from bot.ui import components, ids
 from bot.ui.leagues.league_commands import ChallengeButton
+from bot.ui.privacy import ForgetButton
 from bot.ui.timing.chess_clock import PauseButton
 from bot.ui.turn.abandon import AbandonButton
 from bot.ui.turn.undo import UndoButton
@@ -77,6 +78,7 @@ def test_each_kind_reads_back_what_it_writes(kind: type[ids.ComponentId], data: 
 #: One id of each kind as the bot sends it today (from tests/bot/data/golden and the UI tests),
 #: or as an earlier release sent it (the kinds still answered for messages already posted).
 SENT: dict[str, ids.ComponentId] = {
+    "cc:forget:0:712345678901234567:yes": ids.ForgetAnswer(0, 712345678901234567, True),
     "cc:put:1:0:0:-": ids.PutMenu(1, 0, 0, "-"),
     "cc:put:1:11:0:h": ids.PutMenu(1, 11, 0, "h"),
     "cc:pl:1:0:1:0:90:-:": ids.PlaceStep(1, 0, 1, 0, "90", "-"),
@@ -193,6 +195,7 @@ def test_every_kind_is_answered_once() -> None:
         PauseButton,
         FollowButton,
         ChallengeButton,
+        ForgetButton,
     ]
     answered = {*components.BUTTON_KINDS, *components.MENU_KINDS, ids.LobbyOp, ids.LobbyMenu}
     for text, value in SENT.items():

@@ -62,7 +62,9 @@ def test_end_of_game_scores_discards_and_the_winner() -> None:
         "Alice scored 6 for the farmers' field at the end (2 completed cities).",
         "Game over! Alice and Bob share the win with 30 points.",
     ]
-    assert narrate([GameEnded((12, 30), (1,))], NAMES, "fr") == ["Fin ! Bob gagne avec 30 points."]
+    assert narrate([GameEnded((12, 30), (1,))], NAMES, "fr") == [
+        "Partie terminée ! Bob gagne avec 30 points."
+    ]
 
 
 @pytest.mark.parametrize(
@@ -106,7 +108,7 @@ def test_the_big_box_reads_as_its_rulebook() -> None:
         "Bob scored 15 for the city (4 tiles, 1 pennant, with a cathedral).",
         "Alice takes the goods of the city at (1, 0): 2 wine, 1 cloth.",
         "Bob scored 0 for the road at the end (an unfinished road with an inn scores nothing).",
-        "Alice scored 10 for the most wine at the end (3 tokens).",
+        "Alice scored 10 for the most wine at the end (3 goods tokens).",
     ]
     french = narrate(events, NAMES, "fr")
     assert "un grand partisan" in french[0] and "avec une auberge" in french[1]

@@ -16,6 +16,7 @@ from bot import policy
 from bot.policy import Actor, GameFacts, LeagueFacts, Role, ServerFacts
 from bot.ui import access, components
 from bot.ui.leagues.league_commands import ChallengeButton
+from bot.ui.privacy import ForgetButton
 from bot.ui.timing.chess_clock import PauseButton
 from bot.ui.turn.abandon import AbandonButton
 from bot.ui.turn.undo import UndoButton
@@ -78,7 +79,14 @@ def test_every_component_has_a_row() -> None:
     kinds = [kind.KIND for kind in (*components.BUTTON_KINDS, *components.MENU_KINDS)]
     for kind in kinds:
         assert access.turn_action(kind) in policy.POLICY, kind
-    for button in (UndoButton, AbandonButton, PauseButton, FollowButton, ChallengeButton):
+    for button in (
+        UndoButton,
+        AbandonButton,
+        PauseButton,
+        FollowButton,
+        ChallengeButton,
+        ForgetButton,
+    ):
         assert button.action in policy.POLICY, button
     # Every persistent component class the bot registers is one of those above.
     known = {
@@ -91,6 +99,7 @@ def test_every_component_has_a_row() -> None:
         PauseButton,
         FollowButton,
         ChallengeButton,
+        ForgetButton,
     }
     registered = set(components.DYNAMIC_ITEMS) | {
         UndoButton,
@@ -98,12 +107,20 @@ def test_every_component_has_a_row() -> None:
         PauseButton,
         FollowButton,
         ChallengeButton,
+        ForgetButton,
     }
     assert registered == known
     source = (ROOT / "bot" / "ui" / "__init__.py").read_text()
     added = re.findall(r"add_dynamic_items\(([^)]*)\)", source)
     named = {n.strip().lstrip("*") for part in added for n in part.split(",")}
-    assert named == {"DYNAMIC_ITEMS", "UndoButton", "AbandonButton", "PauseButton", "FollowButton"}
+    assert named == {
+        "DYNAMIC_ITEMS",
+        "UndoButton",
+        "AbandonButton",
+        "PauseButton",
+        "FollowButton",
+        "ForgetButton",
+    }
     assert (
         '"challenge answer"' in (ROOT / "bot" / "ui" / "leagues" / "league_commands.py").read_text()
     )

@@ -74,7 +74,7 @@ def test_each_call_of_the_storage_is_written_once() -> None:
     twice = {name: where for name, where in defined.items() if len(where) != 1}
     assert not twice
     homes = {where[0].split(":")[0] for where in defined.values()}
-    assert homes == {"sql.py", "sql_leagues.py", "sql_stats.py", "sql_watch.py"}
+    assert homes == {"sql.py", "sql_leagues.py", "sql_privacy.py", "sql_stats.py", "sql_watch.py"}
 
 
 async def test_each_call_of_the_storage_is_one_call_of_its_engine(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ __all__ = ["simcord_bot"]
 
 #: A sentence each language says at every turn, without its mention.
 YOUR_TURN = {lang: tr("your_turn", lang, player="").strip(" ,") for lang in ("en", "fr", "de")}
-GAME_OVER = {"en": "Game over", "fr": "Fin !", "de": "Partie vorbei"}
+GAME_OVER = {"en": "Game over", "fr": "Partie terminée !", "de": "Spielende!"}
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "de"])

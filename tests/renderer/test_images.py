@@ -64,8 +64,8 @@ def test_renders_in_threads_give_identical_bytes() -> None:
 
 
 def test_every_language_has_every_label() -> None:
-    assert RenderOptions(lang="fr").text("tiles_left", n=3) == "Tuiles restantes : 3"
-    assert RenderOptions(lang="xx").text("tiles_left", n=3) == "Tiles left: 3"
+    assert RenderOptions(lang="fr").text("tiles_left", n=3) == "Tuiles dans la pioche : 3"
+    assert RenderOptions(lang="xx").text("tiles_left", n=3) == "Tiles in the stack: 3"
 
 
 def test_command_line_draws_the_board_at_a_turn(tmp_path: Path) -> None:

@@ -70,8 +70,11 @@ def test_turn_pictures_read_at_phone_width(
     assert seen >= 5
 
 
-def test_a_wide_board_shows_the_part_around_the_action() -> None:
-    """Past 11 squares across, the picture shows 11 and names the letters left out."""
+def test_a_wide_board_shows_the_part_around_the_action_and_the_far_squares_close_up() -> None:
+    """Past 13 squares across (16 down), the picture shows that many around the last tile and
+    each lettered square outside them in a close-up under it: every letter once, none hidden."""
+    from renderer.phone import WINDOW, WINDOW_DOWN
+
     game = Game(Setup(players=("a", "b"), seed=3))
     rng = random.Random(3)
     while not game.finished and game.tiles_left > 8:
@@ -80,14 +83,18 @@ def test_a_wide_board_shows_the_part_around_the_action() -> None:
     picture = turn_picture(game, RenderOptions(), candidates=labels)
     if picture.window is None:
         pytest.skip("this board stayed narrow")
-    assert picture.window[2] <= 11 and picture.window[3] <= 11
     wx, wy, wc, wr = picture.window
-    outside = {
-        lab for (x, y), lab in labels.items() if not (wx <= x < wx + wc and wy <= y < wy + wr)
-    }
-    assert set(picture.hidden) == outside
+    assert wc <= WINDOW and wr <= WINDOW_DOWN
+    assert game.last_pos is not None
+    assert wx <= game.last_pos[0] < wx + wc and wy <= game.last_pos[1] < wy + wr
+    outside = {p for p in labels if not (wx <= p[0] < wx + wc and wy <= p[1] < wy + wr)}
+    assert outside, "this board has lettered squares out of the part (else the test shows nothing)"
+    assert {p for inset in picture.insets for p in inset.squares} == outside
+    drawn = [(text, pos) for text, pos, _ in picture.measures.marks]
+    assert sorted(drawn) == sorted((text, pos) for pos, text in labels.items())
+    assert picture.hidden == ()
     whole = turn_picture(game, RenderOptions(), candidates=labels, whole=True)
-    assert whole.window is None and not whole.hidden
+    assert whole.window is None and not whole.hidden and not whole.insets
 
 
 def test_column_titles_wrap_at_a_space_before_they_shrink() -> None:

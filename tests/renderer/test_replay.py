@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 from render_helpers import ROOT, close, colours_near, decode
 
 from engine import Game, Setup
@@ -23,13 +23,22 @@ from renderer.endgame import game_end_picture
 from renderer.replay import (
     FIRST_MS,
     LAST_MS,
+    MAX_FRAMES,
+    MAX_MS,
+    MIN_TURN_MS,
     REPLAY_LIMIT,
     TURN_MS,
+    VIEW,
+    ReplayMeasures,
+    follow,
     frame_picture,
     plan,
     render_replay,
+    replay_frames,
+    replay_measures,
     replay_tile,
-    text_unit,
+    shown_turns,
+    turn_ms,
 )
 from renderer.scorechart import nice_step, score_chart_picture
 
@@ -93,11 +102,11 @@ def test_each_frame_frames_the_tile_just_placed_in_gold_on_a_fixed_board() -> No
         assert any(close(c, pal.HIGHLIGHT, 60) for c in edge), (end.number, edge)
 
 
-def test_tiles_shrink_for_big_boards_and_grow_for_small_ones() -> None:
+def test_tiles_fill_the_frame_for_small_boards_and_a_view_of_large_ones() -> None:
     assert replay_tile(3, 3) == 80
-    assert replay_tile(15, 13) == 64
-    assert replay_tile(40, 12) == 24
-    assert replay_tile(12, 40) == 24
+    assert replay_tile(8, 5) == 79
+    # A larger board is followed through a window of VIEW x VIEW squares: tiles never shrink.
+    assert replay_tile(15, 13) == replay_tile(40, 12) == replay_tile(12, 40) == 632 // VIEW
 
 
 LONG_GAMES = [
@@ -108,6 +117,13 @@ LONG_GAMES = [
 ]
 
 
+def phone_sizes_ok(measures: ReplayMeasures) -> None:
+    """Shown 400 pixels wide, the words' capitals are 11 pixels tall or more, the figures and
+    seats' discs 10 or more."""
+    sizes = measures.at_phone()
+    assert sizes["text"] >= 11 and sizes["figure"] >= 10 and sizes["disc"] >= 10, sizes
+
+
 @pytest.mark.parametrize("setup", LONG_GAMES, ids=lambda s: f"{s.game}-{len(s.players)}")
 def test_whole_games_of_every_family_stay_under_the_limit_and_readable(setup: Setup) -> None:
     game = Game(setup)
@@ -115,10 +131,119 @@ def test_whole_games_of_every_family_stay_under_the_limit_and_readable(setup: Se
     replay = render_replay(game.record(), RenderOptions(lang="de"))
     assert len(replay.webp) <= REPLAY_LIMIT
     assert replay.frames == replay.turns + 2 and replay.turns >= 55
-    # Phone width: shown 400 pixels wide, the words are drawn at least 12 pixels tall.
-    width = replay.size[0]
-    assert 640 <= width <= 1000
-    assert text_unit(width) * 0.5 * 400 / width >= 12
+    _, durations = frames_of(replay.webp)
+    assert sum(durations) <= MAX_MS
+    assert replay.size[0] == 640
+    phone_sizes_ok(replay_measures(game.record(), RenderOptions(lang="de")))
+
+
+BIG_BOX = ("abbey_mayor", "inns_cathedrals", "river", "traders_builders")
+
+
+@pytest.fixture(scope="module")
+def big_box() -> dict[str, Any]:
+    """A 6-player Big Box game, played to the end (about 140 turns)."""
+    names = ("Ann", "Björn", "Chloé", "Dev", "Eun-ji", "Femi")
+    game = Game(Setup(players=names, seed=31, expansions=BIG_BOX))
+    play_random(game, random.Random(31))
+    return game.record()
+
+
+def test_a_big_box_game_plays_under_a_minute_with_legible_frames(big_box: dict[str, Any]) -> None:
+    turns = score_series(big_box).turns
+    assert turns > 120
+    options = RenderOptions(lang="fr")
+    measures = ReplayMeasures(plan(Game.from_record(big_box), options).width)
+    drawn = list(replay_frames(big_box, options, measures))
+    durations = [ms for _, ms in drawn]
+    # One frame per turn, each shorter than a short game's, the last frame held as long.
+    assert len(drawn) == turns + 2
+    assert MIN_TURN_MS <= durations[1] < TURN_MS and durations[-1] == LAST_MS
+    assert sum(durations) <= MAX_MS < 60_000
+    phone_sizes_ok(measures)
+    assert {image.size for image, _ in drawn} == {drawn[0][0].size}
+
+
+def test_the_frames_follow_the_action_on_a_big_board(big_box: dict[str, Any]) -> None:
+    layout = plan(Game.from_record(big_box), RenderOptions())
+    assert layout.follows and layout.view == (VIEW, VIEW)
+    assert layout.window is not None
+    ex, ey, ec, er = layout.window
+    window = follow((0, 0), None, layout)
+    moves = 0
+    for end, _ in turn_ends(big_box):
+        if end.placed is None:
+            continue
+        before, window = window, follow(window[:2], end.placed, layout)
+        x, y = end.placed
+        wx, wy, wc, wr = window
+        # The tile just placed is in the frame, and the frame inside the final board.
+        assert wx <= x < wx + wc and wy <= y < wy + wr, (end.number, window)
+        assert ex <= wx and wx + wc <= ex + ec and ey <= wy and wy + wr <= ey + er
+        if before[:2] != window[:2]:
+            moves += 1
+            # Moved because the tile was out of sight: then it is centred (unless at an edge).
+            assert not (before[0] <= x < before[0] + wc and before[1] <= y < before[1] + wr)
+    assert 0 < moves < turns_of(big_box)
+
+
+def turns_of(record: dict[str, Any]) -> int:
+    return score_series(record).turns
+
+
+def test_the_declared_sizes_are_the_drawn_ones(big_box: dict[str, Any]) -> None:
+    """The words' capital height the measures declare is what the pixels show: the start's
+    words in the top band ("Start": a capital, no descender) are inked that tall."""
+    options = RenderOptions()
+    layout = plan(Game.from_record(big_box), options)
+    measures = ReplayMeasures(layout.width)
+    end, game = next(iter(turn_ends(big_box)))
+    image = frame_picture(game, end, layout, options, total=140, measures=measures)
+    band = image.crop((0, 0, layout.width, layout.head_h))
+    data = band.tobytes()
+    rows = [
+        y
+        for y in range(band.height)
+        if any(
+            close(tuple(data[i : i + 3]), pal.INK, 40)  # type: ignore[arg-type]
+            for i in range(y * band.width * 3, (y + 1) * band.width * 3, 3)
+        )
+    ]
+    inked = rows[-1] - rows[0] + 1
+    head = measures.texts[0]
+    assert head <= inked <= head + 1, (head, inked)
+    assert head * 400 / layout.width >= 11
+
+
+def test_long_games_show_late_turns_together_to_keep_under_the_cap() -> None:
+    assert shown_turns(40) == list(range(1, 41))
+    assert shown_turns(MAX_FRAMES) == list(range(1, MAX_FRAMES + 1))
+    for turns in (MAX_FRAMES + 1, 300, 700):
+        shown = shown_turns(turns)
+        assert len(shown) <= MAX_FRAMES and shown[-1] == turns
+        steps = [b - a for a, b in zip([0, *shown], shown, strict=False)]
+        # One by one first, then in even groups.
+        assert steps[0] == 1 and steps == sorted(steps) and len(set(steps)) <= 3
+        ms = turn_ms(len(shown))
+        assert FIRST_MS + (len(shown) + 1) * ms + LAST_MS <= MAX_MS
+    assert turn_ms(10) == TURN_MS and turn_ms(140) < TURN_MS
+
+
+def test_a_big_board_ends_on_the_whole_board(big_box: dict[str, Any]) -> None:
+    final = Game.from_record(big_box)
+    options = RenderOptions()
+    layout = plan(final, options)
+    assert layout.window is not None
+    *_, (end, game) = turn_ends(big_box)
+    measures = ReplayMeasures(layout.width)
+    last = frame_picture(game, end, layout, options, total=140, final=True, measures=measures)
+    # The whole board is in the picture: it spans the frame's width or the board's band's
+    # height; the figures, too small to read at phone width, are left out.
+    board = last.crop((0, layout.head_h, layout.width, layout.head_h + layout.board_h))
+    drawn = Image.new("RGB", board.size, pal.BACKGROUND)
+    left, top, right, bottom = ImageChops.difference(board, drawn).getbbox() or (0, 0, 0, 0)
+    assert right - left > 0.9 * layout.width or bottom - top > 0.9 * layout.board_h
+    assert measures.figures == []
 
 
 def test_the_command_line_writes_the_replay(tmp_path: Path) -> None:

@@ -8,12 +8,21 @@ import random
 import pytest
 from PIL import Image
 
+import catalogs
 from engine import Game, Pass, Phase, Setup
 from renderer.jobs import Job, run
 from renderer.options import RenderOptions
 from renderer.render import render_board
 from renderer.tileart import tile_image
-from renderer.tiles_left import CAPTION, COLUMNS, GAP, TILE, shown_kinds, tiles_left_picture
+from renderer.tiles_left import (
+    CAPTION,
+    COLUMNS,
+    GAP,
+    TILE,
+    shown_kinds,
+    tiles_left_picture,
+    title_lines,
+)
 
 
 def _played(setup: Setup, moves: int) -> Game:
@@ -50,8 +59,8 @@ def test_one_tile_per_kind_left_in_rows_of_six(setup: Setup) -> None:
     image = tiles_left_picture(game, RenderOptions(dead_squares=True))
     rows = -(-kinds // COLUMNS)
     assert image.width < 900
-    # The title (two lines) and the rows of tiles with their counts.
-    assert rows * (TILE + CAPTION) < image.height < rows * (TILE + CAPTION) + 200
+    # The title (three lines: to place, in the stack, dead squares) and the rows of tiles.
+    assert rows * (TILE + CAPTION) < image.height < rows * (TILE + CAPTION) + 250
 
 
 def test_the_counts_are_drawn_large_enough_for_a_phone() -> None:
@@ -67,6 +76,31 @@ def test_the_counts_are_drawn_large_enough_for_a_phone() -> None:
     ink = band.convert("L").point(lambda v: 255 if v < 100 else 0).getbbox()
     assert ink is not None, "no count drawn"
     assert ink[3] - ink[1] >= 14
+
+
+@pytest.mark.parametrize("lang", catalogs.LANGUAGES)
+def test_the_picture_and_the_status_count_the_stack_alike(lang: str) -> None:
+    """The base game has 72 tiles: once the start lies and a tile is drawn, 71 are still to
+    place and 70 are in the stack. The picture says both; the status and the turn picture's
+    footer say the stack, with the same number and the same words."""
+    game = Game(Setup(players=("A", "B"), seed=3))
+    assert game.tiles_left == 70
+    options = RenderOptions(lang=lang, dead_squares=False)
+    in_stack = catalogs.plural("picture", "in_stack", 70, lang)
+    assert title_lines(game, options) == [
+        catalogs.plural("picture", "unplaced_tiles", 71, lang),
+        in_stack,
+    ]
+    status = catalogs.plural(
+        "ui", "status_line", game.tiles_left, lang, game_id=1, turn=1, tiles=70, player="A"
+    )
+    footer = catalogs.plural("phone", "footer", game.tiles_left, lang, turn=1, left=70)
+    assert in_stack in status and in_stack in footer, (status, footer)
+    hand = _played(SETUPS[1], 4)
+    title = title_lines(hand, options)
+    unplaced = sum(hand.unplaced_tiles().values())
+    assert title[1] == catalogs.plural("picture", "in_stack", hand.tiles_left, lang)
+    assert unplaced > hand.tiles_left + 1  # the hands count among the tiles to place
 
 
 def test_the_dead_squares_line_goes_with_the_option() -> None:

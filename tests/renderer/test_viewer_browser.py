@@ -26,7 +26,7 @@ from viewer_helpers import as_decoded, bigbox_records, engine_frames, mixed_reco
 from engine import Game, Setup
 from engine.cli import play_random
 from renderer.viewer import codec
-from renderer.viewer.page import hosted_page, standalone_page
+from renderer.viewer.page import hosted_page, link, standalone_page
 from renderer.viewer.turns import game_turns
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -207,7 +207,7 @@ def error_of(browser: Any, url: str) -> str:
 def test_a_bad_link_shows_what_is_wrong(browser: Any, site: tuple[str, Path]) -> None:
     url = site[0]
     code = codec.encode(game_turns(mixed_records()[1]))
-    assert "Open it from the bot's replay button" in error_of(browser, url)
+    assert "Open it with the bot's “Open in the browser” button" in error_of(browser, url)
     assert "damaged or incomplete" in error_of(browser, f"{url}#{code[:-7]}")
     assert "damaged or incomplete" in error_of(browser, f"{url}#{code[:3]}not*a+code")
     assert "damaged or incomplete" in error_of(browser, f"{url}#{code[:-1]}")
@@ -284,3 +284,99 @@ def test_the_page_reads_on_a_desktop_and_on_a_phone(browser: Any, tmp_path: Path
             assert measures["figure"] >= 8, measures
     finally:
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+#: What the page shows of the board: the squares' size on screen and where the tile just
+#: placed is against the board's box, and the chart's legend.
+READ_VIEW = """
+const wrap = document.getElementById("board-wrap").getBoundingClientRect();
+const tile = document.querySelector("#board .tile").getBoundingClientRect();
+const last = document.querySelector("#board .tile.last");
+const box = last ? last.getBoundingClientRect() : null;
+const inside = (r) => r.left >= wrap.left - 1 && r.right <= wrap.right + 1
+  && r.top >= wrap.top - 1 && r.bottom <= wrap.bottom + 1;
+const tiles = [...document.querySelectorAll("#board .tile")].map((e) => e.getBoundingClientRect());
+return {
+  frame: window.viewerState.frame,
+  frames: window.viewerState.frames,
+  final: window.viewerState.final,
+  whole: window.viewerState.whole,
+  square: Math.min(tile.width, tile.height),
+  lastInside: box ? inside(box) : null,
+  allInside: tiles.every(inside),
+  hash: location.hash,
+  page: document.documentElement.scrollWidth,
+  legend: [...document.querySelectorAll("#chart-legend li")].map((li) => ({
+    name: li.querySelector(".name").textContent,
+    colour: getComputedStyle(li.querySelector(".swatch")).backgroundColor,
+    shown: li.getBoundingClientRect().width > 0,
+  })),
+  lines: [...document.querySelectorAll("#chart polyline")].map((l) => l.getAttribute("stroke")),
+};
+"""
+
+
+def on_a_phone(browser: Any) -> None:
+    """A phone's screen: 400 x 800 CSS pixels, two device pixels to each."""
+    metrics = {"width": 400, "height": 800, "mobile": True, "deviceScaleFactor": 2}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+
+
+def test_on_a_phone_the_board_follows_the_action_and_a_link_opens_on_the_last_turn(
+    browser: Any, site: tuple[str, Path], tmp_path: Path
+) -> None:
+    """A 6-player Big Box game opened from its link on a 400 x 800 phone: the last turn
+    first, every turn fitted to the screen (large tiles early, the tile just placed always in
+    sight, squares never specks), the whole board a tap away, a link naming a turn opens on
+    it, and the chart's legend names every player in the colour of their line."""
+    record = a_record(17, players=6, expansions=FAMILIES["big-box-4p"]["expansions"])
+    frames = len(engine_frames(record))
+    url = f"{site[0]}#{codec.encode(game_turns(record))}"
+    try:
+        on_a_phone(browser)
+        browser.get("about:blank")
+        browser.get(url)
+        view = browser.execute_script(READ_VIEW)
+        assert view["frame"] == frames - 1 and view["final"], view["frame"]
+        assert view["page"] <= 400
+        # The legend: every player, by name, in the colour of their line on the chart.
+        assert [item["name"] for item in view["legend"]] == list(record["players"])
+        assert all(item["shown"] for item in view["legend"])
+        colours = [item["colour"].replace(" ", "") for item in view["legend"]]
+        assert colours == [line.replace(" ", "") for line in view["lines"]]
+        assert len(set(colours)) == 6
+        browser.save_screenshot(str(tmp_path / "phone-last.png"))
+        # The first turn: two tiles, drawn large (a square over 80 CSS pixels of 400).
+        browser.execute_script("document.getElementById('first').click()")
+        browser.execute_script("document.getElementById('next').click()")
+        view = browser.execute_script(READ_VIEW)
+        assert view["frame"] == 1 and view["square"] >= 80, view
+        assert view["lastInside"], view
+        browser.save_screenshot(str(tmp_path / "phone-first.png"))
+        # Walking on: the tile just placed is always in sight, squares at least 44 pixels.
+        for index in range(2, frames - 1, 7):
+            browser.execute_script(f"window.viewerShow({index})")
+            view = browser.execute_script(READ_VIEW)
+            assert view["lastInside"] and view["square"] >= 43.5, (index, view)
+        assert view["hash"].endswith(f"~{index}")
+        browser.save_screenshot(str(tmp_path / "phone-late.png"))
+        # The whole board, one tap away: every tile in the board's box, smaller.
+        browser.execute_script("document.getElementById('zoom-fit').click()")
+        view = browser.execute_script(READ_VIEW)
+        assert view["whole"] and view["allInside"] and view["square"] < 44, view
+        browser.save_screenshot(str(tmp_path / "phone-whole.png"))
+        # A link naming a turn opens on it.
+        browser.get("about:blank")
+        browser.get(f"{url}~25")
+        view = browser.execute_script(READ_VIEW)
+        assert view["frame"] == 25 and not view["final"] and view["lastInside"], view
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_link_names_a_turn_when_asked() -> None:
+    record = a_record(3, players=2)
+    base = "https://example.org/viewer.html"
+    code = codec.encode(game_turns(record))
+    assert link(base, record) == f"{base}#{code}"
+    assert link(base + "#old", record, turn=12) == f"{base}#{code}~12"

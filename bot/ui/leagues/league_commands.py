@@ -33,7 +33,7 @@ from bot.i18n import language, shown_text
 from bot.leagues import Profile, Standing
 from bot.manager.leagues import LeagueChange, SeasonTable
 from bot.narrate import feature_name as scored_feature
-from bot.storage import GameRow, LeagueRow
+from bot.storage import GameRow, LeagueRow, who
 from bot.ui import access, ids
 from bot.ui.commands import (
     EXPANSIONS,
@@ -363,7 +363,7 @@ async def announce_result(bot: CarcassonneBot, league: LeagueRow, game_id: int) 
                 "result_row",
                 locale,
                 rank=placing.rank,
-                name=f"<@{placing.user_id}>",
+                name=who(placing.user_id),
                 score=placing.score,
                 before=change.before,
                 after=change.after,
@@ -950,7 +950,7 @@ class LeagueGroup(app_commands.Group):
                 "log_row",
                 locale,
                 when=f"<t:{int(a.created_at)}:f>",
-                who=f"<@{a.user_id}>",
+                who=who(a.user_id),
                 action=lt(f"action_{a.action}", locale, season=a.season),
                 target=f" #{a.game_id}" if a.game_id else "",
                 reason=a.reason or "-",

@@ -16,7 +16,7 @@ import discord
 import catalogs
 from bot import lobby
 from bot.i18n import digits
-from bot.storage import GameRow
+from bot.storage import GameRow, who
 from bot.ui import components, ids, images
 from bot.ui.clocks import chess_timing, timing_summary
 from bot.ui.errors import UIError
@@ -102,7 +102,7 @@ def setup_summary(row: GameRow, locale: str) -> str:
 
 def lobby_embed(row: GameRow) -> discord.Embed:
     locale = row.locale or "en"
-    owner = f"<@{row.owner_id}>"
+    owner = who(row.owner_id)
     embed = discord.Embed(
         title=tr("lobby_title", locale, title=game_title(row, locale), game_id=row.id),
         description=tr("lobby_body", locale, owner=owner),

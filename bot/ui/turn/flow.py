@@ -27,7 +27,7 @@ from bot.ui.errors import UIError
 from bot.ui.texts import player_locale, tr
 from bot.ui.turn import families, post
 from bot.ui.turn.state import Snapshot, bot_of, current, snapshot
-from bot.ui.turn.words import spot_words, tile_words
+from bot.ui.turn.words import spot_words, tile_words, wagon_words
 from engine import Game, MoveWagon, Pass, PlaceAbbey, PlaceFigure, PlaceTile
 from engine.core.tiles import Oriented
 
@@ -459,8 +459,8 @@ async def wagon_choice(
         target = next((w for w in snap.screen.wagons if w.spot == spot), None)
         if target is None:
             raise UIError("stale")
-        feature = feature_words(target.feature, locale)
-        text = tr("chosen_wagon", locale, label=target.label, feature=feature, where=f"({x}, {y})")
+        words, place = wagon_words(snap.require_game(), *spot, locale)
+        text = tr("chosen_wagon", locale, label=target.label, spot=words, place=place)
         custom = ids.Confirm(game_id, turn, int(x), int(y), "w", "-", at)
     view = discord.ui.View(timeout=None)
     view.add_item(button(custom, tr("confirm", locale), discord.ButtonStyle.success))

@@ -190,7 +190,7 @@ async def place(
     # The whole turn in one move, as the buttons play it (a crash never splits a turn).
     move = Move((tile, chosen)) if chosen is not None else Move((tile,), close=True)
     user = interaction.user.id
-    played = await manager.play_turn(row.id, user, move, turn=view.turn, phase="tile")
+    played = await manager.play_turn(row.id, user, move, turn=view.turn, phase="tile", via="place")
     await post.announce(bot_of(interaction), Snapshot.after(played), list(played.events))
     await interaction.followup.send(tr("done", locale), ephemeral=True)
 

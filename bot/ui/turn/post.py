@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.narrate import feature_name as feature_words
-from bot.narrate import narrate, where
+from bot.narrate import narrate
 from bot.storage import GameRow
 from bot.turn_view import TurnScreen
 from bot.ui import clocks, ids, images
@@ -23,7 +22,7 @@ from bot.ui.components import button, select
 from bot.ui.texts import tr
 from bot.ui.turn import families, final
 from bot.ui.turn.state import Snapshot
-from bot.ui.turn.words import sides_words, tile_words, tiles_in_words
+from bot.ui.turn.words import sides_words, tile_words, tiles_in_words, wagon_words
 from engine import Event, Game
 from renderer.phone import TileCard
 
@@ -170,19 +169,18 @@ async def prompt(
         )
     elif view.phase == "wagon":
         lines.append(tr("wagon_prompt", locale, player=who))
-        options = [
-            discord.SelectOption(
-                label=tr(
-                    "wagon_option",
-                    locale,
-                    label=target.label,
-                    where=where(target.action.x, target.action.y),
-                    feature=feature_words(target.feature, locale),
-                ),
-                value=f"{target.action.x},{target.action.y},{target.action.at}",
+        options = []
+        for target in screen.wagons[:24]:
+            x, y, at = target.spot
+            spot, place = wagon_words(game, x, y, at, locale)
+            options.append(
+                discord.SelectOption(
+                    label=tr("wagon_option", locale, label=target.label, spot=spot, place=place)[
+                        :100
+                    ],
+                    value=f"{x},{y},{at}",
+                )
             )
-            for target in screen.wagons
-        ][:24]
         options.append(discord.SelectOption(label=tr("wagon_back", locale), value="back"))
         items.append(select(ids.WagonMenu(gid, turn), tr("wagon_menu", locale), options))
     elif view.phase == "abbey_end":
@@ -201,7 +199,7 @@ async def prompt(
     if screen.wagons:
         file = await images.wagon_file(game, screen.wagon_marks, locale, styles=styles)
     else:
-        file, hidden = await images.turn_file(
+        file, _ = await images.turn_file(
             game,
             locale,
             candidates,
@@ -210,8 +208,6 @@ async def prompt(
             whole=whole,
             dead=not snap.row.purist,
         )
-        if hidden:
-            lines.append(tr("off_picture", locale, labels=", ".join(hidden)))
     components = discord.ui.View(timeout=None)
     for item in items:
         components.add_item(item)

@@ -156,10 +156,11 @@ async def test_freed_wagons_move_one_after_the_other_in_turn_order(
     assert "alice scored 2 for the road (2 tiles)." in first.content
     assert f"<@{carol.id}>, your wagon is free" in first.content
     assert_png(simcord_env, first)
-    assert option_labels(first, "cc:wag:") == [  # lettered on their spots in the picture
-        "A: the cloister at (-1, 0)",
-        "B: the road at (1, 0)",
-        "C: the road at (1, 0)",
+    labels = option_labels(first, "cc:wag:")
+    assert labels == [  # lettered on their spots in the picture, named in words
+        "A · cloister · 2 squares west of the last tile",
+        "B · road, east · on the last tile",
+        "C · road, south · on the last tile",
         "Take the wagon back",
     ]
     wagons = menu(first, "cc:wag:")["custom_id"]
@@ -167,7 +168,7 @@ async def test_freed_wagons_move_one_after_the_other_in_turn_order(
     assert "carol" in said(refused)[0], "alice's wagon waits for carol's"
     chosen = await carol.select(first, ["1,0,4"], custom_id=wagons)
     assert chosen.ephemeral and said(chosen) == [
-        "Chosen: wagon to B, the road at (1, 0).",
+        "Chosen: wagon to B, road, east, on the last tile.",
     ]
     assert chosen.response is not None
     await carol.click(chosen.response, custom_id=custom_ids(chosen.response, "cc:ok:")[0])
@@ -265,7 +266,7 @@ async def test_the_rotation_step_offers_each_fitting_look_with_its_picture(
     for rotation in sorted(legal, reverse=True):
         await alice.click(step, custom_id=button_id(step, f"↻ {rotation}°"))
         step = await live_step(table, game_id, alice)
-        assert f"turned {rotation}°" in step.content
+        assert f"tile turned {rotation}°" in step.content
         chosen = [c for c in components(step) if c.get("label") == f"↻ {rotation}°"]
         assert chosen[0]["style"] == discord.ButtonStyle.primary.value
     await commit(alice, step)

@@ -252,7 +252,7 @@ def test_hunters_events_read_as_sentences_in_both_languages() -> None:
         "Bob placed a bonus tile (B03) at (2, 0) and put a hut on it.",
         "Bob scored 6 for the river (3 tiles, 3 fish).",
         "Bob scored 5 for the river system's huts at the end (5 fish in the river system).",
-        "Alice scored 8 for the hunting ground at the end (2 deer, 2 mammoths, 1 aurochs, "
+        "Alice scored 8 for the meadow at the end (2 deer, 2 mammoths, 1 aurochs, "
         "1 sabre-tooth tiger ate 1 deer).",
     ]
     french = narrate(events, names, "fr")

@@ -152,7 +152,7 @@ async def test_a_dashboard_through_200_moves_in_10_games_edits_once_per_window(
         else:
             started = await manager.watch.turn_started_at(game_id)
             assert f"turn began <t:{int(started or 0)}:R>" in line
-        followers = {0: "👁 2 followers", 1: "👁 1 follower", 2: "👁 1 follower"}
+        followers = {0: "👁 2 spectators", 1: "👁 1 spectator", 2: "👁 1 spectator"}
         assert ("👁" in line) == (index in followers), line
         assert line.endswith(followers.get(index, ":R>")), line
     with capsys.disabled():
