@@ -4,10 +4,11 @@ Run: ``python -m benchmarks.turn_ux [--games N] [--seed S]``. Each game runs in 
 discord.py against an in-process fake of Discord) from ``/carcassonne new`` to the final scores.
 At every decision the bot asks for (a turn message), the deciding player picks uniformly at random
 among the complete moves the interface offers (a square and rotation, then a figure spot or No
-figure; a wagon target or taking it back; an end-game abbey hole or No abbey; in The Castle, End
-my turn when it stays open) and enters it the shortest way the interface allows. Every click,
-menu choice or command counts, menu paging included ("More squares"). Prints interactions per
-decision (mean, min, max) per game family.
+figure, a figure on a step's second page costing the tap to it; a wagon target or taking it
+back; an end-game abbey hole or No abbey; in The Castle, End my turn when it stays open) and
+enters it the shortest way the interface allows. Every click, menu choice or command counts,
+menu paging included ("More squares", a step's second page). Prints interactions per decision
+(mean, min, max) per game family.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ FAMILIES: list[tuple[str, dict[str, Any], int]] = [
     ("Carcassonne", {}, 2),
     ("Carcassonne, tactical hand", {"hand": True}, 3),
     ("Abbey & Mayor", {"expansion": "abbey_mayor"}, 4),
+    ("Inns & Cathedrals", {"expansion": "inns_cathedrals"}, 3),
+    ("Traders & Builders", {"expansion": "traders_builders"}, 3),
+    ("The River", {"expansion": "river"}, 2),
     ("Big Box, The River, Abbey & Mayor", {"expansion": "all"}, 3),
     ("Hunters & Gatherers", {"game": "hunters"}, 3),
     ("The Castle", {"game": "castle"}, 2),
@@ -61,6 +65,16 @@ def menus(message: Any, prefix: str) -> list[tuple[str, str]]:
         if c.get("custom_id", "").startswith(prefix)
         for o in c.get("options", [])
     ]
+
+
+#: A step's page button: a rotation button's id with the page as its choice (``...:p2``).
+PAGE = re.compile(r":p\d+$")
+
+
+def step_options(step: Any) -> list[tuple[str, str | None]]:
+    """The complete moves a step offers: its figure buttons, No figure, its menu's options."""
+    found: list[tuple[str, str | None]] = [(i, None) for i in ids(step, "cc:ok:")]
+    return found + [(m, v) for m, v in menus(step, "cc:fs:")]
 
 
 async def live_step(bot: CarcassonneBot, game_id: int, user: int) -> Any:
@@ -98,16 +112,29 @@ async def decide(
         await actor.select(message, [value], custom_id=menu_id)
         count += cost
         step = await live_step(bot, game_id, actor.id)
-        spots = ids(step, "cc:ok:")
-        menu_spots = menus(step, "cc:fs:")
-        options: list[tuple[str, str | None]] = [(i, None) for i in spots]
-        options += [(m, v) for m, v in menu_spots]
-        target, chosen = rng.choice(options)
+        # A tile with more places than one picture numbers shows the others on a second page,
+        # a button apart: a choice there costs that tap too.
+        first_page = step_options(step)
+        found: list[tuple[tuple[str, str | None], str | None]] = [(o, None) for o in first_page]
+        page_ids = [i for i in ids(step, "cc:pl:") if PAGE.search(i)]
+        back: str | None = None
+        for page_id in page_ids:
+            await actor.click(step, custom_id=page_id)
+            step = await live_step(bot, game_id, actor.id)
+            back = back or next((i for i in ids(step, "cc:pl:") if PAGE.search(i)), None)
+            found += [(o, page_id) for o in step_options(step) if o not in first_page]
+        (target, chosen), page = rng.choice(found)
+        if page_ids and page is None and back is not None:  # looked at the pages: go back
+            await actor.click(step, custom_id=back)
+            step = await live_step(bot, game_id, actor.id)
+        elif page is not None and page != page_ids[-1]:
+            await actor.click(step, custom_id=page)
+            step = await live_step(bot, game_id, actor.id)
         if chosen is None:
             await actor.click(step, custom_id=target)
         else:
             await actor.select(step, [chosen], custom_id=target)
-        return count + 1
+        return count + 1 + (page is not None)
     if wagons:
         menu_id, value = rng.choice(wagons)
         chosen = await actor.select(prompt, [value], custom_id=menu_id)

@@ -8,9 +8,10 @@ same answer to "what can this player do now, and what does it look like":
   squares where the tile fits and the abbey's holes, lettered together in reading order, with
   their rotations; the drawn tile's card; the hand; wagon targets; end-game abbey holes; wall
   tiles with their targets; figure spots on the tile just placed; why a tile is a bonus tile);
-- :class:`StepScreen`: a placement tried on a copy (the figure spots it would offer, numbered,
-  each with its role and feature as the engine names them, and whether the turn would stay
-  open for a wall tile).
+- :class:`StepScreen`: a placement tried on a copy (the figure spots it would offer, each
+  place on the tile numbered once whatever figures may go there, each figure with its role and
+  feature as the engine names them, the pages of places a phone's picture shows, and whether
+  the turn would stay open for a wall tile).
 
 Labels come from the state alone (reading order), so a prompt drawn before a restart and its
 drawing after agree. Roles, features and bonus reasons are the engine's (:meth:`Game.figure_role`,
@@ -29,6 +30,7 @@ from engine import Game, MoveWagon, Pass, PlaceAbbey, PlaceFigure, PlaceTile, Se
 from engine.cli import random_action
 from engine.core.tiles import Oriented
 from engine.core.turn import distinct_orientations
+from renderer.board import GhostSpot
 
 Pos = tuple[int, int]
 #: A spot on the board: square and ``at`` value.
@@ -72,12 +74,28 @@ def wagon_labels(moves: Sequence[MoveWagon]) -> dict[Spot, str]:
     return {(m.x, m.y, m.at): label(i) for i, m in enumerate(ordered)}
 
 
-def spot_labels(figures: Sequence[PlaceFigure]) -> dict[int | str, str]:
-    """Spot (``at``) -> "1", "2", ... in the order the engine lists them."""
-    spots: dict[int | str, str] = {}
+#: The most places one step picture numbers: a phone's picture of a 200 px tile stays
+#: readable, and no two numbers overlap. A tile offering more shows them on two pages.
+PAGE_PLACES = 8
+#: Open land: with more places than a page holds, these (and the barns' corners) go to the
+#: step's second page.
+OPEN_LAND = frozenset({"field", "meadow"})
+
+
+def is_open_land(feature: str | None) -> bool:
+    """A field, a meadow, or a spot that is no feature (a barn's corner)."""
+    return feature is None or feature in OPEN_LAND
+
+
+def place_numbers(game: Game, figures: Sequence[PlaceFigure]) -> dict[int | str, str]:
+    """Spot (``at``) -> "1", "2", ...: one number per place on the tile, whatever figures may
+    go there; in the order the engine lists them, open land (fields, barns' corners) last."""
+    features: dict[int | str, str | None] = {}
     for figure in figures:
-        spots.setdefault(figure.at, str(len(spots) + 1))
-    return spots
+        if figure.at not in features:
+            features[figure.at] = game.figure_feature(figure)
+    ordered = sorted(features, key=lambda at: is_open_land(features[at]))
+    return {at: str(i + 1) for i, at in enumerate(ordered)}
 
 
 def tried(game: Game, first: PlaceTile | PlaceAbbey) -> Game:
@@ -89,9 +107,12 @@ def tried(game: Game, first: PlaceTile | PlaceAbbey) -> Game:
 
 @dataclass(frozen=True, slots=True)
 class FigureChoice:
-    """One figure the player may place, numbered as the step shows it (a fisher and a hut on
-    the same river are two choices with two numbers)."""
+    """One figure the player may place, with the number of its place as the step shows it (a
+    follower and a large follower on one road, a fisher and a hut on one river: two choices,
+    one number)."""
 
+    #: The number of the place (see :func:`place_numbers`), shared by the figures that may go
+    #: there.
     number: str
     action: PlaceFigure
     #: What the engine calls it there: knight, thief, monk, farmer, messenger, hunter; a figure
@@ -111,10 +132,53 @@ class FigureChoice:
 
 
 def figure_choices(game: Game) -> tuple[FigureChoice, ...]:
-    """The figures ``game`` lets its player place now, numbered 1, 2, ..."""
+    """The figures ``game`` lets its player place now, each with its place's number, by place
+    (then in the engine's order)."""
+    legal = game.legal_figures()
+    numbers = place_numbers(game, legal)
+    choices = [
+        FigureChoice(numbers[f.at], f, game.figure_role(f), game.figure_feature(f)) for f in legal
+    ]
+    return tuple(sorted(choices, key=lambda c: int(c.number)))
+
+
+@dataclass(frozen=True, slots=True)
+class SpotPlace:
+    """One numbered place on the tile (a feature, or a barn's corner) and the figures that may
+    go there."""
+
+    number: str
+    at: int | str
+    #: The feature type there (None: a barn's corner).
+    feature: str | None
+    choices: tuple[FigureChoice, ...]
+
+
+def spot_places(figures: Sequence[FigureChoice]) -> tuple[SpotPlace, ...]:
+    """The figure choices grouped by place, by number."""
+    grouped: dict[str, list[FigureChoice]] = {}
+    for choice in figures:
+        grouped.setdefault(choice.number, []).append(choice)
     return tuple(
-        FigureChoice(str(i + 1), f, game.figure_role(f), game.figure_feature(f))
-        for i, f in enumerate(game.legal_figures())
+        SpotPlace(n, group[0].action.at, group[0].feature, tuple(group))
+        for n, group in sorted(grouped.items(), key=lambda item: int(item[0]))
+    )
+
+
+def spot_pages(places: Sequence[SpotPlace]) -> tuple[tuple[SpotPlace, ...], ...]:
+    """The places as the step shows them: one page, or, past :data:`PAGE_PLACES`, the places
+    on open land (fields, meadows, barns' corners) on a page of their own (each page at most
+    :data:`PAGE_PLACES`)."""
+    if len(places) <= PAGE_PLACES:
+        return (tuple(places),)
+    groups = [
+        [p for p in places if not is_open_land(p.feature)],
+        [p for p in places if is_open_land(p.feature)],
+    ]
+    return tuple(
+        tuple(group[i : i + PAGE_PLACES])
+        for group in groups
+        for i in range(0, len(group), PAGE_PLACES)
     )
 
 
@@ -331,7 +395,22 @@ class StepScreen:
 
     @property
     def spots(self) -> dict[int | str, str]:
-        return spot_labels([f.action for f in self.figures])
+        """Spot (``at``) -> its place's number."""
+        return {f.action.at: f.number for f in self.figures}
+
+    @property
+    def places(self) -> tuple[SpotPlace, ...]:
+        return spot_places(self.figures)
+
+    @property
+    def pages(self) -> tuple[tuple[SpotPlace, ...], ...]:
+        """The places each page of the step numbers (one page on nearly every tile)."""
+        return spot_pages(self.places)
+
+    def ghosts(self, page: Sequence[SpotPlace]) -> list[GhostSpot]:
+        """What the picture of ``page`` draws: at each place its number and the first figure
+        it offers, see-through (a barn on a barn's corner, a follower where one may go)."""
+        return [GhostSpot(p.at, p.choices[0].figure, p.number) for p in page]
 
 
 def step_screen(game: Game, screen: TurnScreen, first: PlaceTile | PlaceAbbey | None) -> StepScreen:

@@ -33,8 +33,10 @@ Box = tuple[int, int, int, int]
 @dataclass(slots=True)
 class Measures:
     """What a phone reader must read in a picture, in pixels at full size (for the tests):
-    glyph heights of square letters and score digits, heights of the figures drawn, and for the
-    players' table on two rows, each count cell's inked boxes (icon, number) in the table."""
+    glyph heights of square letters and score digits, heights of the figures drawn, for the
+    players' table on two rows, each count cell's inked boxes (icon, number) in the table, and
+    the boxes of the numbered figure-spot badges as drawn (in the board's pixels: no two may
+    overlap, see :func:`overlaps`)."""
 
     letters: list[int]
     digits: list[int]
@@ -42,6 +44,18 @@ class Measures:
     cells: list[tuple[Box, Box]] = field(default_factory=list)
     #: Each square letter drawn: the letter, its square and its badge's box in the picture.
     marks: list[tuple[str, Pos, Box]] = field(default_factory=list)
+    badges: list[Box] = field(default_factory=list)
+
+
+def overlaps(boxes: Sequence[Box]) -> list[tuple[int, int]]:
+    """The pairs of boxes (by index) that share some area (touching edges do not count)."""
+    found = []
+    for i, a in enumerate(boxes):
+        for j in range(i + 1, len(boxes)):
+            b = boxes[j]
+            if min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1]):
+                found.append((i, j))
+    return found
 
 
 def glyph_height(text: str, font: object) -> int:
@@ -232,19 +246,24 @@ def draw_board(
             points = [frame.point(pos, spot_point(oriented, at)) for at in labels]
             for (bx, by), label in zip(apart(points, 1.9 * r), labels.values(), strict=True):
                 badge(draw, (bx, by), label, r, (20, 20, 120))
+                if measures is not None:
+                    measures.badges.append(badge_box(draw, (bx, by), label, r))
     if ghosts is not None:
         pos, spots, player = ghosts
         target = tiles.get(pos)
         oriented = target.oriented if target else (ghost[1] if ghost and ghost[0] == pos else None)
         if oriented is not None:
-            draw_ghosts(image, frame, pos, oriented, spots, player, options)
+            drawn = draw_ghosts(image, frame, pos, oriented, spots, player, options)
+            if measures is not None:
+                measures.badges.extend(drawn)
     return image, frame
 
 
 @dataclass(frozen=True, slots=True)
 class GhostSpot:
-    """A legal figure spot offered to the player: where (a record's ``at``), which figure
-    (follower, mayor, wagon, barn, man, hut...) and the number the menu gives it."""
+    """A place offered to the player: where (a record's ``at``), which figure stands there in
+    the picture (follower, mayor, wagon, barn, man, hut...: the first the place offers) and the
+    number the buttons give the place."""
 
     at: SpotKey
     figure: str
@@ -268,10 +287,11 @@ def draw_ghosts(
     spots: Sequence[GhostSpot],
     player: int,
     options: RenderOptions,
-) -> None:
-    """A see-through figure in the player's colour at every offered spot, each with its
-    number in a badge at its shoulder; crowded spots are pushed apart so that no figure and
-    no number hides another."""
+) -> list[Box]:
+    """A see-through figure in the player's colour at every offered place, each with its
+    number in a badge at its shoulder; crowded places are pushed apart so that no figure and
+    no number hides another (the badges shrink, down to a floor, until none overlaps). Returns
+    the badges' boxes as drawn."""
     t = frame.tile
     crowd = min(1.0, 2.6 / math.sqrt(max(1, len(spots))))  # many spots: smaller figures
     size = round(t * options.figure_scale * 0.85 * crowd)
@@ -288,19 +308,30 @@ def draw_ghosts(
             (x0, y0, x1, y1),
             side / 2,
         )
-    r = max(11.0, t * 0.1 * (0.6 + 0.4 * crowd))
     for (cx, cy), icon in zip(placed, icons, strict=True):
         faded = icon.copy()
         faded.putalpha(faded.getchannel("A").point(lambda a: a * 3 // 4))
         image.paste(faded, (round(cx - icon.width / 2), round(cy - icon.height / 2)), faded)
     draw = ImageDraw.Draw(image)
-    badges = [(round(cx + side * 0.4), round(cy - side * 0.4)) for cx, cy in placed]
-    for _ in range(6):
-        badges = [
-            (round(x), round(y)) for x, y in within(apart(badges, 2.1 * r), (x0, y0, x1, y1), r)
-        ]
+    r = max(11.0, t * 0.1 * (0.6 + 0.4 * crowd))
+    shoulders = [(round(cx + side * 0.4), round(cy - side * 0.4)) for cx, cy in placed]
+    while True:
+        badges = shoulders
+        for _ in range(12):
+            badges = [
+                (round(x), round(y)) for x, y in within(apart(badges, 2.1 * r), (x0, y0, x1, y1), r)
+            ]
+        boxes = [badge_box(draw, b, s.label, r) for b, s in zip(badges, spots, strict=True)]
+        if not overlaps(boxes) or r <= BADGE_FLOOR:
+            break
+        r = max(BADGE_FLOOR, r * 0.9)
     for (bx, by), spot in zip(badges, spots, strict=True):
         badge(draw, (bx, by), spot.label, r, (20, 20, 120))
+    return boxes
+
+
+#: The smallest radius a spot's badge shrinks to on a crowded tile (pixels).
+BADGE_FLOOR = 9.0
 
 
 def apart(points: list[tuple[int, int]], gap: float) -> list[tuple[float, float]]:

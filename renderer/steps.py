@@ -69,11 +69,13 @@ def step_picture(
     options: RenderOptions,
     ghosts: Sequence[GhostSpot] = (),
     player: int = 0,
+    measures: Measures | None = None,
 ) -> Image.Image:
     """The placement step: the close-up of ``placement``'s square with the tile ghosted and
     ``spots`` numbered (or a see-through figure of ``player`` at each of ``ghosts``), above one
     small picture per rotation of ``rotations`` (rotation -> its button's caption) when there is
-    more than one, the chosen one framed. ``placement`` None shows the last placed tile."""
+    more than one, the chosen one framed. ``placement`` None shows the last placed tile.
+    ``measures`` collects what the close-up draws (its spot badges' boxes among them)."""
     pos = (placement.x, placement.y) if placement else (game.last_pos or (0, 0))
     ghost = _ghost(game, placement) if placement else None
     scale = min(1.0, options.tile_size / 96)  # the budget fallback asks for smaller tiles
@@ -86,6 +88,7 @@ def step_picture(
         ZOOM_MARGIN,
         options,
         ghosts=(pos, ghosts, player) if ghosts else None,
+        measures=measures,
     )
     if placement is None or len(rotations) < 2:
         return zoom
@@ -138,6 +141,7 @@ def close_up(
     options: RenderOptions,
     *,
     ghosts: tuple[Pos, Sequence[GhostSpot], int] | None = None,
+    measures: Measures | None = None,
 ) -> Image.Image:
     """The square ``pos`` and ``margin`` tiles of its surroundings, ``tile`` pixels per tile."""
     x, y = pos
@@ -156,6 +160,7 @@ def close_up(
         ghost=(pos, ghost) if ghost else None,
         spot_labels=(pos, spots) if spots and not ghosts else None,
         ghosts=ghosts,
+        measures=measures,
     )
     x0, y0, x1, y1 = frame.box(pos)
     m = round(tile * margin)

@@ -246,14 +246,16 @@ class PutMenu(TurnId):
 @kind
 @dataclass(frozen=True)
 class PlaceStep(TurnId):
-    """Another rotation in the private placement step (the step is drawn again)."""
+    """Another rotation in the private placement step, or its other page of places (the step
+    is drawn again)."""
 
     LAYOUT = "cc:pl:{game}:{turn}:{x}:{y}:{rotation}:{tile}:{choice}"
     x: Coord
     y: Coord
     rotation: Rotation
     tile: Token
-    #: Empty today; ``none`` on the No figure button of the first release.
+    #: Empty for a rotation; the page of places shown (``p1``, ``p2``) for a page button;
+    #: ``none`` on the No figure button of the first release (the first page).
     choice: Annotated[str, EMPTY_OR_TOKEN] = ""
 
 

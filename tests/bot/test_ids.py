@@ -82,6 +82,7 @@ SENT: dict[str, ids.ComponentId] = {
     "cc:put:1:0:0:-": ids.PutMenu(1, 0, 0, "-"),
     "cc:put:1:11:0:h": ids.PutMenu(1, 11, 0, "h"),
     "cc:pl:1:0:1:0:90:-:": ids.PlaceStep(1, 0, 1, 0, "90", "-"),
+    "cc:pl:1:0:1:0:0:-:p2": ids.PlaceStep(1, 0, 1, 0, "0", "-", "p2"),
     "cc:ok:1:0:0:-1:180:E:follower.6": ids.Confirm(1, 0, 0, -1, "180", "E", "follower.6"),
     "cc:ok:1:0:0:1:0:-:none": ids.Confirm(1, 0, 0, 1, "0", "-", "none"),
     "cc:ok:1:7:0:0:w:-:back": ids.Confirm(1, 7, 0, 0, "w", "-", "back"),

@@ -16,9 +16,12 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from bot.turn_view import (
+    PAGE_PLACES,
+    FigureChoice,
     TurnScreen,
     closing,
     figure_choices,
+    is_open_land,
     label,
     reading_order,
     step_screen,
@@ -129,8 +132,12 @@ def check_steps(game: Game, screen: TurnScreen, rng: random.Random, seen: Counte
         step = step_screen(game, screen, first)
         copy = game.fork()
         copy.play(first)
-        assert [f.action for f in step.figures] == copy.legal_figures()
-        assert [f.number for f in step.figures] == [str(i + 1) for i in range(len(step.figures))]
+        check_places(copy, step.figures)
+        assert all(1 <= len(page) <= PAGE_PLACES for page in step.pages) or not step.figures
+        assert [p for page in step.pages for p in page] == list(step.places)
+        if len(step.pages) > 1:  # the places on open land on a page of their own
+            assert len(step.places) > PAGE_PLACES
+            assert not any(is_open_land(p.feature) for p in step.pages[0])
         assert step.label == screen.labels[(first.x, first.y)]
         assert step.oriented is copy.board.tiles[(first.x, first.y)].oriented
         walls = isinstance(first, PlaceTile) and bool(copy.legal(UseWallTile))
@@ -140,6 +147,19 @@ def check_steps(game: Game, screen: TurnScreen, rng: random.Random, seen: Counte
             assert first.rotation in step.rotations or len(step.rotations) == 0
         for choice in step.figures:
             check_role(copy, choice.action, choice.role, choice.feature, seen)
+
+
+def check_places(game: Game, figures: Sequence[FigureChoice]) -> None:
+    """Every legal figure once; one number per place (spot), 1, 2, ... with open land last,
+    and the choices in the order of their numbers."""
+    assert sorted(map(repr, (f.action for f in figures))) == sorted(map(repr, game.legal_figures()))
+    numbers = [int(f.number) for f in figures]
+    assert numbers == sorted(numbers)
+    by_spot = {f.action.at: f.number for f in figures}
+    assert len(set(by_spot.values())) == len(by_spot)
+    assert sorted(set(numbers)) == list(range(1, len(by_spot) + 1))
+    opens = [is_open_land(f.feature) for f in sorted(figures, key=lambda f: int(f.number))]
+    assert opens == sorted(opens)
 
 
 def check_role(
@@ -172,7 +192,7 @@ def check(game: Game, rng: random.Random, seen: Counter[str]) -> None:
     else:
         assert not screen.squares and screen.card_tile is None
     if decision.phase is Phase.FIGURE:
-        assert [f.action for f in screen.figures] == game.legal_figures()
+        check_places(game, screen.figures)
         assert figure_choices(game) == screen.figures
     else:
         assert screen.figures == ()

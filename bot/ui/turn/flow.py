@@ -20,7 +20,7 @@ from bot.i18n import digits
 from bot.manager import Move
 from bot.narrate import feature_name as feature_words
 from bot.narrate import role_name as role_words
-from bot.turn_view import FigureChoice, StepScreen, step_screen
+from bot.turn_view import FigureChoice, SpotPlace, StepScreen, step_screen
 from bot.ui import components, ids, images
 from bot.ui.components import button, select
 from bot.ui.errors import UIError
@@ -29,7 +29,7 @@ from bot.ui.turn import families, post
 from bot.ui.turn.state import Snapshot, bot_of, current, snapshot
 from bot.ui.turn.words import spot_words, tile_words, wagon_words
 from engine import Game, MoveWagon, Pass, PlaceAbbey, PlaceFigure, PlaceTile
-from renderer.board import GhostSpot
+from engine.core.tiles import Oriented
 
 #: The decision phase each component kind answers (checked before showing anything).
 PHASES = {"a": "tile", "e": "abbey_end", "c": "figure", "w": "wagon", "n": "abbey_end"}
@@ -57,8 +57,9 @@ async def on_component(
             await pick(interaction, game_id, turn, choice or "", tile)
         case ids.MoreSquares():
             await more_squares(interaction, game_id, turn)
-        case ids.PlaceStep(x=x, y=y, rotation=rot, tile=tile):
-            await update_step(interaction, game_id, turn, x, y, rot, tile, "")
+        case ids.PlaceStep(x=x, y=y, rotation=rot, tile=tile, choice=page):
+            # Another rotation (page ""), or the step's other page of places ("p2", "p1").
+            await update_step(interaction, game_id, turn, x, y, rot, tile, page)
         case ids.FigureMenu(x=x, y=y, rotation=rot, tile=tile):  # plays like a spot button
             await confirm(interaction, game_id, turn, x, y, rot, tile, choice or "none")
         case ids.Confirm(x=x, y=y, rotation=rot, tile=tile, choice=picked):
@@ -234,26 +235,49 @@ def figure_label(choice: FigureChoice, locale: str) -> str:
     return f"{choice.number} · {role}"
 
 
+#: Figure buttons a step shows (rows 1 to 3, five each: row 0 holds the rotations, row 4 **No
+#: figure** and the pages); past it, one menu.
+STEP_BUTTONS = 15
+
+
+def page_of(choice: str, pages: int) -> int:
+    """The page a step's ``choice`` names: ``p2`` the second, anything else the first."""
+    if choice.startswith("p") and digits(choice[1:]):
+        return min(max(int(choice[1:]) - 1, 0), max(pages - 1, 0))
+    return 0
+
+
+def page_words(page: Sequence[SpotPlace], locale: str) -> str:
+    """A page button's caption: "Spots 6-9"."""
+    return tr("spot_page", locale, first=page[0].number, last=page[-1].number)
+
+
 async def step(
     snap: Snapshot, locale: str, x: int, y: int, rot: str, tile: str, choice: str = ""
 ) -> tuple[str, discord.File, discord.ui.View]:
-    """The private placement step: the tile in place with a see-through figure on every spot
-    it offers, numbered; one button per spot and **No figure**, each of which plays the move.
-    Other rotations that fit the square are offered as buttons (the step is redrawn)."""
+    """The private placement step: the tile in place with one number on every place it offers
+    (a feature, a barn's corner), a see-through figure there; one button per figure that may
+    go on a place ("2 · knight", "2 · large follower", "2 · mayor") and **No figure**, each of
+    which plays the move. A tile with more places than a picture numbers shows them on two
+    pages (``choice`` ``p2``: the second), a button apart. Other rotations that fit the square
+    are offered as buttons (the step is redrawn)."""
     game = snap.require_game()
     gid, turn = snap.row.id, snap.view.turn
     first = first_action(game, x, y, rot, tile)
     shown = await asyncio.to_thread(checked_step, snap, first)
-    figures = shown.figures
+    pages = shown.pages
+    index = page_of(choice, len(pages))
+    places = pages[index]
+    figures = [f for p in places for f in p.choices]
     styles = images.seat_styles(snap.row)
     offered = {r: f"{r}°" for r in shown.rotations}
     oriented = shown.oriented
-    ghosts = [GhostSpot(f.action.at, f.figure, f.number) for f in figures]
+    ghosts = shown.ghosts(places)
     seat = snap.view.seat or 0
     file = await images.step_file(
         game,
         first,
-        shown.spots,
+        {p.at: p.number for p in places},
         locale,
         rotations=offered,
         styles=styles,
@@ -270,6 +294,25 @@ async def step(
     else:
         lines = [tr("step_intro_one", locale, label=shown.label)]
     lines.append(tr("step_pick" if figures else "step_no_spot", locale))
+    if places and oriented is not None:
+        lines.append(
+            " · ".join(
+                tr("spot_place", locale, label=p.number, spot=spot_words(oriented, p.at, locale))
+                for p in places
+            )
+        )
+    if len(pages) > 1:
+        others = " · ".join(page_words(p, locale) for i, p in enumerate(pages) if i != index)
+        lines.append(
+            tr(
+                "step_page",
+                locale,
+                first=places[0].number,
+                last=places[-1].number,
+                total=len(shown.places),
+                other=others,
+            )
+        )
     lines.extend(families.hooks(game.setup.game).step_lines(shown.after, locale))
     view = discord.ui.View(timeout=None)
     if len(offered) > 1:  # the other rotations that fit here, as in the pictures
@@ -280,21 +323,9 @@ async def step(
             caption = tr("turn_button", locale, rotation=r)
             place = ids.PlaceStep(gid, turn, x, y, str(r), tile)
             view.add_item(button(place, caption, style, row=0))
-    names = [
-        (
-            f,
-            tr(
-                "spot_option",
-                locale,
-                label=f.number,
-                role=figure_name(f, locale),
-                spot=spot_words(oriented, f.action.at, locale) if oriented is not None else "",
-            ),
-        )
-        for f in figures
-    ]
-    if len(names) <= 14:
-        for i, (f, text) in enumerate(names):
+    if len(figures) <= STEP_BUTTONS:
+        for i, f in enumerate(figures):
+            text = tr("spot_button", locale, label=f.number, role=figure_name(f, locale))
             view.add_item(
                 button(
                     ids.Confirm(gid, turn, x, y, rot, tile, f.value),
@@ -304,13 +335,30 @@ async def step(
                 )
             )
     else:
-        options = [discord.SelectOption(label=text[:100], value=f.value) for f, text in names[:25]]
+        options = [
+            discord.SelectOption(label=spot_option(f, oriented, locale)[:100], value=f.value)
+            for f in figures[:25]
+        ]
         spots = ids.FigureMenu(gid, turn, x, y, rot, tile)
         view.add_item(select(spots, tr("spot_menu", locale), options, row=1))
-    none_text = tr("no_figure" if figures else "place_tile", locale)
+    none_text = tr("no_figure" if shown.figures else "place_tile", locale)
     no_figure = ids.Confirm(gid, turn, x, y, rot, tile, "none")
     view.add_item(button(no_figure, none_text, discord.ButtonStyle.success, row=4))
+    for i, page in enumerate(pages):
+        if i != index:
+            turn_page = ids.PlaceStep(gid, turn, x, y, rot, tile, f"p{i + 1}")
+            caption = page_words(page, locale)
+            view.add_item(button(turn_page, caption, discord.ButtonStyle.secondary, row=4))
     return "\n".join(lines), file, view
+
+
+def spot_option(choice: FigureChoice, oriented: Oriented | None, locale: str) -> str:
+    """A figure named with its place in words: "2 · knight · city, north" (a menu, the typed
+    command's list)."""
+    spot = spot_words(oriented, choice.action.at, locale) if oriented is not None else ""
+    return tr(
+        "spot_option", locale, label=choice.number, role=figure_name(choice, locale), spot=spot
+    )
 
 
 def rot_of(first: PlaceTile | PlaceAbbey | None) -> int | None:

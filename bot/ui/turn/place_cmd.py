@@ -21,11 +21,11 @@ from discord.app_commands import Choice
 from bot.errors import ManagerError, NotAPlayer, NotYourTurn
 from bot.i18n import digits, quote_input
 from bot.manager import Move
-from bot.turn_view import TurnScreen, step_screen
+from bot.turn_view import FigureChoice, TurnScreen, step_screen
 from bot.ui.errors import UIError
 from bot.ui.texts import player_locale, tr
 from bot.ui.turn import post
-from bot.ui.turn.flow import figure_name
+from bot.ui.turn.flow import figure_name, spot_option
 from bot.ui.turn.state import Snapshot, resolve, snapshot
 from catalogs import LANGUAGES
 from engine import Game, PlaceAbbey, PlaceFigure, PlaceTile
@@ -134,24 +134,29 @@ def first_move(
 
 
 def parse_figure(
-    figures: Sequence[PlaceFigure], text: str, locale: str | None = None
+    figures: Sequence[FigureChoice], text: str, locale: str | None = None
 ) -> PlaceFigure | None:
-    """``none``, a spot number, or ``figure.at`` among ``figures`` (the step's, in the engine's
-    order); None means no figure."""
+    """``none``, a spot number (the step's: one per place), a spot number and a figure ("3
+    hut", "2 mayor", "2 large"), or ``figure.at`` among the step's ``figures``; None means no
+    figure. A bare number is the first figure its place offers (the follower, where one may
+    go)."""
     value = text.strip().lower()
     if value in ("", "none", "aucun", "kein", "keine", "0", "-"):
         return None
-    number = value.split(" ")[0]
-    # Numbers are those of the placement step: one per figure choice, in the engine's order.
-    if digits(number) and 1 <= int(number) <= len(figures):
-        chosen = figures[int(number) - 1]
-        if "hut" in value and chosen.figure != "hut":  # "3 hut": the hut on that same spot
-            return next((f for f in figures if f.at == chosen.at and f.figure == "hut"), chosen)
-        return chosen
-    for figure in figures:
-        if f"{figure.figure}.{figure.at}".lower() == value:
-            return figure
-    legal = ", ".join(str(i + 1) for i in range(len(figures)))
+    number, _, rest = value.partition(" ")
+    at_place = [f for f in figures if f.number == number]
+    if digits(number) and at_place:
+        word = rest.strip()
+        if word:
+            for choice in at_place:
+                names = (choice.figure, choice.role, figure_name(choice, locale or "en"))
+                if any(n.lower().replace("_", " ").startswith(word) for n in names):
+                    return choice.action
+        return at_place[0].action
+    for choice in figures:
+        if choice.value.lower() == value:
+            return choice.action
+    legal = ", ".join(dict.fromkeys(f.number for f in figures))
     none = tr("none_word", locale)
     if not legal:
         raise UIError("bad_figure_none", figure=quote_input(text), none=none)
@@ -180,8 +185,7 @@ async def place(
     game, screen = snap.require_game(), snap.screen
     tile = first_move(game, screen, cell, rotation)
     shown = await asyncio.to_thread(step_screen, game, screen, tile)
-    figures = [f.action for f in shown.figures]
-    chosen = parse_figure(figures, figure, player_locale(interaction, row.locale))
+    chosen = parse_figure(shown.figures, figure, player_locale(interaction, row.locale))
     await interaction.response.defer(ephemeral=True, thinking=True)
     # The whole turn in one move, as the buttons play it (a crash never splits a turn).
     move = Move((tile, chosen)) if chosen is not None else Move((tile,), close=True)
@@ -268,6 +272,7 @@ async def figure_choices(interaction: discord.Interaction, current: str) -> list
         first = PlaceTile(x, y, rotation if rotation in rotations else offered[0])
     shown = await asyncio.to_thread(step_screen, game, screen, first)
     choices = [
-        Choice(name=f"{f.number} · {figure_name(f, locale)}", value=f.value) for f in shown.figures
+        Choice(name=spot_option(f, shown.oriented, locale)[:100], value=f.value)
+        for f in shown.figures
     ]
     return [none, *choices][:25]

@@ -3,8 +3,8 @@
 A tile is never named by its code in a message (the codes look like square letters): it is
 described by what it shows ("city on 2 sides with a pennant · road"). A rotation offered in a
 menu says what lies on each side once turned ("N city · E road · S field · W road"). A figure
-spot says its feature and where it lies on the tile ("road, south"); a wagon target says that
-and where its tile lies from the last tile.
+spot says its feature and where it lies on the tile ("road, south"), in words no other spot of
+the tile shares; a wagon target says that and where its tile lies from the last tile.
 """
 
 from __future__ import annotations
@@ -129,15 +129,43 @@ def direction(oriented: Oriented, at: int | str) -> str:
     return (ns + ew) or "C"
 
 
+def _local(oriented: Oriented, at: int | str) -> int:
+    """The local feature under spot ``at`` (-1 for a barn's corner or no feature)."""
+    return -1 if isinstance(at, str) and at in CORNER_SPOTS else oriented.feature_at(at)
+
+
+def edges_key(oriented: Oriented, local: int) -> str:
+    """The sides of the tile a feature touches, in the order N, E, S, W: "NS", "ES", "" (a
+    cloister)."""
+    return "".join(SIDES[e] for e in sorted(oriented.features[local].edges))
+
+
 def spot_words(oriented: Oriented, at: int | str, locale: str | None) -> str:
-    """The feature under a spot and where it lies: "road, south", "cloister"."""
-    local = -1 if isinstance(at, str) and at in CORNER_SPOTS else oriented.feature_at(at)
-    kind = oriented.features[local].type if local >= 0 else "field"
+    """The feature under a spot and where it lies, unique on the tile: "road, south",
+    "cloister", "field corner, south-east"; a feature through the centre, or two features of a
+    kind lying the same way, are told by the sides each touches ("road, north-south" and
+    "road, east-west", an en dash in the words)."""
+    local = _local(oriented, at)
+    corner = isinstance(at, str) and at in CORNER_SPOTS
+    kind = "corner" if corner else (oriented.features[local].type if local >= 0 else "field")
     where = direction(oriented, at)
-    word = feature_word(kind, locale)
-    if where == "C":
-        return word
-    return f"{word}, {catalogs.text('direction', where, locale)}"
+    parts = [feature_word(kind, locale)]
+    if where != "C":
+        parts.append(catalogs.text("direction", where, locale))
+    if local >= 0 and (where == "C" or _looks_alike(oriented, local, where)):
+        edges = edges_key(oriented, local)
+        if edges:
+            parts.append(catalogs.text("edges", edges, locale))
+    return ", ".join(parts)
+
+
+def _looks_alike(oriented: Oriented, local: int, where: str) -> bool:
+    """Whether another feature of the tile has the same kind and lies the same way."""
+    kind = oriented.features[local].type
+    return any(
+        j != local and f.type == kind and direction(oriented, oriented.at_label(j)) == where
+        for j, f in enumerate(oriented.features)
+    )
 
 
 def tiles_in_words(snap: Snapshot) -> Callable[[str], str] | None:

@@ -263,15 +263,56 @@ def test_hunters_events_read_as_sentences_in_both_languages() -> None:
 
 
 def test_a_typed_spot_number_can_ask_for_the_hut() -> None:
-    from bot.turn_view import spot_labels
+    from bot.turn_view import figure_choices
     from bot.ui.turn.place_cmd import parse_figure
     from engine import Game, PlaceTile, Setup
 
     game = Game(Setup(players=("A", "B"), game="hunters", draw=("S", "L13", "L53")))
     game.play(PlaceTile(-1, 0, 0))  # L13: four rivers into a lake, beside the start tile's river
-    river = next(f for f in game.legal_figures() if f.figure == "hut" and f.at != "I1")
-    figures = game.legal_figures()
-    number = spot_labels(figures)
-    assert parse_figure(figures, number[river.at]) is not None
-    assert parse_figure(figures, number[river.at]).figure == "man"  # type: ignore[union-attr]
-    assert parse_figure(figures, f"{number[river.at]} hut") == river
+    figures = figure_choices(game)
+    river = next(f for f in figures if f.figure == "hut" and f.action.at != "I1")
+    assert parse_figure(figures, river.number) is not None
+    assert parse_figure(figures, river.number).figure == "man"  # type: ignore[union-attr]
+    assert parse_figure(figures, f"{river.number} hut") == river.action
+    assert parse_figure(figures, f"{river.number} fisher").figure == "man"  # type: ignore[union-attr]
+
+
+async def test_a_tile_with_nine_places_shows_its_meadows_a_tap_apart(
+    simcord_env: simcord.Env,
+) -> None:
+    """L41 (two rivers into a lake between two forests) offers nine places: the forests, the
+    rivers and the lake on the step's picture, the four meadows on a second page one button
+    away; a hunter there still plays the whole move in one tap."""
+    table = Table(simcord_env)
+    game_id, lobby = await hunters_lobby(table)
+    await table.players[1].click(lobby, custom_id=f"cc:lobby:{game_id}:join")
+    manager = table.bot.manager
+    row = await manager.game(game_id)
+    extra = {"draw": ["S", "L41", "L34", "L53"], "bonus_draw": BONUS}
+    await manager.storage.save_game(dataclasses.replace(row, setup_extra=extra))
+    manager.seeds = lambda: 5
+    await table.players[0].click(lobby, custom_id=f"cc:lobby:{game_id}:start")
+    view = await manager.decision(game_id)
+    player = table.actor(view.user_id)
+    prompt = table.last()
+    menu_id, option = next((m, o) for m, o in put_options(prompt) if o["value"] == "1,0,0")
+    await player.select(prompt, [option["value"]], custom_id=menu_id)
+    step = await live_step(table, game_id, player)
+    assert_png(simcord_env, step)
+    captions = [c.get("label", "") for c in components(step) if c.get("type") == 2]
+    assert "**5** lake" in step.content and "**6**" not in step.content, step.content
+    assert "5 · hut" in captions and not any(c.startswith("6 ·") for c in captions)
+    assert "**Spots 6\u20139** shows the others" in step.content, step.content
+    page = next(i for i in custom_ids(step, "cc:pl:") if i.endswith(":p2"))
+    await player.click(step, custom_id=page)
+    fields = await live_step(table, game_id, player)
+    assert_png(simcord_env, fields)
+    labels = {c.get("label", ""): c["custom_id"] for c in components(fields) if c.get("type") == 2}
+    assert {"6 · hunter", "7 · hunter", "8 · hunter", "9 · hunter", "Spots 1\u20135"} <= set(labels)
+    assert "**6** meadow" in fields.content and "**1**" not in fields.content, fields.content
+    assert any(i.endswith(":p1") for i in custom_ids(fields, "cc:pl:"))
+    await player.click(fields, custom_id=labels["6 · hunter"])
+    record = await manager.records.full_record(game_id)
+    placed = record["actions"][-1]
+    assert placed["type"] == "place_figure" and placed["figure"] == "man", placed
+    assert "hunter" in table.last().content, table.last().content
