@@ -41,7 +41,9 @@ class Job:
 
     - ``board``: the whole board, the squares of ``candidates`` lettered.
     - ``turn``: the phone picture of a turn (:mod:`renderer.phone`): ``card``, ``candidates``,
-      ``whole``; also returns the letters left outside the picture.
+      ``whole``, and for a family that letters features too (The Castle's wall-tile targets)
+      ``extra["features"]`` ((x, y, at) -> letter); also returns the letters left outside the
+      picture.
     - ``help``: the help's example turn, drawn as a ``turn`` (``candidates``, ``card``).
     - ``spots``: the figure spots of the tile just placed, numbered (``extra["spots"]``).
     - ``preview``: the tile ghosted at ``extra["placement"]`` (a ``PlaceTile``) with its spots
@@ -115,7 +117,12 @@ def _draw(game: Game, job: Job) -> tuple[bytes, tuple[str, ...]]:
         return render_board(game, options, candidates=job.candidates or None), ()
     if job.kind in ("turn", "help"):
         picture = turn_picture(
-            game, options, candidates=job.candidates, card=job.card, whole=job.whole
+            game,
+            options,
+            candidates=job.candidates,
+            card=job.card,
+            whole=job.whole,
+            features=extra.get("features"),
         )
         return encode_png(picture.image, family=game.setup.game), picture.hidden
     if job.kind == "spots":

@@ -140,13 +140,16 @@ def turn_picture(
     candidates: Mapping[Pos, str] | None = None,
     card: TileCard | None = None,
     whole: bool = False,
+    features: Mapping[tuple[int, int, int | str], str] | None = None,
 ) -> PhonePicture:
     """The phone picture of the board now (see the module's text). ``whole`` draws every square
-    however large the board (``/carcassonne board``)."""
+    however large the board (``/carcassonne board``); ``features`` letters features of a
+    family's own picture (The Castle's wall-tile targets)."""
     options = options or RenderOptions()
     own = families.pictures(game.setup.game).phone
     if own is not None:
-        return own(game, options, candidates=candidates, card=card)  # type: ignore[no-any-return]
+        extra = {"features": features} if features else {}
+        return own(game, options, candidates=candidates, card=card, **extra)  # type: ignore[no-any-return]
     candidates = candidates or {}
     measures = Measures([], [], [])
     area = extent(game, list(candidates))

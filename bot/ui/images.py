@@ -159,12 +159,15 @@ async def turn_file(
     styles: Sequence[int] = (),
     whole: bool = False,
     dead: bool = False,
+    features: Mapping[tuple[int, int, int | str], str] | None = None,
 ) -> tuple[discord.File, tuple[str, ...]]:
     """The turn picture made for phones (see :mod:`renderer.phone`): the drawn tile, the board
     near the action with its lettered squares (the dead squares crossed out with ``dead``), the
-    players. Also returns the letters of the squares left outside the picture."""
+    players; The Castle's wall-tile targets lettered too (``features``). Also returns the
+    letters of the squares left outside the picture."""
     options = RenderOptions(lang=lang, dead_squares=dead)
-    job = Job("turn", game.record(), options, tuple(styles), candidates, card, whole)
+    extra = {"features": dict(features)} if features else {}
+    job = Job("turn", game.record(), options, tuple(styles), candidates, card, whole, extra)
     return await _picture("turn.png", game, job)
 
 

@@ -50,6 +50,8 @@ SPACE: pal.RGB = (238, 230, 210)
 SPACE_TEN: pal.RGB = pal.CITY
 EARTH: pal.RGB = (222, 210, 184)
 EARTH_LINE: pal.RGB = (200, 186, 158)
+#: The badge of a wall tile's target (a tower or house lettered for wall tiles 2 and 3).
+TARGET: pal.RGB = (150, 24, 24)
 #: Height of the players' strip under the castle, in tiles (for fitting the picture).
 STRIP_TILES = 4.0
 
@@ -164,7 +166,11 @@ def draw_castle(
             sx, sy = spot_point(placed.oriented, at)
             unit = (min(0.8, max(0.2, sx + 0.2)), min(0.8, max(0.2, sy - 0.2)))
             cx, cy = frame.point((x, y), unit)
-            badge(draw, (cx, cy), label, max(9.0, t * 0.17), (150, 24, 24))
+            # As large as the squares' letters on a phone picture (label_scale > 1).
+            r = max(9.0, t * 0.17 * max(1.0, options.label_scale * 1.2))
+            size = badge(draw, (cx, cy), label, r, TARGET)
+            if measures is not None:
+                measures.letters.append(size)
     return image, frame
 
 

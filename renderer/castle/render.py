@@ -233,10 +233,12 @@ def castle_phone_picture(
     *,
     candidates: Mapping[Pos, str] | None = None,
     card: TileCard | None = None,
+    features: Mapping[FeatureKey, str] | None = None,
 ) -> PhonePicture:
     """The castle's turn picture for a phone (see :mod:`renderer.phone`): the drawn tile, the
-    whole castle :data:`~renderer.phone.WIDTH` pixels wide with large letters and subjects,
-    the players under it."""
+    whole castle :data:`~renderer.phone.WIDTH` pixels wide with large letters and subjects
+    (``features``: the wall tiles' targets, lettered after the squares), the players under
+    it."""
     import dataclasses
 
     from renderer.board import Measures
@@ -262,7 +264,9 @@ def castle_phone_picture(
         figure_scale=1.6,
     )
     measures = Measures([], [], [])
-    board, _ = draw_castle(castle, opts, candidates=candidates, measures=measures)
+    board, _ = draw_castle(
+        castle, opts, candidates=candidates, feature_labels=features, measures=measures
+    )
     parts = []
     if card is not None:
         parts.append(card_picture(game, card, options, measures))

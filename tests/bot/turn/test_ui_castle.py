@@ -148,23 +148,22 @@ async def test_rules_help_states_the_reconstruction_in_both_languages(
 
 
 async def use_wall_tile_1(table: Table, game_id: int) -> None:
-    """Alice opens the wall-tile step from the turn message, picks tile 1 and confirms."""
+    """Alice plays wall tile 1 in two taps: its button on the turn message, then Confirm."""
     alice = table.players[0]
     prompt = table.last()
-    button = next(i for i in custom_ids(prompt, "cc:wall:"))
-    opened = await alice.click(prompt, custom_id=button)
+    button = next(c for c in components(prompt) if c.get("custom_id", "").startswith("cc:wall:"))
+    assert button["label"] == "Play wall tile 1 · Two turns in a row"
+    opened = await alice.click(prompt, custom_id=button["custom_id"])
     step = step_of(opened)
     assert step.ephemeral
-    assert_png(table.env, step)
-    menu = next(c for c in components(step) if c.get("custom_id", "").startswith("cc:wsel:"))
-    assert [o["value"] for o in menu["options"]] == ["1"]
-    assert "Two turns in a row" in menu["options"][0]["label"]
-    await alice.select(step, ["1"], custom_id=menu["custom_id"])
-    step = step_of(opened)
-    assert "Chosen: 1" in step.content
-    confirm = next(i for i in custom_ids(step, "cc:wok:"))
-    await alice.click(step, custom_id=confirm)
+    assert step.content == "Wall tile 1 · Two turns in a row. **Confirm** plays it."
+    assert [c.get("label") for c in components(step)] == ["Confirm"]
+    await alice.click(step, custom_id=next(i for i in custom_ids(step, "cc:wok:")))
     assert step_of(opened).content == "Played."
+
+
+def bold_names(text: str) -> set[str]:
+    return set(re.findall(r"\*\*(.+?)\*\*", text))
 
 
 async def take_turn(table: Table, game_id: int) -> None:
@@ -201,12 +200,13 @@ async def test_a_castle_game_with_a_wall_tile_played_to_the_final_scores(
     view = await manager.decision(game_id)
     assert view.turn == 6 and view.user_id == alice.id and view.phase == "tile"
     prompt = table.last()
-    assert "Wall tiles (1)" in [c.get("label") for c in components(prompt)]
+    assert "Play wall tile 1 · Two turns in a row" in [c.get("label") for c in components(prompt)]
+    assert not [c for c in components(prompt) if c.get("custom_id", "").startswith("cc:wsel:")]
     assert_png(simcord_env, prompt)
     await use_wall_tile_1(table, game_id)
     played = table.last()
     assert "alice plays wall tile 1" in played.content, played.content
-    assert "Wall tiles" not in [c.get("label") for c in components(played)]
+    assert not custom_ids(played, "cc:wall:") and not custom_ids(played, "cc:wsel:")
     await take_turn(table, game_id)
     again = await manager.decision(game_id)
     assert again.user_id == alice.id and again.turn == 7, "wall tile 1: Alice plays again"
@@ -229,7 +229,7 @@ async def test_a_castle_game_with_a_wall_tile_played_to_the_final_scores(
 
 
 async def test_a_wall_tile_is_played_once_and_only_by_its_owner(simcord_env: simcord.Env) -> None:
-    """Bob cannot open Alice's step; two steps opened for one tile play it once."""
+    """Bob cannot open Alice's confirm; two confirms opened for one tile play it once."""
     table = Table(simcord_env)
     alice, bob = table.players
     game_id = await forced_castle(table)
@@ -239,12 +239,7 @@ async def test_a_wall_tile_is_played_once_and_only_by_its_owner(simcord_env: sim
     assert any("alice" in t and "turn" in t for t in said(refused)), said(refused)
     first = await alice.click(prompt, custom_id=button)
     second = await alice.click(prompt, custom_id=button)
-    confirms = []
-    for opened in (first, second):
-        step = step_of(opened)
-        menu = next(c for c in components(step) if c.get("custom_id", "").startswith("cc:wsel:"))
-        await alice.select(step, ["1"], custom_id=menu["custom_id"])
-        confirms.append(next(i for i in custom_ids(step_of(opened), "cc:wok:")))
+    confirms = [next(i for i in custom_ids(step_of(o), "cc:wok:")) for o in (first, second)]
     await alice.click(step_of(first), custom_id=confirms[0])
     late = await alice.click(step_of(second), custom_id=confirms[1])
     assert any("no wall tile 1" in t for t in said(late)), said(late)
@@ -275,22 +270,21 @@ async def test_wall_tile_2_after_a_knight_doubles_that_tower(simcord_env: simcor
     assert "put a knight on it" in wall_step.content
     assert "Before your turn is scored" in wall_step.content
     labels = [c.get("label") for c in components(wall_step)]
-    assert "Wall tiles (1)" in labels and "End my turn" in labels
-    opened = await alice.click(
-        wall_step, custom_id=next(i for i in custom_ids(wall_step, "cc:wall:"))
-    )
+    assert "End my turn" in labels
+    # One wall tile and one target: a button naming both, lettered after the squares (none
+    # are lettered in this phase: A).
+    button = next(c for c in components(wall_step) if c.get("custom_id", "").startswith("cc:wall:"))
+    assert button["label"] == "Play wall tile 2 · Tower A scores double for you"
+    assert_png(simcord_env, wall_step)
+    opened = await alice.click(wall_step, custom_id=button["custom_id"])
     step = step_of(opened)
-    assert_png(simcord_env, step)
-    menu = next(c for c in components(step) if c.get("custom_id", "").startswith("cc:wsel:"))
-    option = menu["options"][0]
-    assert option["label"] == "2 · Tower A scores double for you"
-    await alice.select(step, [option["value"]], custom_id=menu["custom_id"])
-    await alice.click(
-        step_of(opened), custom_id=next(i for i in custom_ids(step_of(opened), "cc:wok:"))
-    )
+    assert step.content.startswith("Wall tile 2 · Tower A scores double for you. **Confirm**")
+    assert "The tower of 1 tile lettered A in the turn picture." in step.content, step.content
+    assert bold_names(step.content) <= {c.get("label") for c in components(step)}
+    await alice.click(step, custom_id=next(i for i in custom_ids(step, "cc:wok:")))
     played = table.last()
     assert "alice plays wall tile 2: the tower at (6, 0) will score double" in played.content
-    assert "Wall tiles (1)" not in [c.get("label") for c in components(played)]
+    assert not custom_ids(played, "cc:wall:")
     await alice.click(played, custom_id=next(i for i in custom_ids(played, "cc:wend:")))
     view = await table.bot.manager.decision(game_id)
     assert (view.turn, view.phase) == (7, "tile") and view.user_id == table.players[1].id
@@ -319,7 +313,7 @@ async def test_a_typed_turn_with_no_subject_keeps_the_turn_open_as_the_buttons_d
     view = await table.bot.manager.decision(game_id)
     assert (view.turn, view.phase, view.user_id) == (before.turn, "figure", alice.id), option
     labels = [c.get("label") for c in components(table.last())]
-    assert "End my turn" in labels and "Wall tiles (1)" in labels
+    assert "End my turn" in labels and "Play wall tile 1 · Two turns in a row" in labels
     record = await table.bot.manager.records.full_record(game_id)
     assert record["actions"][-1]["type"] == "place_tile"  # no pass after it
 
