@@ -367,13 +367,21 @@ def step_screen(game: Game, screen: TurnScreen, first: PlaceTile | PlaceAbbey | 
     )
 
 
-def example_turn(names: tuple[str, str], seed: int = 11, turn: int = 6) -> tuple[Game, TurnScreen]:
-    """A small example game (the help's), played at random to ``turn``, and its turn view."""
-    game = Game(Setup(players=names, seed=seed))
+def example_turn(
+    names: tuple[str, str],
+    seed: int = 11,
+    turn: int = 6,
+    *,
+    game: str = "carcassonne",
+    expansions: tuple[str, ...] = (),
+) -> tuple[Game, TurnScreen]:
+    """A small example game of ``game`` (with ``expansions``; the help's), played at random to
+    ``turn``, and its turn view."""
+    example = Game(Setup(players=names, seed=seed, game=game, expansions=expansions))
     rng = random.Random(seed)
-    while game.turn < turn:
-        game.play(random_action(game, rng))
-    return game, turn_screen(game)
+    while example.turn < turn and not example.finished:
+        example.play(random_action(example, rng))
+    return example, turn_screen(example)
 
 
 def closing(step: StepScreen) -> Pass | None:

@@ -21,6 +21,7 @@ from renderer import palette as pal
 from renderer.board import Pos
 from renderer.encode import encode_png
 from renderer.endgame import render_game_end
+from renderer.help import help_picture
 from renderer.options import RenderOptions
 from renderer.phone import TileCard, turn_picture
 from renderer.recent import RecentGames
@@ -44,7 +45,8 @@ class Job:
       ``whole``, and for a family that letters features too (The Castle's wall-tile targets)
       ``extra["features"]`` ((x, y, at) -> letter); also returns the letters left outside the
       picture.
-    - ``help``: the help's example turn, drawn as a ``turn`` (``candidates``, ``card``).
+    - ``help``: the help's example turn, drawn as a ``turn`` (``candidates``, ``card``) with the
+      legend of every mark it shows under it (:mod:`renderer.help`).
     - ``spots``: the figure spots of the tile just placed, numbered (``extra["spots"]``).
     - ``preview``: the tile ghosted at ``extra["placement"]`` (a ``PlaceTile``) with its spots
       (``extra["spots"]``).
@@ -115,7 +117,10 @@ def _draw(game: Game, job: Job) -> tuple[bytes, tuple[str, ...]]:
     options, extra = job.options, job.extra
     if job.kind == "board":
         return render_board(game, options, candidates=job.candidates or None), ()
-    if job.kind in ("turn", "help"):
+    if job.kind == "help":
+        shown, _ = help_picture(game, options, candidates=job.candidates, card=job.card)
+        return encode_png(shown.image, family=game.setup.game), shown.hidden
+    if job.kind == "turn":
         picture = turn_picture(
             game,
             options,

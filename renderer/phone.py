@@ -25,7 +25,7 @@ from PIL import Image, ImageDraw
 
 import catalogs
 from engine.carcassonne.traders_builders import goods
-from renderer import emblems, families
+from renderer import emblems, families, marks
 from renderer import palette as pal
 from renderer.board import Measures, Pos, Window, draw_board, glyph_height
 from renderer.figures import figure_icon
@@ -326,8 +326,10 @@ def players_table(
         cx = first + i * col_w + col_w // 2
         if kind == "abbey":
             abbey_icon(draw, (cx, pad + 20), 18)
+            marks.used("abbey")
         else:
             icon = figure_icon(5, kind, 96)
+            marks.used(f"figure:{kind}")
             image.paste(icon, (cx - icon.width // 2, pad + 20 - icon.height // 2), icon)
         for n, line in enumerate(titles[i]):
             at = (cx, pad + 44 + n * (size + 2))
@@ -336,6 +338,7 @@ def players_table(
         gx = goods_x + goods_w // 2
         for k, kind in enumerate(emblems.GOODS):
             icon = emblems.goods_icon(kind, 30)
+            marks.used(f"goods:{kind}")
             at = (round(gx + (k - 1) * goods_w / 3) - 15, pad + 5)
             image.paste(icon, at, icon)
         draw.text(
@@ -349,7 +352,9 @@ def players_table(
         cy = y0 + row_h // 2
         if player == current:
             draw.rounded_rectangle((4, y0 + 2, WIDTH - 4, y0 + row_h - 2), 14, fill=(255, 236, 170))
+            marks.used("to_move")
         icon = figure_icon(player, "follower", 120)
+        marks.used(f"seat:{player}")
         image.paste(icon, (pad, cy - icon.height // 2), icon)
         x = pad + icon.width + 10
         shown = shortened(draw, game.setup.players[player], big, score_x - 130 - x)

@@ -310,8 +310,10 @@ async def tiles_file(game: Game, lang: str, *, dead: bool = True) -> discord.Fil
 async def help_file(
     game: Game, lang: str, candidates: Mapping[Pos, str], card: TileCard | None
 ) -> discord.File:
-    """The help's example turn picture (a turn picture of the example ``game``)."""
-    job = Job("help", game.record(), RenderOptions(lang=lang), (), candidates, card)
+    """The help's example turn picture: a turn picture of the example ``game`` (dead squares
+    crossed out, as in a game), with the legend of its marks under it."""
+    options = RenderOptions(lang=lang, dead_squares=True)
+    job = Job("help", game.record(), options, (), candidates, card)
     return (await _picture("help-turn.png", game, job))[0]
 
 
