@@ -5,16 +5,19 @@ discord.py against an in-process fake of Discord) from ``/carcassonne new`` to t
 At every decision the bot asks for (a turn message), the deciding player picks uniformly at random
 among the complete moves the interface offers (a square and rotation, then a figure spot or No
 figure, a figure on a step's second page costing the tap to it; a wagon target or taking it
-back; an end-game abbey hole or No abbey; in The Castle, End my turn when it stays open) and
-enters it the shortest way the interface allows. Every click, menu choice or command counts,
-menu paging included ("More squares", a step's second page). Prints interactions per decision
-(mean, min, max) per game family.
+back; an end-game abbey hole or No abbey; in The Castle, End my turn when it stays open, and,
+every other time one is offered, a wall tile: its button or its entry in the wall-tile menu,
+then Confirm) and enters it the shortest way the interface allows. Every click, menu choice or
+command counts, menu paging included ("More squares", a step's second page). Prints
+interactions per decision (mean, min, max) per game family, and the wall tiles played with the
+most interactions one took.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import random
 import re
 import statistics
@@ -84,12 +87,29 @@ async def live_step(bot: CarcassonneBot, game_id: int, user: int) -> Any:
 
 
 async def decide(
-    thread: Any, bot: CarcassonneBot, game_id: int, actor: Any, rng: random.Random
+    thread: Any,
+    bot: CarcassonneBot,
+    game_id: int,
+    actor: Any,
+    rng: random.Random,
+    walls: list[int] | None = None,
 ) -> int:
     """Answer the decision of the last turn message with a random complete move; returns the
-    interactions it took."""
+    interactions it took (a wall tile's are also added to ``walls``)."""
     prompt = thread.last_message
     count = 0
+    wall_menu = menus(prompt, "cc:wsel:")
+    wall_button = ids(prompt, "cc:wall:")
+    if (wall_menu or wall_button) and rng.random() < 0.5:  # The Castle: a wall tile
+        if wall_button:
+            shown = await actor.click(prompt, custom_id=wall_button[0])
+        else:
+            menu_id, value = rng.choice(wall_menu)
+            shown = await actor.select(prompt, [value], custom_id=menu_id)
+        await actor.click(shown.response, custom_id=ids(shown.response, "cc:wok:")[0])
+        if walls is not None:
+            walls.append(2)
+        return 2
     if ids(prompt, "cc:hand:"):  # the tactical hand: open it first
         opened = await actor.click(prompt, custom_id=ids(prompt, "cc:hand:")[0])
         count += 1
@@ -157,6 +177,9 @@ async def decide(
 
 
 Inspect = Callable[[simcord.Env, Any], None]
+#: The Castle's wall tiles on its towers in track order: those played by hand (1-3) first, so
+#: that a game of random moves comes to play some (with a random deal most games never do).
+WALL_DRAW = (1, 2, 3, 1, 2, 3, 4, 5, 6, 7, 8, 9, 4)
 
 
 async def play(
@@ -165,8 +188,10 @@ async def play(
     players: int,
     seed: int,
     inspect: Inspect | None = None,
+    walls: list[int] | None = None,
 ) -> list[int]:
-    """Interactions per decision of one full game; ``inspect`` sees every turn message."""
+    """Interactions per decision of one full game; ``inspect`` sees every turn message;
+    ``walls`` collects the interactions of each wall tile played (The Castle)."""
     with tempfile.TemporaryDirectory() as folder:
         bot = CarcassonneBot(
             Settings(
@@ -190,6 +215,10 @@ async def play(
             game_id = int(found[0])
             for person in people[1:]:
                 await person.click(lobby, custom_id=f"cc:lobby:{game_id}:join")
+            if options.get("game") == "castle":  # the wall tiles played by hand on the towers
+                row = await bot.manager.game(game_id)
+                extra = {**(row.setup_extra or {}), "wall_draw": list(WALL_DRAW)}
+                await bot.manager.storage.save_game(dataclasses.replace(row, setup_extra=extra))
             bot.manager.seeds = lambda: seed
             await people[0].click(lobby, custom_id=f"cc:lobby:{game_id}:start")
             thread = channel.threads[-1]
@@ -202,7 +231,7 @@ async def play(
                 actor = next(p for p in people if p.id == view.user_id)
                 if inspect is not None:
                     inspect(env, thread.last_message)
-                counts.append(await decide(thread, bot, game_id, actor, rng))
+                counts.append(await decide(thread, bot, game_id, actor, rng, walls))
             await bot.close_database()
             return counts
 
@@ -217,12 +246,18 @@ def main() -> None:
     for family, options, players in FAMILIES:
         started = time.perf_counter()
         counts: list[int] = []
+        walls: list[int] = []
         for game in range(args.games):
-            counts += asyncio.run(play(family, options, players, args.seed + game))
+            counts += asyncio.run(play(family, options, players, args.seed + game, walls=walls))
         print(
             f"{family:28} {args.games:>5} {len(counts):>9} {statistics.fmean(counts):>6.2f} "
             f"{min(counts):>4} {max(counts):>4}  {time.perf_counter() - started:.0f}"
         )
+        if walls:
+            print(
+                f"{'  its wall tiles played':28} {'':>5} {len(walls):>9} {'':>6} {'':>4} "
+                f"{max(walls):>4}"
+            )
 
 
 if __name__ == "__main__":

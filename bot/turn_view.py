@@ -197,11 +197,14 @@ class WagonTarget:
 
 @dataclass(frozen=True, slots=True)
 class WallChoice:
-    """A wall tile playable now (The Castle), with the letter of the tower or house it names."""
+    """A wall tile playable now (The Castle), with the letter of the tower or house it names
+    (lettered on the turn picture after the squares, so no letter means two things) and how
+    many tiles that feature has (0 for tile 1, which names none)."""
 
     value: str
     action: UseWallTile
     target: str
+    tiles: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,7 +319,7 @@ def turn_screen(game: Game, game_id: int = 0) -> TurnScreen:
             WagonTarget(lettered[(m.x, m.y, m.at)], m, _feature(game, m.x, m.y, m.at))
             for m in sorted(game.legal(MoveWagon), key=lambda m: (m.y, m.x, str(m.at)))
         )
-    walls, marks = _walls(game) if not game.finished else ((), {})
+    walls, marks = _walls(game, len(labels)) if not game.finished else ((), {})
     return TurnScreen(
         game_id=game_id,
         turn=decision.turn,
@@ -355,21 +358,24 @@ def wall_value(action: UseWallTile) -> str:
     return ",".join(str(v) for v in (action.wall, *action.target))
 
 
-def _walls(game: Game) -> tuple[tuple[WallChoice, ...], dict[Spot, str]]:
-    """The wall tiles playable now, their targets lettered (a letter per feature)."""
+def _walls(game: Game, first: int = 0) -> tuple[tuple[WallChoice, ...], dict[Spot, str]]:
+    """The wall tiles playable now, their targets lettered (a letter per feature), from the
+    ``first`` letter on (the squares lettered in the same picture come before)."""
     options = [a for a in game.legal(UseWallTile) if isinstance(a, UseWallTile)]
     letters: dict[int, str] = {}
     marks: dict[Spot, str] = {}
     for action in options:
         found = game.action_target(action)
         if found is not None and found[0] not in letters:
-            letters[found[0]] = label(len(letters))
+            letters[found[0]] = label(first + len(letters))
             marks[found[1]] = letters[found[0]]
     choices: dict[str, WallChoice] = {}
     for action in options:
         found = game.action_target(action)
         target = "" if found is None else letters[found[0]]
-        choices.setdefault(wall_value(action), WallChoice(wall_value(action), action, target))
+        size = 0 if found is None else len(game.board.ftiles[found[0]] or ())
+        value = wall_value(action)
+        choices.setdefault(value, WallChoice(value, action, target, size))
     return tuple(choices.values()), marks
 
 
@@ -440,13 +446,21 @@ def step_screen(game: Game, screen: TurnScreen, first: PlaceTile | PlaceAbbey | 
     )
 
 
-def example_turn(names: tuple[str, str], seed: int = 11, turn: int = 6) -> tuple[Game, TurnScreen]:
-    """A small example game (the help's), played at random to ``turn``, and its turn view."""
-    game = Game(Setup(players=names, seed=seed))
+def example_turn(
+    names: tuple[str, str],
+    seed: int = 11,
+    turn: int = 6,
+    *,
+    game: str = "carcassonne",
+    expansions: tuple[str, ...] = (),
+) -> tuple[Game, TurnScreen]:
+    """A small example game of ``game`` (with ``expansions``; the help's), played at random to
+    ``turn``, and its turn view."""
+    example = Game(Setup(players=names, seed=seed, game=game, expansions=expansions))
     rng = random.Random(seed)
-    while game.turn < turn:
-        game.play(random_action(game, rng))
-    return game, turn_screen(game)
+    while example.turn < turn and not example.finished:
+        example.play(random_action(example, rng))
+    return example, turn_screen(example)
 
 
 def closing(step: StepScreen) -> Pass | None:

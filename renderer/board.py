@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from engine.core.board import Figure, PlacedTile
 from engine.core.tiles import Oriented
-from renderer import families
+from renderer import families, marks
 from renderer import palette as pal
 from renderer.figures import figure_icon, role_of
 from renderer.geometry import CORNER_SPOTS, Point, layout
@@ -205,6 +205,7 @@ def draw_board(
     for pos in dead:
         if 0 <= pos[0] - frame.min_x < frame.cols and 0 <= pos[1] - frame.min_y < frame.rows:
             cross_out(draw, frame.box(pos), t)
+            marks.used("dead")
     for pos, placed in tiles.items():
         x0, y0, _, _ = frame.box(pos)
         image.paste(tile_image(placed.oriented, t), (x0, y0))
@@ -212,13 +213,14 @@ def draw_board(
         _ghost(image, frame, *ghost)
     if last is not None and last in tiles:
         _highlight(draw, frame.box(last), t)
+        marks.used("last")
     for figure in sorted(figures, key=lambda f: (f.pos[1], f.pos[0])):
         under = tiles.get(figure.pos)
         if under is None:
             continue
-        icon = figure_icon(
-            figure.player, role_of(figure, under.oriented), round(t * options.figure_scale)
-        )
+        role = role_of(figure, under.oriented)
+        icon = figure_icon(figure.player, role, round(t * options.figure_scale))
+        marks.used(f"figure:{role}", f"seat:{figure.player}")
         cx, cy = frame.point(figure.pos, figure_point(figure, under))
         image.paste(icon, (cx - icon.width // 2, cy - icon.height // 2), icon)
         if measures is not None:
@@ -234,6 +236,7 @@ def draw_board(
         centre = ((x0 + x1) / 2, (y0 + y1) / 2)
         pad = r * 0.25 if phone else None
         size = badge(draw, centre, label, r, pal.LABEL_FILL, size=fixed, pad=pad)
+        marks.used("letter")
         if measures is not None:
             measures.letters.append(size)
             measures.marks.append((label, pos, badge_box(draw, centre, label, r, fixed, pad)))

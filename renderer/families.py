@@ -71,6 +71,11 @@ class FamilyPieces:
     icon: Callable[[int, str, int], Image.Image]
 
 
+#: A family's own legend samples (:mod:`renderer.legend`): family -> a mark's head (``seat``,
+#: ``figure``, ``palace``...) -> a function of the mark's rest (a seat, a role; "" for none) and
+#: a size, giving the mark drawn in an RGBA square of that size.
+LEGEND: dict[str, dict[str, Callable[[str, int], Image.Image]]] = {}
+
 #: Family -> its own pieces; unset: :mod:`renderer.figures` draws the family's figures.
 PIECES: dict[str, FamilyPieces] = {}
 

@@ -21,6 +21,7 @@ from renderer import palette as pal
 from renderer.board import Pos
 from renderer.encode import encode_png
 from renderer.endgame import render_game_end
+from renderer.help import help_picture
 from renderer.options import RenderOptions
 from renderer.phone import TileCard, turn_picture
 from renderer.recent import RecentGames
@@ -41,8 +42,11 @@ class Job:
 
     - ``board``: the whole board, the squares of ``candidates`` lettered.
     - ``turn``: the phone picture of a turn (:mod:`renderer.phone`): ``card``, ``candidates``,
-      ``whole``; also returns the letters left outside the picture.
-    - ``help``: the help's example turn, drawn as a ``turn`` (``candidates``, ``card``).
+      ``whole``, and for a family that letters features too (The Castle's wall-tile targets)
+      ``extra["features"]`` ((x, y, at) -> letter); also returns the letters left outside the
+      picture.
+    - ``help``: the help's example turn, drawn as a ``turn`` (``candidates``, ``card``) with the
+      legend of every mark it shows under it (:mod:`renderer.help`).
     - ``spots``: the figure spots of the tile just placed, numbered (``extra["spots"]``).
     - ``preview``: the tile ghosted at ``extra["placement"]`` (a ``PlaceTile``) with its spots
       (``extra["spots"]``).
@@ -113,9 +117,17 @@ def _draw(game: Game, job: Job) -> tuple[bytes, tuple[str, ...]]:
     options, extra = job.options, job.extra
     if job.kind == "board":
         return render_board(game, options, candidates=job.candidates or None), ()
-    if job.kind in ("turn", "help"):
+    if job.kind == "help":
+        shown, _ = help_picture(game, options, candidates=job.candidates, card=job.card)
+        return encode_png(shown.image, family=game.setup.game), shown.hidden
+    if job.kind == "turn":
         picture = turn_picture(
-            game, options, candidates=job.candidates, card=job.card, whole=job.whole
+            game,
+            options,
+            candidates=job.candidates,
+            card=job.card,
+            whole=job.whole,
+            features=extra.get("features"),
         )
         return encode_png(picture.image, family=game.setup.game), picture.hidden
     if job.kind == "spots":
@@ -139,7 +151,7 @@ def _draw(game: Game, job: Job) -> tuple[bytes, tuple[str, ...]]:
         own = families.pictures(game.setup.game).phone
         if own is None or game.setup.game != "castle":
             raise ValueError(f"{game.setup.game} has no wall tiles")
-        picture = own(game, options, feature_labels=extra["features"])
+        picture = own(game, options, features=extra["features"])
         return encode_png(picture.image), ()
     if job.kind == "end":
         return render_game_end(game, options), ()

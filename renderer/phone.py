@@ -29,7 +29,7 @@ from PIL import Image, ImageDraw
 
 import catalogs
 from engine.carcassonne.traders_builders import goods
-from renderer import emblems, families
+from renderer import emblems, families, marks
 from renderer import palette as pal
 from renderer.board import (
     Box,
@@ -227,13 +227,16 @@ def turn_picture(
     candidates: Mapping[Pos, str] | None = None,
     card: TileCard | None = None,
     whole: bool = False,
+    features: Mapping[tuple[int, int, int | str], str] | None = None,
 ) -> PhonePicture:
     """The phone picture of the board now (see the module's text). ``whole`` draws every square
-    however large the board (``/carcassonne board``)."""
+    however large the board (``/carcassonne board``); ``features`` letters features of a
+    family's own picture (The Castle's wall-tile targets)."""
     options = options or RenderOptions()
     own = families.pictures(game.setup.game).phone
     if own is not None:
-        return own(game, options, candidates=candidates, card=card)  # type: ignore[no-any-return]
+        extra = {"features": features} if features else {}
+        return own(game, options, candidates=candidates, card=card, **extra)  # type: ignore[no-any-return]
     candidates = candidates or {}
     measures = Measures([], [], [])
     area = extent(game, list(candidates))
@@ -320,14 +323,14 @@ def spot_letters(
     for key, text in spots.items():
         if key[:2] in game.board.tiles:
             by_square.setdefault((key[0], key[1]), []).append((key, text))
-    for pos, marks in by_square.items():
+    for pos, lettered in by_square.items():
         oriented = game.board.tiles[pos].oriented
         box = frame.box(pos)
-        points = [frame.point(pos, spot_point(oriented, key[2])) for key, _ in marks]
+        points = [frame.point(pos, spot_point(oriented, key[2])) for key, _ in lettered]
         placed = within(apart(points, gap), box, r + 2)
         for _ in range(8):
             placed = within(apart([(round(x), round(y)) for x, y in placed], gap), box, r + 2)
-        for (cx, cy), (_, text) in zip(placed, marks, strict=True):
+        for (cx, cy), (_, text) in zip(placed, lettered, strict=True):
             size = badge(draw, (cx, cy), text, r, pal.LABEL_FILL, size=LETTER, pad=r * 0.25)
             measures.letters.append(size)
             measures.marks.append((text, pos, badge_box(draw, (cx, cy), text, r, LETTER, r * 0.25)))
@@ -558,12 +561,15 @@ def players_table(
         cx = first + i * col_w + col_w // 2
         if kind == "abbey":
             abbey_icon(draw, (cx, icon_y + 4), 22)
+            marks.used("abbey")
         else:
             icon = figure_icon(5, kind, 128)
+            marks.used(f"figure:{kind}")
             image.paste(icon, (cx - icon.width // 2, icon_y - icon.height // 2), icon)
     if has_goods:
         for k, kind in enumerate(emblems.GOODS):
             icon = emblems.goods_icon(kind, 44)
+            marks.used(f"goods:{kind}")
             at = (round(goods_x + goods_w / 2 + (k - 1) * goods_w / 3) - 22, icon_y - 22)
             image.paste(icon, at, icon)
     draw.text(
@@ -574,7 +580,9 @@ def players_table(
         cy = y0 + row_h // 2
         if player == current:
             draw.rounded_rectangle((4, y0 + 2, WIDTH - 4, y0 + row_h - 2), 14, fill=(255, 236, 170))
+            marks.used("to_move")
         icon = figure_icon(player, "follower", 120)
+        marks.used(f"seat:{player}")
         image.paste(icon, (pad, cy - icon.height // 2), icon)
         x = pad + icon.width + 10
         shown = shortened(draw, game.setup.players[player], big, score_x - 130 - x)

@@ -16,7 +16,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 import catalogs
-from renderer import emblems, legible
+from renderer import emblems, legible, marks
 from renderer import palette as pal
 from renderer.board import Measures, glyph_height
 from renderer.figures import figure_icon
@@ -104,10 +104,12 @@ def two_row_table(
         if player == seats.current:
             box = (px(4), y0 + px(2), width - px(4), y0 + block - px(2))
             draw.rounded_rectangle(box, px(14), fill=(255, 236, 170))
+            marks.used("to_move")
         elif player:
             draw.line((pad, y0, width - pad, y0), fill=pal.EMPTY_LINE, width=px(2))
         cy = y0 + name_row // 2 + px(2)
         mark = figure_icon(player, "follower", px(120))
+        marks.used(f"seat:{player}")
         image.paste(mark, (pad, cy - mark.height // 2), mark)
         score = str(seats.scores[player])
         draw.text((score_x, cy), score, font=big, fill=pal.INK, anchor="rm")
@@ -151,12 +153,15 @@ def _cell(
     # the other even for the widest figures (the pig, the wagon).
     if kind == "abbey":
         abbey_icon(draw, (left + px(24), cy + px(2)), px(14))
+        marks.used("abbey")
         icon_box = (left + px(7), cy - px(15), left + px(41), cy + px(16))
     else:
         if kind in emblems.GOODS:
             icon = emblems.goods_icon(kind, px(GOODS_SIZE))
+            marks.used(f"goods:{kind}")
         else:
             icon = figure_icon(player, kind, px(CELL_FIGURE))
+            marks.used(f"figure:{kind}", f"seat:{player}")
         il, it, ir, ib = icon.getbbox() or (0, 0, icon.width, icon.height)
         x, y = left + px(8) - il, cy - (it + ib) // 2
         image.paste(icon, (x, y), icon)

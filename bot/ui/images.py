@@ -148,12 +148,15 @@ async def turn_file(
     styles: Sequence[int] = (),
     whole: bool = False,
     dead: bool = False,
+    features: Mapping[tuple[int, int, int | str], str] | None = None,
 ) -> tuple[discord.File, tuple[str, ...]]:
     """The turn picture made for phones (see :mod:`renderer.phone`): the drawn tile, the board
     near the action with its lettered squares (the dead squares crossed out with ``dead``), the
-    players. Also returns the letters of the squares left outside the picture."""
+    players; The Castle's wall-tile targets lettered too (``features``). Also returns the
+    letters of the squares left outside the picture."""
     options = RenderOptions(lang=lang, dead_squares=dead)
-    job = Job("turn", game.record(), options, tuple(styles), candidates, card, whole)
+    extra = {"features": dict(features)} if features else {}
+    job = Job("turn", game.record(), options, tuple(styles), candidates, card, whole, extra)
     return await _picture("turn.png", game, job)
 
 
@@ -293,8 +296,10 @@ async def tiles_file(game: Game, lang: str, *, dead: bool = True) -> discord.Fil
 async def help_file(
     game: Game, lang: str, candidates: Mapping[Pos, str], card: TileCard | None
 ) -> discord.File:
-    """The help's example turn picture (a turn picture of the example ``game``)."""
-    job = Job("help", game.record(), RenderOptions(lang=lang), (), candidates, card)
+    """The help's example turn picture: a turn picture of the example ``game`` (dead squares
+    crossed out, as in a game), with the legend of its marks under it."""
+    options = RenderOptions(lang=lang, dead_squares=True)
+    job = Job("help", game.record(), options, (), candidates, card)
     return (await _picture("help-turn.png", game, job))[0]
 
 

@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 from engine.castle.game import ROLES
 from engine.core.board import Figure, PlacedTile
 from engine.core.tiles import Oriented
-from renderer import legible
+from renderer import legible, marks
 from renderer import palette as pal
 from renderer.board import Frame, Measures, badge, badge_box, cross_out
 from renderer.castle.art import (
@@ -51,6 +51,8 @@ SPACE: pal.RGB = (238, 230, 210)
 SPACE_TEN: pal.RGB = pal.CITY
 EARTH: pal.RGB = (222, 210, 184)
 EARTH_LINE: pal.RGB = (200, 186, 158)
+#: The badge of a wall tile's target (a tower or house lettered for wall tiles 2 and 3).
+TARGET: pal.RGB = (150, 24, 24)
 #: Height of the players' strip under the castle, in tiles (for fitting the picture).
 STRIP_TILES = 4.0
 
@@ -109,6 +111,7 @@ def draw_castle(
             draw.rectangle((x0, y0, x1, y1), fill=EARTH, outline=EARTH_LINE, width=max(1, t // 48))
             if cell in dead:
                 cross_out(draw, (x0, y0, x1, y1), t)
+                marks.used("dead")
         else:
             image.paste(castle_tile_image(placed.oriented, t), (x0, y0))
     for wall in track.walls.values():
@@ -121,6 +124,7 @@ def draw_castle(
         _ghost(image, frame, *ghost)
     elif game.last_pos is not None and game.last_pos in interior:
         _highlight(draw, frame.box(game.last_pos), t)
+        marks.used("last")
     for player, palace in enumerate(game.palaces):
         if palace is not None:
             _palace(image, frame, game, player, palace.where, palace.tiles)
@@ -128,9 +132,9 @@ def draw_castle(
         under = tiles.get(figure.pos)
         if under is None:
             continue
-        icon = subject_icon(
-            figure.player, role_of(figure, under.oriented), round(t * options.figure_scale)
-        )
+        role = role_of(figure, under.oriented)
+        icon = subject_icon(figure.player, role, round(t * options.figure_scale))
+        marks.used(f"figure:{role}", f"seat:{figure.player}")
         cx, cy = frame.point(
             figure.pos, castle_layout(under.oriented).spots.get(figure.local, (0.5, 0.5))
         )
@@ -144,6 +148,7 @@ def draw_castle(
         centre = ((x0 + x1) / 2, (y0 + y1) / 2)
         r = t * 0.2 * options.label_scale
         size = badge(draw, centre, label, r, pal.LABEL_FILL)
+        marks.used("letter")
         if measures is not None:
             measures.letters.append(size)
             measures.marks.append((label, pos, badge_box(draw, centre, label, r)))
@@ -164,7 +169,10 @@ def draw_castle(
             cx, cy = frame.point((x, y), unit)
             # Letters as large as the phone picture's words.
             r = max(9.0, t * 0.17, legible.least_font(image.width) / 1.3)
-            badge(draw, (cx, cy), label, r, (150, 24, 24))
+            size = badge(draw, (cx, cy), label, r, TARGET)
+            marks.used("target")
+            if measures is not None:
+                measures.letters.append(size)
     return image, frame
 
 
@@ -326,6 +334,7 @@ def _tower(
     wall = walls.get(spaces[0])
     if wall is not None:
         icon = wall_tile_icon(None, round(t * 0.34))
+        marks.used("wall_tile")
         image.paste(icon, (round(cx - icon.width / 2), round(cy - icon.height / 2)), icon)
 
 
@@ -340,6 +349,7 @@ def _markers(image: Image.Image, frame: Frame, track: Track, scores: list[int]) 
             shift = round(t * 0.11) * (1 if player % 2 else -1)
             cx, cy = cx + shift, cy + shift
         icon = marker_icon(player, size)
+        marks.used("marker", f"seat:{player}")
         image.paste(icon, (cx - size // 2, cy - size // 2), icon)
 
 
@@ -355,6 +365,7 @@ def _palace(
     oriented = placed.oriented
     unit = castle_layout(oriented).spots.get(palace_local(game, where, size), (0.5, 0.5))
     icon = palace_icon(player, frame.tile)
+    marks.used("palace", f"seat:{player}")
     cx, cy = frame.point(where, unit)
     image.paste(icon, (cx - icon.width // 2, cy - icon.height // 2), icon)
 

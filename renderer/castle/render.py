@@ -8,12 +8,12 @@ tiles are a reconstruction.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
-from renderer import families
+from renderer import families, marks
 from renderer import palette as pal
 from renderer.board import Measures, glyph_height
 from renderer.castle.icons import marker_icon, palace_icon, subject_icon, wall_tile_icon
@@ -118,6 +118,7 @@ def draw_strip(game: CastleGame, tile: int, width: int, options: RenderOptions) 
                 pad,
                 fill=(255, 240, 190),
             )
+            marks.used("to_move")
         _player_column(image, game, player, (x0, y0), col_w - pad * 2, row, words, options)
     rows *= blocks
     y = pad + rows * row + pad + row // 2
@@ -163,6 +164,7 @@ def _player_column(
     small = pal.font(words)
     name = game.setup.players[player]
     marker = marker_icon(player, round(row * 0.9))
+    marks.used("marker", f"seat:{player}")
     image.paste(marker, (x0, y - marker.height // 2), marker)
     shown = name if len(name) <= 16 else name[:15] + "…"
     draw.text((x0 + marker.width + row // 4, y), shown, font=name_font, fill=pal.INK, anchor="lm")
@@ -170,6 +172,7 @@ def _player_column(
     draw.text((x0 + width, y), score, font=score_font, fill=pal.INK, anchor="rm")
     y += row
     icon = subject_icon(player, "knight", round(row / 0.38 * 0.85))
+    marks.used("figure:subject")
     image.paste(icon, (x0 + (row - icon.width) // 2, y - icon.height // 2), icon)
     subjects = game.supply[player].get("subject", 0)
     draw.text(
@@ -182,6 +185,7 @@ def _player_column(
     y += row
     palace = game.palaces[player]
     icon = palace_icon(player, round(row / 0.46 * 0.85))
+    marks.used("palace")
     image.paste(icon, (x0 + (row - icon.width) // 2, y - icon.height // 2), icon)
     label = text(options, "palace", n=palace.tiles) if palace else text(options, "palace_none")
     draw.text((x0 + row + row // 4, y), label, font=small, fill=pal.INK, anchor="lm")
@@ -191,6 +195,7 @@ def _player_column(
         draw.text((x0, y), text(options, "wall_none"), font=small, fill=pal.MUTED, anchor="lm")
     for wall in held:
         tile_icon = wall_tile_icon(wall, round(row * 0.88))
+        marks.used("wall_tile")
         image.paste(
             tile_icon, (x0 + (row - tile_icon.width) // 2, y - tile_icon.height // 2), tile_icon
         )
@@ -262,12 +267,12 @@ def castle_phone_picture(
     *,
     candidates: Mapping[Pos, str] | None = None,
     card: TileCard | None = None,
-    feature_labels: Mapping[tuple[int, int, int | str], str] | None = None,
+    features: Mapping[FeatureKey, str] | None = None,
 ) -> PhonePicture:
     """The castle's turn picture for a phone (see :mod:`renderer.phone`): the drawn tile, the
     whole castle :data:`~renderer.phone.WIDTH` pixels wide with large letters and subjects
-    (and the wall tiles' targets lettered with ``feature_labels``),
-    the players under it."""
+    (``features``: the wall tiles' targets, lettered after the squares), the players under
+    it."""
     import dataclasses
 
     from renderer.board import Box
@@ -294,7 +299,7 @@ def castle_phone_picture(
     )
     measures = Measures([], [], [])
     board, _ = draw_castle(
-        castle, opts, candidates=candidates, measures=measures, feature_labels=feature_labels
+        castle, opts, candidates=candidates, measures=measures, feature_labels=features
     )
     parts: list[tuple[Image.Image, list[tuple[str, Pos, Box]]]] = []
     if card is not None:
@@ -312,6 +317,36 @@ def castle_phone_picture(
     return PhonePicture(image, measures, None, hidden)
 
 
+def _legend_samples() -> dict[str, Callable[[str, int], Image.Image]]:
+    """The Castle's marks for the help's legend (:mod:`renderer.legend`), as its pictures draw
+    them: a seat's subject, each subject's role, the palace, a score marker, a wall tile and a
+    wall tile's target."""
+    from renderer.board import badge
+    from renderer.castle.picture import TARGET
+    from renderer.legend import NEUTRAL, centred
+
+    def target(_: str, size: int) -> Image.Image:
+        image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+        badge(ImageDraw.Draw(image), (size / 2, size / 2), "A", size * 0.4, TARGET)
+        return image
+
+    def subject(role: str, size: int) -> Image.Image:
+        shown = role if role != "subject" else "knight"
+        return centred(subject_icon(NEUTRAL, shown, round(size / 0.46)), size)
+
+    return {
+        "seat": lambda seat, size: centred(
+            subject_icon(int(seat), "knight", round(size / 0.46)), size
+        ),
+        "figure": subject,
+        "palace": lambda _, size: centred(palace_icon(NEUTRAL, round(size / 0.46)), size),
+        "marker": lambda _, size: centred(marker_icon(NEUTRAL, round(size * 0.7)), size),
+        "wall_tile": lambda _, size: centred(wall_tile_icon(None, round(size * 0.8)), size),
+        "target": target,
+    }
+
+
+families.LEGEND["castle"] = _legend_samples()
 families.register_pictures(
     "castle",
     board=castle_picture,

@@ -443,7 +443,8 @@ class Session:
             self.ways.add("hand")
             prompt = reply(await self.click(actor, prompt, hand[0]))
         puts = menus(prompt, "cc:put:")
-        walls = ids(prompt, "cc:wall:")
+        # The Castle's wall tiles: a button for a single one, else a menu entry per tile.
+        walls = ids(prompt, "cc:wall:") + [m for m, _ in menus(prompt, "cc:wsel:")][:1]
         if self.decisions < len(self.golden.opening):
             await self.chosen(actor, prompt, *self.golden.opening[self.decisions])
             return
@@ -489,7 +490,7 @@ class Session:
             self.ways.add("figure_button")
             await self.click(actor, prompt, chosen_id)
             await self.figure_step(actor, await self.live_step(actor))
-        elif chosen_id.startswith("cc:wall:"):
+        elif chosen_id.startswith(("cc:wall:", "cc:wsel:")):
             await self.wall(actor, prompt, chosen_id)
         else:
             self.ways.add("end_turn")
@@ -547,13 +548,17 @@ class Session:
         options["figure"] = rng.choice(figures)["value"]
         await self.slash(actor, self.thread(), "carcassonne place", **options)
 
-    async def wall(self, actor: simcord.MemberActor, prompt: Any, button: str) -> None:
-        """The Castle's wall tiles: the button, a tile in the step's menu, Confirm."""
+    async def wall(self, actor: simcord.MemberActor, prompt: Any, control: str) -> None:
+        """The Castle's wall tiles: one of those offered (the button of a single one, or an
+        entry of their menu), then Confirm."""
         self.ways.add("wall")
-        step = reply(await self.click(actor, prompt, button))
-        menu, value = self.rng.choice(menus(step, "cc:wsel:"))
-        await self.select(actor, step, menu, [value])
-        step = self.fresh(step)
+        offered: list[tuple[str, str | None]] = [(i, None) for i in ids(prompt, "cc:wall:")]
+        offered += menus(prompt, "cc:wsel:")
+        control, value = self.rng.choice(offered)
+        if value is not None:
+            step = reply(await self.select(actor, prompt, control, [value]))
+        else:
+            step = reply(await self.click(actor, prompt, control))
         await self.click(actor, step, enabled(step, "cc:wok:")[0])
 
     # -- the whole game ----------------------------------------------------------------------

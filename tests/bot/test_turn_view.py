@@ -218,7 +218,11 @@ def check(game: Game, rng: random.Random, seen: Counter[str]) -> None:
         seen["walls"] += 1
         targets = {w.target for w in screen.walls if w.action.target is not None}
         assert targets == set(screen.wall_marks.values())
-        assert sorted(targets) == [label(i) for i in range(len(targets))]
+        # Lettered after the squares of the same picture: no letter names two things.
+        first = len(screen.labels)
+        ordered = sorted(targets, key=lambda t: (len(t), t))
+        assert ordered == [label(first + i) for i in range(len(targets))]
+        assert not targets & set(screen.labels.values())
         if targets:
             seen["wall targets"] += 1
 

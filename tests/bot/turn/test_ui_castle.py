@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 import discord
+import pytest
 import simcord
 from conftest_ui import (
     Table,
@@ -29,6 +30,7 @@ from conftest_ui import (
 )
 
 from engine import CastleGame, Game, Pass, PlaceTile, Setup, UseWallTile
+from engine.cli import random_action
 from engine.core.actions import Action
 from engine.core.tiles import kinds_by_name
 
@@ -148,23 +150,22 @@ async def test_rules_help_states_the_reconstruction_in_both_languages(
 
 
 async def use_wall_tile_1(table: Table, game_id: int) -> None:
-    """Alice opens the wall-tile step from the turn message, picks tile 1 and confirms."""
+    """Alice plays wall tile 1 in two taps: its button on the turn message, then Confirm."""
     alice = table.players[0]
     prompt = table.last()
-    button = next(i for i in custom_ids(prompt, "cc:wall:"))
-    opened = await alice.click(prompt, custom_id=button)
+    button = next(c for c in components(prompt) if c.get("custom_id", "").startswith("cc:wall:"))
+    assert button["label"] == "Play wall tile 1 · Two turns in a row"
+    opened = await alice.click(prompt, custom_id=button["custom_id"])
     step = step_of(opened)
     assert step.ephemeral
-    assert_png(table.env, step)
-    menu = next(c for c in components(step) if c.get("custom_id", "").startswith("cc:wsel:"))
-    assert [o["value"] for o in menu["options"]] == ["1"]
-    assert "Two turns in a row" in menu["options"][0]["label"]
-    await alice.select(step, ["1"], custom_id=menu["custom_id"])
-    step = step_of(opened)
-    assert "Chosen: 1" in step.content
-    confirm = next(i for i in custom_ids(step, "cc:wok:"))
-    await alice.click(step, custom_id=confirm)
+    assert step.content == "Wall tile 1 · Two turns in a row. **Confirm** plays it."
+    assert [c.get("label") for c in components(step)] == ["Confirm"]
+    await alice.click(step, custom_id=next(i for i in custom_ids(step, "cc:wok:")))
     assert step_of(opened).content == "Played."
+
+
+def bold_names(text: str) -> set[str]:
+    return set(re.findall(r"\*\*(.+?)\*\*", text))
 
 
 async def take_turn(table: Table, game_id: int) -> None:
@@ -201,12 +202,13 @@ async def test_a_castle_game_with_a_wall_tile_played_to_the_final_scores(
     view = await manager.decision(game_id)
     assert view.turn == 6 and view.user_id == alice.id and view.phase == "tile"
     prompt = table.last()
-    assert "Wall tiles (1)" in [c.get("label") for c in components(prompt)]
+    assert "Play wall tile 1 · Two turns in a row" in [c.get("label") for c in components(prompt)]
+    assert not [c for c in components(prompt) if c.get("custom_id", "").startswith("cc:wsel:")]
     assert_png(simcord_env, prompt)
     await use_wall_tile_1(table, game_id)
     played = table.last()
     assert "alice plays wall tile 1" in played.content, played.content
-    assert "Wall tiles" not in [c.get("label") for c in components(played)]
+    assert not custom_ids(played, "cc:wall:") and not custom_ids(played, "cc:wsel:")
     await take_turn(table, game_id)
     again = await manager.decision(game_id)
     assert again.user_id == alice.id and again.turn == 7, "wall tile 1: Alice plays again"
@@ -229,7 +231,7 @@ async def test_a_castle_game_with_a_wall_tile_played_to_the_final_scores(
 
 
 async def test_a_wall_tile_is_played_once_and_only_by_its_owner(simcord_env: simcord.Env) -> None:
-    """Bob cannot open Alice's step; two steps opened for one tile play it once."""
+    """Bob cannot open Alice's confirm; two confirms opened for one tile play it once."""
     table = Table(simcord_env)
     alice, bob = table.players
     game_id = await forced_castle(table)
@@ -239,12 +241,7 @@ async def test_a_wall_tile_is_played_once_and_only_by_its_owner(simcord_env: sim
     assert any("alice" in t and "turn" in t for t in said(refused)), said(refused)
     first = await alice.click(prompt, custom_id=button)
     second = await alice.click(prompt, custom_id=button)
-    confirms = []
-    for opened in (first, second):
-        step = step_of(opened)
-        menu = next(c for c in components(step) if c.get("custom_id", "").startswith("cc:wsel:"))
-        await alice.select(step, ["1"], custom_id=menu["custom_id"])
-        confirms.append(next(i for i in custom_ids(step_of(opened), "cc:wok:")))
+    confirms = [next(i for i in custom_ids(step_of(o), "cc:wok:")) for o in (first, second)]
     await alice.click(step_of(first), custom_id=confirms[0])
     late = await alice.click(step_of(second), custom_id=confirms[1])
     assert any("no wall tile 1" in t for t in said(late)), said(late)
@@ -275,22 +272,21 @@ async def test_wall_tile_2_after_a_knight_doubles_that_tower(simcord_env: simcor
     assert "put a knight on it" in wall_step.content
     assert "Before your turn is scored" in wall_step.content
     labels = [c.get("label") for c in components(wall_step)]
-    assert "Wall tiles (1)" in labels and "End my turn" in labels
-    opened = await alice.click(
-        wall_step, custom_id=next(i for i in custom_ids(wall_step, "cc:wall:"))
-    )
+    assert "End my turn" in labels
+    # One wall tile and one target: a button naming both, lettered after the squares (none
+    # are lettered in this phase: A).
+    button = next(c for c in components(wall_step) if c.get("custom_id", "").startswith("cc:wall:"))
+    assert button["label"] == "Play wall tile 2 · Tower A scores double for you"
+    assert_png(simcord_env, wall_step)
+    opened = await alice.click(wall_step, custom_id=button["custom_id"])
     step = step_of(opened)
-    assert_png(simcord_env, step)
-    menu = next(c for c in components(step) if c.get("custom_id", "").startswith("cc:wsel:"))
-    option = menu["options"][0]
-    assert option["label"] == "2 · Tower A scores double for you"
-    await alice.select(step, [option["value"]], custom_id=menu["custom_id"])
-    await alice.click(
-        step_of(opened), custom_id=next(i for i in custom_ids(step_of(opened), "cc:wok:"))
-    )
+    assert step.content.startswith("Wall tile 2 · Tower A scores double for you. **Confirm**")
+    assert "The tower of 1 tile lettered A in the turn picture." in step.content, step.content
+    assert bold_names(step.content) <= {c.get("label") for c in components(step)}
+    await alice.click(step, custom_id=next(i for i in custom_ids(step, "cc:wok:")))
     played = table.last()
     assert "alice plays wall tile 2: the tower at (6, 0) will score double" in played.content
-    assert "Wall tiles (1)" not in [c.get("label") for c in components(played)]
+    assert not custom_ids(played, "cc:wall:")
     await alice.click(played, custom_id=next(i for i in custom_ids(played, "cc:wend:")))
     view = await table.bot.manager.decision(game_id)
     assert (view.turn, view.phase) == (7, "tile") and view.user_id == table.players[1].id
@@ -319,7 +315,7 @@ async def test_a_typed_turn_with_no_subject_keeps_the_turn_open_as_the_buttons_d
     view = await table.bot.manager.decision(game_id)
     assert (view.turn, view.phase, view.user_id) == (before.turn, "figure", alice.id), option
     labels = [c.get("label") for c in components(table.last())]
-    assert "End my turn" in labels and "Wall tiles (1)" in labels
+    assert "End my turn" in labels and "Play wall tile 1 · Two turns in a row" in labels
     record = await table.bot.manager.records.full_record(game_id)
     assert record["actions"][-1]["type"] == "place_tile"  # no pass after it
 
@@ -339,3 +335,134 @@ def test_what_a_step_played_names_a_subject_by_its_role_as_its_button_does() -> 
     words = played_words(step, tower, "en")
     assert "knight on the tower" in words and "subject" not in words
     assert "chevalier" in played_words(step, tower, "fr")
+
+
+PIC = "picture"
+
+
+def test_several_wall_tiles_are_one_menu_entry_each_and_one_alone_is_a_button() -> None:
+    """The wall tiles on the turn message: a menu naming each tile and its target in words
+    (no menu of a single entry: one tile alone is a button naming it)."""
+    from types import SimpleNamespace
+
+    from bot.turn_view import WallChoice
+    from bot.ui.turn.castle.turn import wall_control
+
+    one = WallChoice("1", UseWallTile(1), "")
+    two = WallChoice("2,6,0,6", UseWallTile(2, 6, 0, 6), "C", 3)
+    three = WallChoice("3,2,1,0", UseWallTile(3, 2, 1, 0), "D", 1)
+
+    def snap(*walls: WallChoice) -> Any:
+        return SimpleNamespace(
+            row=SimpleNamespace(id=4),
+            view=SimpleNamespace(turn=9),
+            screen=SimpleNamespace(walls=walls),
+        )
+
+    menu = wall_control(snap(one, two, three), "tile", row=2, locale="en").to_component_dict()
+    assert menu["custom_id"] == "cc:wsel:4:9:t" and menu["placeholder"] == "Play a wall tile…"
+    assert [(o["label"], o.get("description")) for o in menu["options"]] == [
+        ("1 · Two turns in a row", None),
+        (
+            "2 · Tower C scores double for you",
+            "the tower of 3 tiles lettered C in the turn picture",
+        ),
+        ("3 · House D scores double for you", "the house of 1 tile lettered D in the turn picture"),
+    ]
+    alone = wall_control(snap(two), "figure", row=1, locale="de").to_component_dict()
+    assert alone["custom_id"] == "cc:wall:4:9:f"
+    assert alone["label"] == "Mauerplättchen 2 · Turm C bringt dir doppelte Punkte spielen"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_the_castle_texts_name_only_buttons_that_exist(lang: str) -> None:
+    """Every bold name in The Castle's texts (turn, step, wall tiles, help, rules) is the label
+    of a button The Castle's turn shows, in each language."""
+    import catalogs
+    from bot.ui.texts import tr
+    from bot.ui.turn.castle.turn import step_lines
+
+    labels = {
+        tr(key, lang)
+        for key in (
+            "confirm",
+            "no_figure",
+            "place_tile",
+            "castle_choose_subject",
+            "castle_end_turn",
+        )
+    }
+    texts = [
+        tr("castle_wall_confirm", lang, what="1", button=tr("confirm", lang)),
+        tr("castle_walls_now", lang),
+        tr("castle_wall_intro", lang),
+        tr("castle_subject_or_wall", lang),
+        tr("castle_wall_step", lang),
+        catalogs.text("rules", "castle", lang).split("**", 2)[2],  # after its bold heading
+        *(catalogs.text("help", f"castle.{n}.text", lang) for n in range(1, 5)),
+    ]
+    draw = tuple(kind for _, kind, _, _ in OPENING) + tuple(MORE)
+    game = Game(Setup(players=("a", "b"), game="castle", draw=draw, wall_draw=WALLS))
+    for action in opening_actions():
+        game.play(action)
+    game.play(game.legal_placements()[0])
+    texts += step_lines(game, lang)
+    assert step_lines(game, lang), "the step's hint is shown: a wall tile stays playable"
+    named = {name for text in texts for name in re.findall(r"\*\*(.+?)\*\*", text)}
+    assert named <= labels, named - labels
+
+
+#: A castle deal and the moves (wall tiles kept) to a turn where the player holds wall tiles 1
+#: and 2, tile 2 with a tower to double: the wall tiles are a menu of two entries.
+TWO_WALLS = (1, 2, 3, 1, 2, 3, 4, 5, 6, 7, 8, 9, 4)
+TWO_WALLS_SEED = 22
+
+
+def two_walls_actions() -> list[Action]:
+    """Random moves of seed 22, never a wall tile, until one player may play two."""
+    game = Game(Setup(players=("a", "b"), game="castle", seed=TWO_WALLS_SEED, wall_draw=TWO_WALLS))
+    rng = random.Random(TWO_WALLS_SEED)
+    actions: list[Action] = []
+    while len({(a.wall, a.target) for a in game.legal(UseWallTile)}) < 2:
+        action = random_action(game, rng)
+        while isinstance(action, UseWallTile):
+            action = random_action(game, rng)
+        game.play(action)
+        actions.append(action)
+    return actions
+
+
+async def test_two_wall_tiles_are_a_menu_and_each_is_two_taps(simcord_env: simcord.Env) -> None:
+    table = Table(simcord_env)
+    game_id, lobby = await castle_lobby(table)
+    await table.players[1].click(lobby, custom_id=f"cc:lobby:{game_id}:join")
+    manager = table.bot.manager
+    row = await manager.game(game_id)
+    extra = {"wall_draw": list(TWO_WALLS)}
+    await manager.storage.save_game(dataclasses.replace(row, setup_extra=extra))
+    manager.seeds = lambda: TWO_WALLS_SEED
+    await table.players[0].click(lobby, custom_id=f"cc:lobby:{game_id}:start")
+    for action in two_walls_actions():
+        view = await manager.decision(game_id)
+        assert view.user_id is not None
+        await manager.play_turn(game_id, view.user_id, action, turn=view.turn, phase=view.phase)
+    await table.players[0].slash(table.thread(), "carcassonne board")
+    view = await manager.decision(game_id)
+    player = table.actor(view.user_id)
+    prompt = table.last()
+    menu = next(c for c in components(prompt) if c.get("custom_id", "").startswith("cc:wsel:"))
+    assert [o["label"] for o in menu["options"]] == [
+        "1 · Two turns in a row",
+        "2 · Tower A scores double for you",
+    ]
+    assert not custom_ids(prompt, "cc:wall:")
+    assert_png(simcord_env, prompt)
+    value = menu["options"][1]["value"]
+    chosen = await player.select(prompt, [value], custom_id=menu["custom_id"])  # tap 1
+    step = step_of(chosen)
+    assert step.ephemeral and "**Confirm** plays it." in step.content
+    await player.click(step, custom_id=next(i for i in custom_ids(step, "cc:wok:")))  # tap 2
+    played = table.last()
+    assert "plays wall tile 2" in played.content, played.content
+    after = next(c for c in components(played) if c.get("custom_id", "").startswith("cc:wall:"))
+    assert after["label"] == "Play wall tile 1 · Two turns in a row", "one left: a button"

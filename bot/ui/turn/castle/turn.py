@@ -1,18 +1,22 @@
-"""The Castle in Discord: its turn prompt, the wall-tile step, and the turn kept open for it.
+"""The Castle in Discord: its turn prompt, the wall tiles in two taps, the turn kept open for them.
 
 A player who holds wall tiles 1-3 may play them on their own turn, before placing the tile or
 after it (before the turn is scored), as the engine's decision allows. The turn message then
-shows a **Wall tiles** button that opens a private step: a menu of the tiles playable now (tiles
-2 and 3 with their target tower or house, lettered on the board) and Confirm. After placing a tile
-with no subject, a player who could still play a wall tile keeps the turn open
+offers them under the picture: one button when a single wall tile can be played, else a menu
+listing each (tiles 2 and 3 with their target tower or house, lettered on the turn picture after
+the squares). That tap shows a private line saying what the tile will do, with **Confirm**,
+which plays it: two taps, like a placement. After placing a tile with no subject, a player who
+could still play a wall tile keeps the turn open
 (:meth:`~bot.manager.GameManager.play_turn` does not close it): the next message offers the
 subject, the wall tiles and **End my turn**.
 
 Component ids (:mod:`bot.ui.ids`, answered here through :func:`bot.ui.components.handles`):
-``WallStep`` (``cc:wall:GAME:TURN:P``) opens the step, ``WallMenu`` (``cc:wsel:GAME:TURN:P``) is
-its menu, ``WallConfirm`` (``cc:wok:GAME:TURN:P:CHOICE``) confirms, and ``EndTurn``
-(``cc:wend:GAME:TURN``) ends the turn; ``P`` is the phase, ``t`` (before placing) or ``f``
-(after), and a choice is ``1`` or ``2,x,y,at`` (the engine's target of a tile 2 or 3).
+``WallStep`` (``cc:wall:GAME:TURN:P``) is the button of a single wall tile (on messages of
+earlier releases, the button that opened a private menu of them), ``WallMenu``
+(``cc:wsel:GAME:TURN:P``) the menu, ``WallConfirm`` (``cc:wok:GAME:TURN:P:CHOICE``) confirms,
+and ``EndTurn`` (``cc:wend:GAME:TURN``) ends the turn; ``P`` is the phase, ``t`` (before
+placing) or ``f`` (after), and a choice is ``1`` or ``2,x,y,at`` (the engine's target of a tile
+2 or 3).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from bot.ui.texts import tr
 from bot.ui.turn import families, post
 from bot.ui.turn.state import Snapshot, bot_of, current
 from bot.ui.turn.words import tile_words
+from catalogs import plural
 from engine import Game, Pass, UseWallTile
 
 
@@ -49,7 +54,7 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View] | 
     gid, turn = snap.row.id, view.turn
     who = post.mention(snap, view.seat)
     screen = snap.screen
-    walls = len({w.action.wall for w in screen.walls})
+    walls = len(screen.walls)
     items: list[Any] = []
     candidates: Mapping[tuple[int, int], str] = {}
     card = None
@@ -63,10 +68,11 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View] | 
             tr("turn_place", locale, words=words),
         ]
         options = post.placement_options(screen, game, locale, abbeys=False)
-        items.extend(post.put_menus(gid, turn, options, locale))
+        menus = post.put_menus(gid, turn, options, locale)
+        items.extend(menus)
         if walls:
             lines.append(tr("castle_walls_now", locale))
-            items.append(_wall_button(gid, turn, "tile", walls, locale))
+            items.append(wall_control(snap, "tile", row=min(len(menus), 4), locale=locale))
     elif view.phase == "figure":
         if screen.figures:
             lines = [
@@ -82,8 +88,6 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View] | 
             )
         else:
             lines = [tr("your_turn", locale, player=who) + " " + tr("castle_wall_step", locale)]
-        if walls:
-            items.append(_wall_button(gid, turn, "figure", walls, locale))
         items.append(
             button(
                 ids.EndTurn(gid, turn),
@@ -92,32 +96,53 @@ async def prompt(snap: Snapshot) -> tuple[str, discord.File, discord.ui.View] | 
                 row=0,
             )
         )
+        if walls:  # after the buttons of row 0: a menu takes the next row
+            items.append(wall_control(snap, "figure", row=1, locale=locale))
     else:
         return None
-    file, _ = await images.turn_file(game, locale, candidates, card=card, dead=not snap.row.purist)
+    file, _ = await images.turn_file(
+        game,
+        locale,
+        candidates,
+        card=card,
+        dead=not snap.row.purist,
+        features=screen.wall_marks,
+    )
     components = discord.ui.View(timeout=None)
     for item in items:
         components.add_item(item)
     return "\n".join(lines), file, components
 
 
-def _wall_button(gid: int, turn: int, phase: str, count: int, locale: str) -> Any:
-    return button(
-        ids.WallStep(gid, turn, phase),
-        tr("castle_wall_button", locale, count=count),
-        discord.ButtonStyle.primary,
-        row=4 if phase == "tile" else 0,
-    )
+def wall_control(snap: Snapshot, phase: str, *, row: int, locale: str) -> Any:
+    """The wall tiles on the turn message: one button for a single choice, else a menu with one
+    entry per wall tile and target; either opens the private confirm."""
+    gid, turn, walls = snap.row.id, snap.view.turn, snap.screen.walls
+    if len(walls) == 1:
+        label = tr("castle_wall_play", locale, what=describe(walls[0], locale))
+        single = ids.WallStep(gid, turn, phase)
+        return button(single, label[:80], discord.ButtonStyle.primary, row=row)
+    menu = [
+        discord.SelectOption(
+            label=describe(wall, locale)[:100],
+            value=wall.value,
+            description=where_words(wall, locale)[:100] or None,
+        )
+        for wall in walls[:25]
+    ]
+    return select(ids.WallMenu(gid, turn, phase), tr("castle_wall_menu", locale), menu, row=row)
 
 
 def step_lines(after: Game, locale: str) -> list[str]:
     """A note for the placement step when wall tiles stay playable after this placement."""
     if is_castle(after) and after.legal(UseWallTile):
-        return [tr("castle_step_hint", locale)]
+        # Names the step's own last button, as :func:`bot.ui.turn.flow.step` labels it.
+        last = tr("no_figure" if after.legal_figures() else "place_tile", locale)
+        return [tr("castle_step_hint", locale, button=last)]
     return []
 
 
-# -- the wall-tile step (ephemeral) -------------------------------------------------------------
+# -- the wall tile's confirm (ephemeral) ------------------------------------------------------
 
 
 @components.handles(ids.WallStep, ids.WallMenu, ids.WallConfirm, ids.EndTurn)
@@ -137,19 +162,37 @@ async def on_component(
 
 
 async def open_step(interaction: discord.Interaction, game_id: int, turn: int, phase: str) -> None:
+    """The single wall tile's button: its confirm (a button of an earlier release, sent when
+    several could be played, opens the menu of them privately)."""
     snap, locale = await current(interaction, game_id, turn, phase)
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    content, file, view = await wall_step(snap, locale, phase, "")
-    await interaction.followup.send(content, file=file, view=view, ephemeral=True)
+    walls = snap.screen.walls
+    if not walls:
+        raise UIError("castle_no_wall")
+    if len(walls) == 1:
+        content, view = confirm_step(snap, locale, phase, walls[0])
+        await interaction.response.send_message(content, view=view, ephemeral=True)
+        return
+    view = discord.ui.View(timeout=None)
+    view.add_item(wall_control(snap, phase, row=0, locale=locale))
+    await interaction.response.send_message(
+        tr("castle_wall_intro", locale), view=view, ephemeral=True
+    )
 
 
 async def choose(
     interaction: discord.Interaction, game_id: int, turn: int, phase: str, choice: str
 ) -> None:
+    """A wall tile picked in the menu: its confirm, privately (in place of a private menu)."""
     snap, locale = await current(interaction, game_id, turn, phase)
-    await interaction.response.defer()
-    content, file, view = await wall_step(snap, locale, phase, choice)
-    await interaction.edit_original_response(content=content, attachments=[file], view=view)
+    picked = next((w for w in snap.screen.walls if w.value == choice), None)
+    if picked is None:
+        raise UIError("castle_no_wall" if not snap.screen.walls else "stale")
+    content, view = confirm_step(snap, locale, phase, picked)
+    message = interaction.message
+    if message is not None and message.flags.ephemeral:
+        await interaction.response.edit_message(content=content, attachments=[], view=view)
+    else:
+        await interaction.response.send_message(content, view=view, ephemeral=True)
 
 
 def parse_choice(text: str) -> UseWallTile:
@@ -166,46 +209,37 @@ def parse_choice(text: str) -> UseWallTile:
 
 
 def describe(choice: WallChoice, locale: str) -> str:
-    """How a wall-tile choice reads in the menu: "2 · Tower A: scores double for you"."""
+    """How a wall-tile choice reads in the menu: "2 · Tower C scores double for you"."""
     return tr(f"castle_wall_{choice.action.wall}", locale, label=choice.target)
 
 
-async def wall_step(
-    snap: Snapshot, locale: str, phase: str, choice: str
-) -> tuple[str, discord.File, discord.ui.View]:
-    game = snap.require_game()
+def where_words(choice: WallChoice, locale: str) -> str:
+    """The target of a tile 2 or 3 in words: "the tower of 3 tiles lettered C on the board"
+    ("" for tile 1)."""
+    if choice.action.target is None:
+        return ""
+    key = "castle_wall_where_tower" if choice.action.wall == 2 else "castle_wall_where_house"
+    return plural("ui", key, choice.tiles, locale, label=choice.target)
+
+
+def confirm_step(
+    snap: Snapshot, locale: str, phase: str, choice: WallChoice
+) -> tuple[str, discord.ui.View]:
+    """The private confirm of one wall tile: what it does, in words, and **Confirm**."""
     gid, turn = snap.row.id, snap.view.turn
-    screen = snap.screen
-    if not screen.walls:
-        raise UIError("castle_no_wall")
-    values = {w.value: w for w in screen.walls}
-    if choice and choice not in values:
-        raise UIError("stale")
-    lines = [tr("castle_wall_intro", locale)]
-    if choice:
-        lines.append(tr("castle_wall_chosen", locale, what=describe(values[choice], locale)))
-    menu = [
-        discord.SelectOption(
-            label=describe(wall, locale)[:100],
-            value=value,
-            default=value == choice,
-        )
-        for value, wall in list(values.items())[:25]
-    ]
+    what = describe(choice, locale)
+    where = where_words(choice, locale)
+    text = tr("castle_wall_confirm", locale, what=what, button=tr("confirm", locale))
+    lines = [text] if not where else [f"{text}", where[:1].upper() + where[1:] + "."]
     view = discord.ui.View(timeout=None)
-    walls = ids.WallMenu(gid, turn, phase)
-    view.add_item(select(walls, tr("castle_wall_menu", locale), menu))
     view.add_item(
         button(
-            ids.WallConfirm(gid, turn, phase, choice or "-"),
+            ids.WallConfirm(gid, turn, phase, choice.value),
             tr("confirm", locale),
             discord.ButtonStyle.success,
-            disabled=not choice,
-            row=1,
         )
     )
-    file = await images.walls_file(game, screen.wall_marks, locale)
-    return "\n".join(lines), file, view
+    return "\n".join(lines), view
 
 
 # -- playing --------------------------------------------------------------------------------
