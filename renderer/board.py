@@ -316,18 +316,28 @@ def draw_ghosts(
         faded.putalpha(faded.getchannel("A").point(lambda a: a * 3 // 4))
         image.paste(faded, (round(cx - icon.width / 2), round(cy - icon.height / 2)), faded)
     draw = ImageDraw.Draw(image)
-    r = max(11.0, t * 0.1 * (0.6 + 0.4 * crowd))
+    # Numbers readable on a phone: the close-up is about 3.3 tiles wide, so a radius of a
+    # tenth of a tile keeps a digit 11 px tall once the picture is shown 400 px wide.
+    start = max(11.0, t * 0.125 * (0.6 + 0.4 * crowd))
+    floor = max(BADGE_FLOOR, t * 0.1)
     shoulders = [(round(cx + side * 0.4), round(cy - side * 0.4)) for cx, cy in placed]
-    while True:
-        badges = shoulders
-        for _ in range(12):
-            badges = [
-                (round(x), round(y)) for x, y in within(apart(badges, 2.1 * r), (x0, y0, x1, y1), r)
-            ]
-        boxes = [badge_box(draw, b, s.label, r) for b, s in zip(badges, spots, strict=True)]
-        if not overlaps(boxes) or r <= BADGE_FLOOR:
+    # Inside the tile first; on a crowded tile the badges may lean over its edge rather than
+    # shrink below the floor.
+    for lean in (1.0, 0.4, 0.0):
+        r = start
+        while True:
+            badges = shoulders
+            for _ in range(30):
+                badges = [
+                    (round(x), round(y))
+                    for x, y in within(apart(badges, 2.1 * r), (x0, y0, x1, y1), r * lean)
+                ]
+            boxes = [badge_box(draw, b, s.label, r) for b, s in zip(badges, spots, strict=True)]
+            if not overlaps(boxes) or r <= floor:
+                break
+            r = max(floor, r * 0.95)
+        if not overlaps(boxes):
             break
-        r = max(BADGE_FLOOR, r * 0.9)
     for (bx, by), spot in zip(badges, spots, strict=True):
         badge(draw, (bx, by), spot.label, r, (20, 20, 120))
     return boxes

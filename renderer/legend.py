@@ -145,7 +145,7 @@ def centred(icon: Image.Image, size: int) -> Image.Image:
 def _common(head: str, rest: str, size: int) -> Image.Image:
     image, draw = _canvas(size)
     if head == "letter":
-        badge(draw, (size / 2, size / 2), "A", size * 0.4, pal.LABEL_FILL, size=round(size * 0.55))
+        badge(draw, (size / 2, size / 2), "A", size * 0.44, pal.LABEL_FILL, size=round(size * 0.62))
     elif head == "dead":
         draw.rectangle((0, 0, size - 1, size - 1), fill=pal.EMPTY, outline=pal.EMPTY_LINE)
         cross_out(draw, (0, 0, size - 1, size - 1), size)

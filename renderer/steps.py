@@ -38,7 +38,7 @@ from renderer.tileart import tile_image
 
 #: Close-up of the placement step: pixels per tile, and how much of the neighbours shows.
 ZOOM_TILE = 200
-ZOOM_MARGIN = 1.3
+ZOOM_MARGIN = 1.1
 #: One picture per rotation under the close-up.
 STRIP_TILE = 104
 STRIP_MARGIN = 0.55
@@ -94,8 +94,12 @@ def step_picture(
         return zoom
     tile = round(STRIP_TILE * scale)
     gap = max(8, tile // 8)
-    font = pal.font(max(14, round(tile * 0.3)))
-    caption = round(tile * 0.5)
+    # The rotations never make the picture wider than the close-up (a wider picture is shown
+    # smaller on a phone, and its numbers with it).
+    per = (zoom.width - gap) / len(rotations) - gap
+    tile = min(tile, int(per / (1 + 2 * STRIP_MARGIN)))
+    font = pal.font(max(30, round(tile * 0.3)))  # 11 px on a phone
+    caption = max(44, round(tile * 0.5))
     panels = []
     for rotation, text in rotations.items():
         panel = close_up(
