@@ -35,7 +35,6 @@ from engine import Game, PlaceTile, Setup
 from engine.cli import random_action
 from engine.core.game import Phase
 from renderer import jobs, legible
-from renderer.board import GhostSpot
 from renderer.jobs import Job
 from renderer.legible import MIN_FIGURE, MIN_TEXT, Mark
 from renderer.options import RenderOptions
@@ -121,13 +120,13 @@ def _turn_jobs(game: Game, lang: str, stage: str) -> Iterator[Picture]:
         for placement in placements:
             first = PlaceTile(placement.pos[0], placement.pos[1], placement.rotation, screen.tile)
             shown = step_screen(game, screen, first)
-            if best is None or len(shown.figures) > len(best.figures):
+            if best is None or len(shown.places) > len(best.places):
                 best = shown
         assert best is not None
-        ghosts = tuple(GhostSpot(f.action.at, f.figure, f.number) for f in best.figures)
+        ghosts = tuple(best.ghosts(best.pages[0])) if best.pages else ()
         extra = {
             "placement": best.first,
-            "spots": best.spots,
+            "spots": {p.at: p.number for p in best.pages[0]} if best.pages else {},
             "rotations": {r: f"{r}°" for r in best.rotations},
             "ghosts": ghosts if best.oriented is not None else (),
             "player": screen.seat or 0,
