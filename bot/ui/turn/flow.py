@@ -27,7 +27,7 @@ from bot.ui.errors import UIError
 from bot.ui.texts import player_locale, tr
 from bot.ui.turn import families, post
 from bot.ui.turn.state import Snapshot, bot_of, current, snapshot
-from bot.ui.turn.words import spot_words, tile_words, wagon_words
+from bot.ui.turn.words import from_last, spot_words, tile_words, wagon_words
 from engine import Game, MoveWagon, Pass, PlaceAbbey, PlaceFigure, PlaceTile
 from engine.core.tiles import Oriented
 
@@ -481,7 +481,7 @@ async def abbey_holes(interaction: discord.Interaction, game_id: int, turn: int)
         await interaction.followup.send(content, file=file, view=view, ephemeral=True)
         return
     options = [
-        discord.SelectOption(label=f"{lab} · ({x}, {y})", value=f"{x},{y}")
+        discord.SelectOption(label=f"{lab} · {from_last(game, x, y, locale)}", value=f"{x},{y}")
         for (x, y), lab in list(holes.items())[:25]
     ]
     view = discord.ui.View(timeout=None)

@@ -22,7 +22,7 @@ from bot.ui.components import button, select
 from bot.ui.texts import tr
 from bot.ui.turn import families, final
 from bot.ui.turn.state import Snapshot
-from bot.ui.turn.words import sides_words, tile_words, tiles_in_words, wagon_words
+from bot.ui.turn.words import from_last, sides_words, tile_words, tiles_in_words, wagon_words
 from engine import Event, Game
 from renderer.phone import TileCard
 
@@ -187,7 +187,7 @@ async def prompt(
         lines.append(tr("end_abbey_prompt", locale, player=who))
         candidates = screen.labels
         options = [
-            discord.SelectOption(label=f"{lab} · ({x}, {y})", value=f"{x},{y}")
+            discord.SelectOption(label=f"{lab} · {from_last(game, x, y, locale)}", value=f"{x},{y}")
             for (x, y), lab in list(candidates.items())[:MENU]
         ]
         if options:

@@ -190,10 +190,16 @@ def wagon_words(game: Game, x: int, y: int, at: int | str, locale: str | None) -
     where that tile lies from the last tile ("on the last tile", "2 squares north of the last
     tile")."""
     spot = spot_words(game.board.tiles[(x, y)].oriented, at, locale)
+    return spot, from_last(game, x, y, locale)
+
+
+def from_last(game: Game, x: int, y: int, locale: str | None) -> str:
+    """Where square (x, y) lies from the last tile placed: "on the last tile", "2 squares
+    north of the last tile" (the wagon's targets, the abbey's holes)."""
     last = game.last_pos or (x, y)
     dx, dy = x - last[0], y - last[1]
     if dx == dy == 0:
-        return spot, catalogs.text("ui", "wagon_on_last", locale)
+        return catalogs.text("ui", "wagon_on_last", locale)
     steps = max(abs(dx), abs(dy))
     way = catalogs.text("direction", compass(dx, dy), locale)
-    return spot, catalogs.plural("ui", "wagon_near", steps, locale, direction=way)
+    return catalogs.plural("ui", "wagon_near", steps, locale, direction=way)

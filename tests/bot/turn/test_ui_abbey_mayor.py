@@ -196,6 +196,8 @@ async def test_the_end_game_abbey_is_offered_to_the_next_players_in_turn(
     prompt = await repost(table, game_id)
     assert f"<@{bob.id}>, the last tile is down" in prompt.content
     assert option_values(prompt, "cc:hole:") == ["0,1"]
+    (hole,) = menu(prompt, "cc:hole:")["options"]
+    assert re.fullmatch(r"A · 1 square [a-z-]+ of the last tile", hole["label"]), hole["label"]
     declined = await bob.click(prompt, custom_id=button_id(prompt, "No abbey"))
     assert declined.acknowledged
     kept = table.thread().history()[-2]
