@@ -8,7 +8,6 @@ board is larger than :data:`~renderer.phone.WINDOW` squares (a line under it say
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -23,11 +22,10 @@ from renderer.encode import encode_png
 from renderer.figures import mark
 from renderer.options import RenderOptions
 from renderer.phone import (
-    FIGURE_SCALE,
-    LABEL_SCALE,
     MAX_TILE,
     SMALL,
     WIDTH,
+    board_options,
     choose_window,
     extent,
     wrapped,
@@ -163,17 +161,8 @@ def final_board(game: Game, options: RenderOptions) -> tuple[Image.Image, int]:
     area = extent(game, [])
     window = choose_window(area, [], game.last_pos)
     shown = window or area
-    cols, rows = shown[2], shown[3]
-    tile = max(24, min(MAX_TILE, (WIDTH - 8) // cols))
-    opts = dataclasses.replace(
-        options,
-        tile_size=tile,
-        min_tile=tile,
-        max_side=tile * (max(cols, rows) + 2),
-        coordinates=False,
-        label_scale=LABEL_SCALE,
-        figure_scale=FIGURE_SCALE,
-    )
+    tile = max(24, min(MAX_TILE, (WIDTH - 8) // shown[2]))
+    opts = board_options(options, shown, tile)
     board, _ = draw_board(game.board.tiles, game.figures(), opts, last=game.last_pos, window=shown)
     if window is None:
         return board, tile

@@ -264,6 +264,23 @@ def turn_picture(
     return PhonePicture(image, measures, window, hidden, insets)
 
 
+def board_options(
+    options: RenderOptions, shown: Window, tile: int, label_scale: float = LABEL_SCALE
+) -> RenderOptions:
+    """How a phone picture draws the squares of ``shown``: ``tile`` pixels each, no
+    coordinates, letters and figures enlarged for a phone."""
+    cols, rows = shown[2], shown[3]
+    return dataclasses.replace(
+        options,
+        tile_size=tile,
+        min_tile=tile,
+        max_side=tile * (max(cols, rows) + 2),
+        coordinates=False,
+        label_scale=label_scale,
+        figure_scale=FIGURE_SCALE,
+    )
+
+
 def board_part(
     game: Game,
     options: RenderOptions,
@@ -278,16 +295,7 @@ def board_part(
     """The squares of ``shown``, ``tile`` pixels each, with the lettered squares among them
     (or the lettered ``spots``: square and figure spot, each letter at its spot, none over
     another); also each letter drawn, its square and its box."""
-    cols, rows = shown[2], shown[3]
-    opts = dataclasses.replace(
-        options,
-        tile_size=tile,
-        min_tile=tile,
-        max_side=tile * (max(cols, rows) + 2),
-        coordinates=False,
-        label_scale=LABEL_SCALE if whole else letter_scale(tile),
-        figure_scale=FIGURE_SCALE,
-    )
+    opts = board_options(options, shown, tile, LABEL_SCALE if whole else letter_scale(tile))
     own = Measures([], [], [])
     inside = window_test(shown)
     board, frame = draw_board(
