@@ -153,20 +153,26 @@
     return set ? set[game.styles[seat] % set.length] : null;
   }
 
+  // A player's list item with their figure and name (the players' list, the chart's legend).
+  function seatItem(role, name, seat) {
+    const item = document.createElement("li");
+    item.dataset.seat = String(seat);
+    const icon = document.createElement("span");
+    icon.className = "icon";
+    const art = sprite(role, seat);
+    if (art) icon.style.backgroundImage = 'url("' + art.uri + '")';
+    const label = document.createElement("span");
+    label.className = "name";
+    label.textContent = name || "—";
+    return [item, icon, label];
+  }
+
   function buildPlayers() {
     const list = $("players");
     list.textContent = "";
     const role = tablesOf().legend;
     game.names.forEach((name, seat) => {
-      const item = document.createElement("li");
-      item.dataset.seat = String(seat);
-      const icon = document.createElement("span");
-      icon.className = "icon";
-      const art = sprite(role, seat);
-      if (art) icon.style.backgroundImage = 'url("' + art.uri + '")';
-      const label = document.createElement("span");
-      label.className = "name";
-      label.textContent = name || "—";
+      const [item, icon, label] = seatItem(role, name, seat);
       label.title = name;
       const score = document.createElement("span");
       score.className = "score";
@@ -182,19 +188,11 @@
     list.textContent = "";
     const role = tablesOf().legend;
     game.names.forEach((name, seat) => {
-      const item = document.createElement("li");
-      item.dataset.seat = String(seat);
+      const [item, icon, label] = seatItem(role, name, seat);
       const swatch = document.createElement("span");
       swatch.className = "swatch";
       const [r, g, b] = data.colours[game.styles[seat] % data.colours.length];
       swatch.style.backgroundColor = "rgb(" + r + "," + g + "," + b + ")";
-      const icon = document.createElement("span");
-      icon.className = "icon";
-      const art = sprite(role, seat);
-      if (art) icon.style.backgroundImage = 'url("' + art.uri + '")';
-      const label = document.createElement("span");
-      label.className = "name";
-      label.textContent = name || "—";
       item.append(swatch, icon, label);
       list.append(item);
     });
