@@ -106,7 +106,9 @@ async def test_pressing_it_launches_the_activity(
     await table.new()
     watcher = table.guild.add_member(simcord_env.create_user("erin"))
     with activities_enabled() as launched:
-        result = await watcher.click(table.last(), custom_id=launch_button(table.last())["custom_id"])
+        result = await watcher.click(
+            table.last(), custom_id=launch_button(table.last())["custom_id"]
+        )
     assert result.acknowledged
     assert len(launched) == 1
     assert callbacks(simcord_env, launched[0]) == [{"type": LAUNCH_ACTIVITY}]
