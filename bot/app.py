@@ -664,7 +664,7 @@ class Tree(app_commands.CommandTree["CarcassonneBot"]):
         if app is None:
             raise app_commands.MissingApplicationID
         existing = await self._http.get_global_commands(app)
-        kept = live_board.kept_entry_point(list(existing), self.client.settings.activity)
+        kept = live_board.kept_entry_point(existing, self.client.settings.activity)
         if kept is None:
             return await super().sync()
         commands = self.get_commands()

@@ -15,6 +15,7 @@ the application's ``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET``: ``Setting
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import discord
@@ -83,7 +84,9 @@ def entry_point() -> dict[str, Any]:
     }
 
 
-def kept_entry_point(existing: list[dict[str, Any]], served: bool) -> dict[str, Any] | None:
+def kept_entry_point(
+    existing: Iterable[Mapping[str, object]], served: bool
+) -> dict[str, Any] | None:
     """The Entry Point command a sync of the global commands sends: the application's own as it
     is (Discord refuses to remove it), else :func:`entry_point` when the Activity is served,
     else none."""

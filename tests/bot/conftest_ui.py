@@ -322,10 +322,12 @@ def activities_enabled() -> Iterator[list[int]]:
     fields = command_ops.COMMAND_FIELDS
     for entries in routes.values():
         entries[:] = [(path, replaced.get(handler, handler)) for path, handler in entries]
-    command_ops.COMMAND_FIELDS = command_routes.COMMAND_FIELDS = (*fields, "handler")
+    for module in (command_ops, command_routes):  # each reads its own name
+        vars(module)["COMMAND_FIELDS"] = (*fields, "handler")
     try:
         yield launched
     finally:
         for method, entries in saved.items():
             routes[method][:] = entries
-        command_ops.COMMAND_FIELDS = command_routes.COMMAND_FIELDS = fields
+        for module in (command_ops, command_routes):
+            vars(module)["COMMAND_FIELDS"] = fields

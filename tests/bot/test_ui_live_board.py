@@ -143,7 +143,8 @@ def synced_global(env: simcord.Env) -> list[dict[str, Any]]:
         if r.method == "PUT" and r.path.endswith("/commands") and "/guilds/" not in r.path
     ]
     assert puts, "no sync of the global commands"
-    payload: list[dict[str, Any]] = puts[-1]
+    payload = puts[-1]
+    assert isinstance(payload, list)
     return payload
 
 
