@@ -125,6 +125,10 @@ class Settings:
     #: The address of the hosted viewer page (``python -m renderer viewer``): ``/carcassonne
     #: replay`` then shows a link button to the game there; None: no button.
     viewer_url: str | None = None
+    #: The live board is served (``ACTIVITY_PORT``, with ``DISCORD_CLIENT_ID`` and
+    #: ``DISCORD_CLIENT_SECRET``): turn messages show Play on the board and the sync creates the
+    #: Entry Point command when the application has none (see bot.ui.live_board).
+    activity: bool = False
     #: Where :mod:`bot.monitor` serves the metrics and health checks (None: nowhere; 0: any
     #: free port) and on which address.
     metrics_port: int | None = None
@@ -190,6 +194,7 @@ class Settings:
             metrics_host=env.get("METRICS_HOST", "").strip() or "0.0.0.0",
             log_format=log_format,
             viewer_url=viewer_url_of(env),
+            activity=activity_of(env),
             art_cache=art_cache,
             render_workers=render_workers,
             live_games=int(live),
@@ -235,6 +240,31 @@ def viewer_url_of(env: dict[str, str]) -> str | None:
             f"the 512 Discord allows in a link), got {len(url)}"
         )
     return url
+
+
+def activity_of(env: Mapping[str, str]) -> bool:
+    """Whether the live board (the Discord Activity) is served: ``ACTIVITY_PORT`` set, which
+    needs the application's ``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET`` (its players sign
+    in with them)."""
+    port = env.get("ACTIVITY_PORT", "").strip()
+    if not port:
+        return False
+    if not port.isdigit() or int(port) > 65535:
+        raise SystemExit(
+            f"ACTIVITY_PORT must be a port number from 1 to 65535 (0: any free port), got {port!r}"
+        )
+    client = env.get("DISCORD_CLIENT_ID", "").strip()
+    if not client.isdigit():
+        raise SystemExit(
+            "ACTIVITY_PORT needs DISCORD_CLIENT_ID: the application id (digits) shown in the "
+            f"developer portal's OAuth2 page, got {client!r}"
+        )
+    if not env.get("DISCORD_CLIENT_SECRET", "").strip():
+        raise SystemExit(
+            "ACTIVITY_PORT needs DISCORD_CLIENT_SECRET: the application's client secret "
+            "(developer portal, OAuth2)"
+        )
+    return True
 
 
 class CarcassonneBot(discord.AutoShardedClient):
@@ -612,11 +642,49 @@ def invite_link(client_id: int) -> str:
 
 
 class Tree(app_commands.CommandTree["CarcassonneBot"]):
-    """The command tree: every command's log lines name its interaction and guild."""
+    """The command tree: every command's log lines name its interaction and guild; its sync of
+    the global commands keeps the Entry Point command of the live board."""
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         logs.about(interaction=interaction.id, guild=interaction.guild_id)
         return True
+
+    async def sync(
+        self, *, guild: discord.abc.Snowflake | None = None
+    ) -> list[app_commands.AppCommand]:
+        """discord.py's sync, whose bulk overwrite of the global commands also sends the
+        application's Entry Point command (Discord refuses to remove it) or, when the live
+        board is served and there is none, creates it (:mod:`bot.ui.live_board`). Entry Point
+        commands are global only: a server's sync (``DISCORD_DEV_GUILD``) leaves them be."""
+        if guild is not None:
+            return await super().sync(guild=guild)
+        from bot.ui import live_board
+
+        app = self.client.application_id
+        if app is None:
+            raise app_commands.MissingApplicationID
+        existing = await self._http.get_global_commands(app)
+        kept = live_board.kept_entry_point(existing, self.client.settings.activity)
+        if kept is None:
+            return await super().sync()
+        commands = self.get_commands()
+        translator = self.translator
+        payload: list[Any] = [
+            await c.get_translated_payload(self, translator) if translator else c.to_dict(self)
+            for c in commands
+        ]
+        payload.append(kept)
+        try:
+            data = await self._http.bulk_upsert_global_commands(app, payload=payload)
+        except discord.HTTPException as error:
+            if error.status == 400 and error.code == 50035:
+                raise app_commands.CommandSyncFailure(error, commands) from None
+            raise
+        return [
+            app_commands.AppCommand(data=d, state=self._state)
+            for d in data
+            if d.get("type") != live_board.ENTRY_POINT_TYPE
+        ]
 
 
 def file_check(database: str) -> Callable[[], Awaitable[str | None]] | None:

@@ -187,6 +187,7 @@ POLICY: dict[str, Rule] = {
     # -- turn buttons and menus ----------------------------------------------------------
     "turn": in_turn("the turn's steps: square, rotation, figure, wagon, abbey, wall tile"),
     "turn hand": rule(G, {PLAYER}, "the caller's own tiles in hand, privately", "players_only"),
+    "live board": see("opens the live board (the bot's Discord Activity) in the game's thread"),
     # -- answers in a game's thread ------------------------------------------------------
     "undo answer": rule(G, {PLAYER}, "agrees to or refuses taking back a turn", "players_only"),
     "abandon answer": rule(G, {PLAYER}, "agrees to or refuses stopping the game", "players_only"),

@@ -21,6 +21,7 @@ async def install(bot: CarcassonneBot) -> None:
     from bot.ui.components import DYNAMIC_ITEMS
     from bot.ui.errors import report
     from bot.ui.leagues.league_commands import install as install_leagues
+    from bot.ui.live_board import LiveBoardButton
     from bot.ui.lobby import lobby_ui  # noqa: F401
     from bot.ui.privacy import ForgetButton
     from bot.ui.privacy import register as register_privacy
@@ -42,7 +43,13 @@ async def install(bot: CarcassonneBot) -> None:
     register_privacy(group)
     bot.tree.add_command(group)
     bot.add_dynamic_items(
-        *DYNAMIC_ITEMS, UndoButton, AbandonButton, PauseButton, FollowButton, ForgetButton
+        *DYNAMIC_ITEMS,
+        UndoButton,
+        AbandonButton,
+        PauseButton,
+        FollowButton,
+        ForgetButton,
+        LiveBoardButton,
     )
     await install_leagues(bot)
 

@@ -468,6 +468,15 @@ class ForgetAnswer(ComponentId):
 
 @kind
 @dataclass(frozen=True)
+class LiveBoard(ComponentId):
+    """Play on the board, on a running game's turn message (bot.ui.live_board): opens the live
+    board, the bot's Discord Activity, in the game's thread."""
+
+    LAYOUT = "cc:live:{game}"
+
+
+@kind
+@dataclass(frozen=True)
 class ChallengeAnswer(ComponentId):
     """Accept / Decline under a league challenge (bot.ui.leagues.league_commands)."""
 

@@ -7,9 +7,10 @@ Everything goes through simcord: real discord.py, a fake Discord, no network.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -250,3 +251,83 @@ def client_language(monkeypatch: pytest.MonkeyPatch, locale: str) -> None:
         return record, payload
 
     monkeypatch.setattr(interactions, "base_payload", localised)
+
+
+# -- Discord with the application's Activities enabled ---------------------------------------
+
+#: Callback type 12 (LAUNCH_ACTIVITY) and application command type 4 (PRIMARY_ENTRY_POINT).
+LAUNCH_ACTIVITY = 12
+ENTRY_POINT = 4
+
+
+@contextlib.contextmanager
+def activities_enabled() -> Iterator[list[int]]:
+    """simcord as Discord is for an application with Activities enabled, which simcord 3.2.1
+    does not know: it answers the LAUNCH_ACTIVITY response (callback type 12) of a component or
+    command interaction, takes an Entry Point command's ``handler``, and refuses (error 50240) a
+    bulk overwrite of the global commands that would remove the Entry Point command. Yields the
+    ids of the interactions answered by launching the Activity."""
+    from simcord.backend import errors
+    from simcord.backend.errors import BackendError
+    from simcord.backend.ops import commands as command_ops
+    from simcord.http import router
+    from simcord.http.routes import commands as command_routes
+    from simcord.http.routes import interactions as interaction_routes
+
+    launched: list[int] = []
+    callback = interaction_routes.interaction_callback
+    overwrite = command_routes.bulk_upsert_global_commands
+
+    def launch(ctx: Any) -> Any:
+        if ctx.body().get("type") != LAUNCH_ACTIVITY:
+            return callback(ctx)
+        record = ctx.backend.interactions.get(ctx.int_arg("interaction_id"))
+        if record is None or record.token != ctx.args["token"]:
+            raise errors.unknown_interaction()
+        if record.responded:
+            raise errors.already_acknowledged()
+        if record.type not in (2, 3):  # a command or a component
+            raise errors.invalid_form_body("LAUNCH_ACTIVITY answers commands and components")
+        record.responded = True
+        launched.append(record.id)
+        instance = f"i-{record.id}"
+        return {
+            "interaction": {
+                "id": str(record.id),
+                "type": record.type,
+                "activity_instance_id": instance,
+                "response_message_id": None,
+                "response_message_loading": False,
+                "response_message_ephemeral": False,
+            },
+            "resource": {"type": LAUNCH_ACTIVITY, "activity_instance": {"id": instance}},
+        }
+
+    def keep_entry_point(ctx: Any) -> Any:
+        existing = ctx.backend.commands.get(None, {}).values()
+        sent = [c for c in ctx.json or [] if c.get("type") == ENTRY_POINT]
+        if any(c.get("type") == ENTRY_POINT for c in existing) and not sent:
+            raise BackendError(
+                400,
+                50240,
+                "You cannot remove this app's Entry Point command in a bulk update operation. "
+                "Please include the Entry Point command in your update request or delete it "
+                "separately.",
+            )
+        return overwrite(ctx)
+
+    replaced = {callback: launch, overwrite: keep_entry_point}
+    routes = router._ROUTES
+    saved = {method: list(entries) for method, entries in routes.items()}
+    fields = command_ops.COMMAND_FIELDS
+    for entries in routes.values():
+        entries[:] = [(path, replaced.get(handler, handler)) for path, handler in entries]
+    for module in (command_ops, command_routes):  # each reads its own name
+        vars(module)["COMMAND_FIELDS"] = (*fields, "handler")
+    try:
+        yield launched
+    finally:
+        for method, entries in saved.items():
+            routes[method][:] = entries
+        for module in (command_ops, command_routes):
+            vars(module)["COMMAND_FIELDS"] = fields

@@ -20,12 +20,13 @@ from typing import Any
 import discord
 import simcord
 from conftest import random_action
-from conftest_ui import Table, said
+from conftest_ui import Table, activities_enabled, said
 
 from bot import policy
 from bot.policy import Decision, Role
 from bot.ui import components, ids
 from bot.ui.leagues.league_commands import ChallengeButton
+from bot.ui.live_board import LiveBoardButton
 from bot.ui.privacy import ForgetButton
 from bot.ui.timing.chess_clock import PauseButton
 from bot.ui.turn.abandon import AbandonButton
@@ -306,6 +307,18 @@ def answer(cls: Any, value: Callable[[Scene], ids.ComponentId]) -> Use:
     return button(lambda s: cls(value(s), "answer", discord.ButtonStyle.secondary))
 
 
+def launch() -> Use:
+    """Play on the board, pressed where Discord launches Activities (the bot answers those it
+    lets in with Discord's LAUNCH_ACTIVITY response)."""
+    press = answer(LiveBoardButton, lambda s: ids.LiveBoard(s.game_id))
+
+    async def use(scene: Scene, person: Any, channel: Any) -> Any:
+        with activities_enabled():
+            return await press(scene, person, channel)
+
+    return use
+
+
 #: Each row: the subject it needs, and the ways it is used (every way is tried with every role).
 ROWS: dict[str, tuple[str, list[Use]]] = {
     "carcassonne new": ("server", [slash("carcassonne new")]),
@@ -394,6 +407,7 @@ ROWS: dict[str, tuple[str, list[Use]]] = {
             )
         ],
     ),
+    "live board": ("game", [launch()]),
     "undo answer": ("game", [answer(UndoButton, lambda s: ids.UndoAnswer(s.game_id, 0, False))]),
     "abandon answer": (
         "game",

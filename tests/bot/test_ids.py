@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from bot.ui import components, ids
 from bot.ui.leagues.league_commands import ChallengeButton
+from bot.ui.live_board import LiveBoardButton
 from bot.ui.privacy import ForgetButton
 from bot.ui.timing.chess_clock import PauseButton
 from bot.ui.turn.abandon import AbandonButton
@@ -112,6 +113,7 @@ SENT: dict[str, ids.ComponentId] = {
     "cc:pause:5:no": ids.PauseAnswer(5, False),
     "cc:follow:3:1456074443980800011:no": ids.FollowAnswer(3, 1456074443980800011, False),
     "lg:ch:9:yes": ids.ChallengeAnswer(9, True),
+    "cc:live:3": ids.LiveBoard(3),
     # Earlier releases: squares-only menus, Play my abbey, a hand's tile buttons, and the
     # No figure button of the first step (a rotation button with a choice).
     "cc:cell:1:4:0:-": ids.SquareMenu(1, 4, 0, "-"),
@@ -196,6 +198,7 @@ def test_every_kind_is_answered_once() -> None:
         FollowButton,
         ChallengeButton,
         ForgetButton,
+        LiveBoardButton,
     ]
     answered = {*components.BUTTON_KINDS, *components.MENU_KINDS, ids.LobbyOp, ids.LobbyMenu}
     for text, value in SENT.items():

@@ -16,6 +16,7 @@ from bot import policy
 from bot.policy import Actor, GameFacts, LeagueFacts, Role, ServerFacts
 from bot.ui import access, components
 from bot.ui.leagues.league_commands import ChallengeButton
+from bot.ui.live_board import LiveBoardButton
 from bot.ui.privacy import ForgetButton
 from bot.ui.timing.chess_clock import PauseButton
 from bot.ui.turn.abandon import AbandonButton
@@ -86,6 +87,7 @@ def test_every_component_has_a_row() -> None:
         FollowButton,
         ChallengeButton,
         ForgetButton,
+        LiveBoardButton,
     ):
         assert button.action in policy.POLICY, button
     # Every persistent component class the bot registers is one of those above.
@@ -100,6 +102,7 @@ def test_every_component_has_a_row() -> None:
         FollowButton,
         ChallengeButton,
         ForgetButton,
+        LiveBoardButton,
     }
     registered = set(components.DYNAMIC_ITEMS) | {
         UndoButton,
@@ -108,11 +111,12 @@ def test_every_component_has_a_row() -> None:
         FollowButton,
         ChallengeButton,
         ForgetButton,
+        LiveBoardButton,
     }
     assert registered == known
     source = (ROOT / "bot" / "ui" / "__init__.py").read_text()
     added = re.findall(r"add_dynamic_items\(([^)]*)\)", source)
-    named = {n.strip().lstrip("*") for part in added for n in part.split(",")}
+    named = {n.strip().lstrip("*") for part in added for n in part.split(",")} - {""}
     assert named == {
         "DYNAMIC_ITEMS",
         "UndoButton",
@@ -120,6 +124,7 @@ def test_every_component_has_a_row() -> None:
         "PauseButton",
         "FollowButton",
         "ForgetButton",
+        "LiveBoardButton",
     }
     assert (
         '"challenge answer"' in (ROOT / "bot" / "ui" / "leagues" / "league_commands.py").read_text()

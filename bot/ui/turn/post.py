@@ -17,7 +17,7 @@ import discord
 from bot.narrate import narrate
 from bot.storage import GameRow
 from bot.turn_view import TurnScreen
-from bot.ui import clocks, ids, images
+from bot.ui import clocks, ids, images, live_board
 from bot.ui.components import button, select
 from bot.ui.texts import tr
 from bot.ui.turn import families, final
@@ -256,9 +256,13 @@ async def announce(
     whole: bool = False,
     kick: bool = True,
 ) -> discord.Message:
-    """Post the one message of this turn: what happened, the board, the next decision; then,
-    if a computer seat decides next, let it play (``kick``; its own runner posts with False)."""
+    """Post the one message of this turn: what happened, the board, the next decision (and,
+    when the host serves the live board, Play on the board); then, if a computer seat decides
+    next, let it play (``kick``; its own runner posts with False)."""
     text, file, components = await prompt(snap, whole=whole)
+    if bot.settings.activity and not snap.view.finished:
+        components = components or discord.ui.View(timeout=None)
+        live_board.add_button(components, snap.row.id, snap.locale)
     channel = await channel_of(bot, snap)
     await retire_prompt(bot, snap)
     mentions = discord.AllowedMentions(users=True)
