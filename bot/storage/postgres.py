@@ -292,8 +292,8 @@ class PgListening:
             conn.terminate()
             raise
 
-    def _notified(self, conn: object, pid: int, channel: str, payload: str) -> None:
-        self._heard(payload)
+    def _notified(self, conn: Connection, pid: int, channel: str, payload: object) -> None:
+        self._heard(str(payload))
 
     def _terminated(self, conn: object) -> None:
         if conn is self._conn:
