@@ -7,7 +7,9 @@ that fails never fails the move."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +19,7 @@ import pytest
 from conftest import Postgres, play_random, started_game
 
 from bot.manager import GameManager
+from bot.storage import postgres as pg
 from bot.storage.faults import POINTS, Faults
 from bot.storage.postgres import LISTENING_NAME
 
@@ -131,6 +134,35 @@ async def test_a_dropped_listening_connection_is_connected_again_and_says_so(
         assert heard.resyncs.empty()
     finally:
         await allow(True)
+        await admin.close()
+        await first.close()
+        await second.close()
+
+
+async def test_a_listening_connection_that_stops_answering_is_replaced(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cut that closes no socket: the server's session stops (``SIGSTOP``), the listener's
+    check goes unanswered, and it listens on a new connection."""
+    monkeypatch.setattr(pg, "PING_EVERY", 0.2)
+    monkeypatch.setattr(pg, "PING_TIMEOUT", 0.5)
+    first = await GameManager.open(pg_url)
+    second = await GameManager.open(pg_url)
+    heard = Heard()
+    admin = await asyncpg.connect(pg_url)
+    old = 0
+    try:
+        await heard.subscribe(second)
+        (old,) = await listening_pids(admin)
+        os.kill(old, signal.SIGSTOP)
+        await asyncio.wait_for(heard.resyncs.get(), 5.0)
+        assert old in await listening_pids(admin)  # stopped, still there: replaced all the same
+        view = await started_game(first)
+        assert await heard.next_change() == view.game_id
+    finally:
+        if old:
+            os.kill(old, signal.SIGCONT)
+            await admin.execute("SELECT pg_terminate_backend($1)", old)
         await admin.close()
         await first.close()
         await second.close()
