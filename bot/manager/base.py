@@ -11,6 +11,10 @@ cache, a game's lock and its live game (:meth:`~ManagerBase.hold`), its row as s
 a durable write (:meth:`~ManagerBase.durable_write`) and, after one, the announcements
 (:meth:`~ManagerBase.timers_changed`, :meth:`~ManagerBase.game_changed`). The rest (``_live``,
 ``_read``, the turns' own members) is the core's.
+
+A change is told in the process that made it (:meth:`~ManagerBase.on_game_change`) and, on a
+database shared by several bot processes (PostgreSQL), announced to all of them
+(:meth:`~ManagerBase.on_remote_change`: a live board shows the moves made in any process).
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ from bot.storage import (
     WriteConflict,
 )
 from bot.storage.backends import open_storage
+from bot.storage.db import Listening
 from bot.storage.sql import Storage
 from engine import Game
 
@@ -58,6 +63,11 @@ Renderer = Callable[[Game], bytes]
 #: Told after a game changed (started, moved, undone, ended): the row as saved, and whether a
 #: new turn began (see :meth:`ManagerBase.on_game_change`).
 GameListener = Callable[[GameRow, bool], Awaitable[None]]
+#: Told a game's id when any bot process on the database changed it (see
+#: :meth:`ManagerBase.on_remote_change`).
+RemoteListener = Callable[[int], None]
+#: Told that changes may have been missed (see :meth:`ManagerBase.on_remote_change`).
+ResyncListener = Callable[[], None]
 #: Told once when a game is saved as finished: the game as it ended, its lock held (see
 #: :meth:`ManagerBase.on_game_end`).
 EndListener = Callable[[LiveGame], Awaitable[None]]
@@ -111,6 +121,9 @@ class ManagerBase:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._listeners: list[GameListener] = []
         self._end_listeners: list[EndListener] = []
+        self._remote_listeners: list[tuple[RemoteListener, ResyncListener | None]] = []
+        self._listening: Listening | None = None
+        self._starting_listening = asyncio.Lock()
 
     @classmethod
     async def open(cls, location: str, **options: Any) -> Self:
@@ -119,6 +132,9 @@ class ManagerBase:
 
     async def close(self) -> None:
         self.computers.close()
+        if self._listening is not None:
+            await self._listening.close()
+            self._listening = None
         await self.storage.close()
 
     @property
@@ -151,6 +167,47 @@ class ManagerBase:
                 await listener(row, turn_started)
             except Exception:
                 log.exception("a listener of game %s's changes failed", row.id)
+        if self.storage.shared:  # the other processes' listeners (see on_remote_change)
+            try:
+                await self.storage.announce(row.id)
+            except Exception:
+                log.exception("game %s's change could not be announced to other processes", row.id)
+
+    async def on_remote_change(
+        self, changed: RemoteListener, resync: ResyncListener | None = None
+    ) -> None:
+        """Call ``changed(game_id)`` after each saved change of a game (as
+        :meth:`on_game_change` tells) made by any bot process on a shared database
+        (PostgreSQL), within a fraction of a second: this process's changes too, after its
+        listeners of :meth:`on_game_change` (a listener of both de-duplicates). ``resync()``
+        when changes may have been missed (the database's listening connection was lost, and
+        is back): read again whatever is shown. On SQLite (one process per database) neither
+        is ever called: :meth:`on_game_change` tells every change.
+
+        Plain functions, called in the event loop: one with work to await starts a task of its
+        own; one that fails is logged. The first subscription starts listening (one
+        connection of the database for the manager), and when it returns every change stored
+        after is heard; :meth:`close` stops it."""
+        async with self._starting_listening:
+            if self._listening is None:
+                self._listening = await self.storage.listen(self._remote_change, self._resync)
+        self._remote_listeners.append((changed, resync))
+
+    def _remote_change(self, game_id: int) -> None:
+        for changed, _ in self._remote_listeners:
+            try:
+                changed(game_id)
+            except Exception:
+                log.exception("a listener of game %s's changes in any process failed", game_id)
+
+    def _resync(self) -> None:
+        for _, resync in self._remote_listeners:
+            if resync is None:
+                continue
+            try:
+                resync()
+            except Exception:
+                log.exception("a listener of the changes missed failed")
 
     def on_game_end(self, listener: EndListener) -> None:
         """Call ``listener(live)`` once when a game is saved as finished (played to its end, or

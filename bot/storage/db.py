@@ -4,7 +4,8 @@ The SQL is written once, in :class:`bot.storage.sql.Storage`, on two small inter
 
 - :class:`Engine`, the database: connections lent for one call (a write transaction, a read,
   a lone write), a batch of statements checked by its first, one storage call run (again, if
-  the engine can tell nothing of it reached the database), and closing;
+  the engine can tell nothing of it reached the database), notifications between the bot
+  processes sharing the database (sent, and listened to: a :class:`Listening`), and closing;
 - :class:`Db`, one of its connections: the five ways the SQL runs a statement.
 
 A backend is a module with an ``Engine``, its ``Db`` and a function that connects, migrates
@@ -98,6 +99,28 @@ class Engine(Protocol):
         """One call of the storage (one transaction, or one read): ``await work()``, made
         again by an engine that can tell nothing of it reached the database (PostgreSQL: a
         pooled connection the server had closed)."""
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """Tell ``payload`` to the listeners of ``channel`` (:meth:`listen`) in every process
+        on the database (PostgreSQL: ``pg_notify``, one statement of its own). Nothing on a
+        database of one process (SQLite): its own listeners are told by the manager."""
+
+    async def listen(
+        self, channel: str, heard: Callable[[str], None], lost: Callable[[], None]
+    ) -> Listening:
+        """Call ``heard(payload)`` (in the event loop) for each notification of ``channel``
+        from any process, this one's included; listening until the answer is closed, or the
+        engine. PostgreSQL listens on a connection of its own: when it drops, the engine
+        connects again (waiting a little longer after each failure) and, listening again,
+        calls ``lost()``: notifications may have been missed meanwhile. SQLite never calls
+        either. ``heard`` and ``lost`` do not raise (the storage's own)."""
+
+    async def close(self) -> None:
+        """Close the connections, the listening ones too."""
+
+
+class Listening(Protocol):
+    """What :meth:`Engine.listen` answers: closing it stops the listening."""
 
     async def close(self) -> None: ...
 

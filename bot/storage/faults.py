@@ -11,12 +11,12 @@ the caller cannot tell it from a write that never happened.
 >>> faults.calls                             # every call since arm(), by method name
 
 :class:`Faults` wraps every call of :class:`~bot.storage.sql.Storage` (each coroutine method
-but ``close``, found by inspection: :data:`~bot.storage.sql.CALLS`) on the storage object itself,
-so whatever holds that object (a manager, a scheduler) goes through it, and it counts each call:
-a test asserts how many calls an operation made, so a call the wrapper did not see cannot go
-untested. A call is the unit because it is what the manager awaits: one transaction, or one
-read. A failure inside a transaction rolls it back, which is what ``before`` gives; ``after`` is
-a transaction committed whose answer is lost.
+but ``close`` and ``listen``, found by inspection: :data:`~bot.storage.sql.CALLS`) on the
+storage object itself, so whatever holds that object (a manager, a scheduler) goes through it,
+and it counts each call: a test asserts how many calls an operation made, so a call the wrapper
+did not see cannot go untested. A call is the unit because it is what the manager awaits: one
+transaction, or one read. A failure inside a transaction rolls it back, which is what
+``before`` gives; ``after`` is a transaction committed whose answer is lost.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from bot.storage.sql import CALLS, Storage
 #: Where a call fails: before it runs (nothing done), or after it ran (done, answer lost).
 Point = Literal["before", "after"]
 POINTS: tuple[Point, ...] = ("before", "after")
-#: The storage calls that can fail: every coroutine method of the storage but ``close``.
+#: The storage calls that can fail: every coroutine method of the storage but ``close`` and
+#: ``listen``.
 METHODS = CALLS
 
 

@@ -21,10 +21,17 @@ sent meanwhile fails with ``InternalClientError: cannot switch to state 12; anot
 (2) is in progress`` before anything is sent; such a call, and one whose commit found its
 connection closed, is made again on another connection (safe for a write too: nothing of it
 committed).
+
+Notifications between the processes (:meth:`PostgresEngine.notify`, ``pg_notify``) are heard
+by a :class:`PgListening`: a connection of its own (not the pool's: LISTEN is a session's),
+checked every :data:`PING_EVERY` seconds (a network cut closes no socket), connected again when
+lost, waiting :data:`RECONNECT_FIRST` seconds, doubled after each failure up to
+:data:`RECONNECT_MAX`; listening again, it says notifications may have been missed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import logging
@@ -39,7 +46,7 @@ from asyncpg.pool import PoolConnectionProxy
 
 from bot.errors import DatabaseTooNew
 from bot.storage import WriteConflict
-from bot.storage.db import POSTGRESQL, Db, Row, Step, run_checked
+from bot.storage.db import POSTGRESQL, Db, Listening, Row, Step, run_checked
 from bot.storage.migrate import MIGRATIONS, discover
 from bot.storage.sql import Storage
 
@@ -51,6 +58,16 @@ PG_MIGRATIONS = MIGRATIONS / "postgresql"
 MIGRATION_LOCK = 0x63617263
 #: A connection of its own or one lent by the pool.
 Connection = asyncpg.Connection | PoolConnectionProxy
+#: Seconds between two checks that a listening connection still answers, and how long a check
+#: (or connecting one) may take before the connection counts as lost.
+PING_EVERY = 15.0
+PING_TIMEOUT = 5.0
+#: Seconds before connecting again a listening connection lost: the first time, and at most
+#: (doubled after each failure).
+RECONNECT_FIRST = 0.05
+RECONNECT_MAX = 2.0
+#: The ``application_name`` of listening connections (how ``pg_stat_activity`` shows them).
+LISTENING_NAME = "carcassonne listening"
 
 
 @functools.lru_cache(maxsize=1024)
@@ -153,10 +170,14 @@ class PostgresEngine:
 
     dialect = POSTGRESQL
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
+        self._url = url
+        self._listening: set[PgListening] = set()
 
     async def close(self) -> None:
+        for listening in list(self._listening):
+            await listening.close()
         await self._pool.close()
 
     @asynccontextmanager
@@ -203,6 +224,124 @@ class PostgresEngine:
                 log.info("%s met a connection the server had closed: again", name)
         return await work()
 
+    async def notify(self, channel: str, payload: str) -> None:
+        async with self.write() as db:
+            await db.execute("SELECT pg_notify(?, ?)", (channel, payload))
+
+    async def listen(
+        self, channel: str, heard: Callable[[str], None], lost: Callable[[], None]
+    ) -> Listening:
+        listening = PgListening(self._url, channel, heard, lost, self._listening.discard)
+        await listening.start()
+        self._listening.add(listening)
+        return listening
+
+
+class PgListening:
+    """LISTEN on ``channel`` on a connection of its own to ``url`` (see the module): each
+    notification's payload to ``heard``; ``lost()`` once listening again after the connection
+    was lost. Started by :meth:`start` (which raises if the first connection fails), stopped
+    by :meth:`close` (then ``closed(self)``)."""
+
+    def __init__(
+        self,
+        url: str,
+        channel: str,
+        heard: Callable[[str], None],
+        lost: Callable[[], None],
+        closed: Callable[[PgListening], None],
+    ) -> None:
+        self._url = url
+        self._channel = channel
+        self._heard = heard
+        self._lost = lost
+        self._closed = closed
+        self._conn: asyncpg.Connection | None = None
+        self._dropped = asyncio.Event()
+        self._watching: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        await self._connect()
+        self._watching = asyncio.get_running_loop().create_task(self._watch())
+
+    async def close(self) -> None:
+        self._closed(self)
+        if self._watching is not None:
+            self._watching.cancel()
+            await asyncio.gather(self._watching, return_exceptions=True)
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.remove_termination_listener(self._terminated)
+            try:
+                await asyncio.wait_for(conn.close(), PING_TIMEOUT)
+            except Exception:
+                conn.terminate()
+
+    async def _connect(self) -> None:
+        """A new listening connection, as ``_conn``."""
+        conn = await asyncpg.connect(
+            self._url, timeout=PING_TIMEOUT, server_settings={"application_name": LISTENING_NAME}
+        )
+        self._dropped.clear()
+        self._conn = conn
+        try:
+            conn.add_termination_listener(self._terminated)
+            await conn.add_listener(self._channel, self._notified)
+        except BaseException:
+            self._conn = None
+            conn.terminate()
+            raise
+
+    def _notified(self, conn: Connection, pid: int, channel: str, payload: object) -> None:
+        self._heard(str(payload))
+
+    def _terminated(self, conn: object) -> None:
+        if conn is self._conn:
+            self._dropped.set()
+
+    async def _answers(self, conn: asyncpg.Connection) -> bool:
+        try:
+            await asyncio.wait_for(conn.fetchval("SELECT 1"), PING_TIMEOUT)
+        except Exception:
+            log.warning("the connection listening on %s does not answer", self._channel)
+            return False
+        return True
+
+    async def _watch(self) -> None:
+        """Until cancelled: wait for the connection to drop (or to stop answering), then
+        connect again and say so."""
+        while True:
+            conn = self._conn
+            assert conn is not None
+            try:
+                await asyncio.wait_for(self._dropped.wait(), PING_EVERY)
+            except TimeoutError:
+                if await self._answers(conn):
+                    continue
+            else:
+                log.warning("the connection listening on %s was lost", self._channel)
+            self._conn = None
+            conn.terminate()
+            await self._reconnect()
+            log.info("listening on %s again: what was missed is read again", self._channel)
+            self._lost()
+
+    async def _reconnect(self) -> None:
+        pause = RECONNECT_FIRST
+        while True:
+            await asyncio.sleep(pause)
+            try:
+                await self._connect()
+                return
+            except Exception as error:
+                log.warning(
+                    "listening on %s: cannot connect (%s), again in %.2f s",
+                    self._channel,
+                    error,
+                    min(pause * 2, RECONNECT_MAX),
+                )
+            pause = min(pause * 2, RECONNECT_MAX)
+
 
 async def open_postgres(
     url: str, *, pool_size: int = 10, migrations: Path = PG_MIGRATIONS
@@ -217,4 +356,4 @@ async def open_postgres(
     except BaseException:
         await pool.close()
         raise
-    return Storage(PostgresEngine(pool))
+    return Storage(PostgresEngine(pool, url))

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
+import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import astuple
@@ -39,12 +40,16 @@ from bot.storage import (
     UserSettings,
     WriteConflict,
 )
-from bot.storage.db import Db, Engine, Step, run_steps, upsert
+from bot.storage.db import Db, Engine, Listening, Step, run_steps, upsert
 from bot.storage.sql_leagues import SqlLeagues
 from bot.storage.sql_privacy import SqlPrivacy
 from bot.storage.sql_stats import SqlStats
 from bot.storage.sql_watch import SqlWatch
 
+log = logging.getLogger(__name__)
+
+#: The notifications' channel: a game changed, its id as payload (see :meth:`Storage.announce`).
+CHANNEL = "carcassonne_games"
 GAME_COLUMNS = (
     "guild_id, channel_id, thread_id, message_id, owner_id, kind, expansions, options, "
     "setup_extra, seed, status, private, max_players, locale, turn, action_count, current_seat, "
@@ -359,7 +364,43 @@ class Storage(SqlLeagues, SqlStats, SqlWatch, SqlPrivacy):
         self.shared = engine.dialect.shared
 
     async def close(self) -> None:
+        """Close the storage, its listenings (:meth:`listen`) too."""
         await self.engine.close()
+
+    # -- between processes ------------------------------------------------------------------
+
+    async def announce(self, game_id: int) -> None:
+        """Tell every bot process listening on the database (:meth:`listen`) that game
+        ``game_id`` changed: one statement on PostgreSQL, nothing on SQLite (one process per
+        database)."""
+        await self.engine.notify(CHANNEL, str(game_id))
+
+    async def listen(self, changed: Callable[[int], None], resync: Callable[[], None]) -> Listening:
+        """Call ``changed(game_id)`` for each game announced (:meth:`announce`) by any process
+        on the database, this one included (callers de-duplicate), and ``resync()`` when some
+        may have been missed (PostgreSQL's listening connection was lost and is back: read again
+        what you show). Plain functions, called in the event loop; one that fails is logged.
+        Until the answer is closed, or the storage. SQLite never calls either. Not a call of
+        the storage (:data:`CALLS`): it lasts."""
+
+        def heard(payload: str) -> None:
+            try:
+                game_id = int(payload)
+            except ValueError:
+                log.warning("a notification on %s names no game: %r", CHANNEL, payload)
+                return
+            try:
+                changed(game_id)
+            except Exception:
+                log.exception("a listener of game %s's changes in other processes failed", game_id)
+
+        def lost() -> None:
+            try:
+                resync()
+            except Exception:
+                log.exception("a listener of the missed changes of games failed")
+
+        return await self.engine.listen(CHANNEL, heard, lost)
 
     async def __aenter__(self) -> Storage:
         return self
@@ -1029,12 +1070,14 @@ def _one_call(method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[
     return functools.wraps(method)(call)
 
 
-#: The calls of the storage: every coroutine method but ``close``, each one transaction or one
-#: read, each run by the engine as one call.
+#: The coroutine methods of the storage that are not calls: its end, and a listening (it lasts).
+NOT_CALLS = ("close", "listen")
+#: The calls of the storage: every coroutine method but :data:`NOT_CALLS`, each one transaction,
+#: one read or one statement, each run by the engine as one call.
 CALLS = tuple(
     name
     for name, member in inspect.getmembers(Storage, inspect.iscoroutinefunction)
-    if not name.startswith("_") and name != "close"
+    if not name.startswith("_") and name not in NOT_CALLS
 )
 for _name in CALLS:
     setattr(Storage, _name, _one_call(getattr(Storage, _name)))

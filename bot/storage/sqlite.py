@@ -5,7 +5,9 @@ One aiosqlite connection in autocommit mode; each call takes an asyncio lock so 
 transactions of concurrent coroutines never interleave on the shared connection, and writes run
 inside ``BEGIN IMMEDIATE ... COMMIT``. WAL journal (readers never block the writer), foreign keys
 on, ``synchronous=FULL`` by default so a committed action survives even a power cut; ``NORMAL``
-(``durable=False``) still survives any crash of the process itself.
+(``durable=False``) still survives any crash of the process itself. One bot process per file:
+notifications between processes are neither sent nor heard (the manager tells its own
+listeners).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.storage.db import SQLITE, Db, Row, Step
+from bot.storage.db import SQLITE, Db, Listening, Row, Step
 from bot.storage.migrate import MIGRATIONS, migrate
 from bot.storage.sql import Storage
 
@@ -168,6 +170,22 @@ class SqliteEngine:
 
     async def call(self, work: Callable[[], Awaitable[T]]) -> T:
         return await work()
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """Nothing: one process per database file, whose listeners the manager tells."""
+
+    async def listen(
+        self, channel: str, heard: Callable[[str], None], lost: Callable[[], None]
+    ) -> Listening:
+        """Nothing to listen to (no other process writes the file): never calls back."""
+        return _Unheard()
+
+
+class _Unheard:
+    """The listening of an SQLite engine: nothing is ever heard, nothing to stop."""
+
+    async def close(self) -> None:
+        pass
 
 
 async def open_sqlite(
