@@ -31,6 +31,7 @@ from bot.i18n import shown_name
 from bot.storage import GameRow, SeatRow
 from engine import MalformedError, Setup
 from engine.core.setup import GAME_PLAYERS, MAX_PLAYERS, MIN_PLAYERS
+from renderer import palette as pal
 
 #: Figure colours in the order they are handed out: the renderer's colour-blind-safe palette
 #: (each colour comes with its own mark on the figures).
@@ -184,3 +185,27 @@ def player_names(seats: Sequence[SeatRow]) -> tuple[str, ...]:
             name, n = f"{base} ({n})", n + 1
         names.append(name)
     return tuple(names)
+
+
+#: Lobby colour name -> the renderer's style (colour and mark; see :mod:`renderer.palette`).
+STYLES = {"red": 0, "blue": 1, "yellow": 2, "green": 3, "purple": 4, "black": 5}
+#: Games whose pictures follow the chosen colours (The Castle draws seat colours).
+STYLED_GAMES = ("carcassonne", "hunters")
+
+
+def seat_styles(row: GameRow) -> tuple[int, ...]:
+    """The style each seat draws in: its chosen colour's (first free style if unknown)."""
+    if row.kind not in STYLED_GAMES:
+        return ()
+    styles: list[int] = []
+    for seat in row.seats:
+        style = STYLES.get(seat.colour)
+        if style is None or style in styles:
+            style = next(s for s in range(len(pal.PLAYER_COLOURS)) if s not in styles)
+        styles.append(style)
+    return tuple(styles)
+
+
+def seat_style(row: GameRow, seat: int) -> int:
+    styles = seat_styles(row)
+    return styles[seat] if seat < len(styles) else seat

@@ -29,11 +29,14 @@ from typing import Any
 import discord
 
 from bot import metrics
+from bot.lobby import STYLED_GAMES as STYLED_GAMES
+from bot.lobby import STYLES as STYLES
+from bot.lobby import seat_style as seat_style
+from bot.lobby import seat_styles as seat_styles
 from bot.render_pool import RenderPool
 from bot.storage import GameRow
 from engine import Game, PlaceAbbey, PlaceTile
 from renderer import jobs
-from renderer import palette as pal
 from renderer.board import GhostSpot
 from renderer.jobs import Job
 from renderer.options import RenderOptions
@@ -46,36 +49,14 @@ log = logging.getLogger(__name__)
 BUDGET = 4 * 1024 * 1024
 SMALLER = (64, 48)
 
-#: Lobby colour name -> the renderer's style (colour and mark; see :mod:`renderer.palette`).
-STYLES = {"red": 0, "blue": 1, "yellow": 2, "green": 3, "purple": 4, "black": 5}
 #: Style -> a round emoji of that colour, for lobby lists and menus.
 EMOJI = ("🟠", "🔵", "🟡", "🟢", "🩷", "⚫")
-#: Games whose pictures follow the chosen colours (The Castle draws seat colours).
-STYLED_GAMES = ("carcassonne", "hunters")
 
 #: Games whose placement step shows the close-up (The Castle shows its whole board).
 CLOSE_UP_GAMES = ("carcassonne", "hunters", "castle")
 
 Pos = tuple[int, int]
 Spots = Mapping[int | str, str]
-
-
-def seat_styles(row: GameRow) -> tuple[int, ...]:
-    """The style each seat draws in: its chosen colour's (first free style if unknown)."""
-    if row.kind not in STYLED_GAMES:
-        return ()
-    styles: list[int] = []
-    for seat in row.seats:
-        style = STYLES.get(seat.colour)
-        if style is None or style in styles:
-            style = next(s for s in range(len(pal.PLAYER_COLOURS)) if s not in styles)
-        styles.append(style)
-    return tuple(styles)
-
-
-def seat_style(row: GameRow, seat: int) -> int:
-    styles = seat_styles(row)
-    return styles[seat] if seat < len(styles) else seat
 
 
 def colour_name(row: GameRow, seat: int) -> str:
