@@ -80,6 +80,7 @@ return {
   hand: [...document.querySelectorAll("#hand .hand-tile")].map((e) => e.dataset.kind),
   playTile: document.getElementById("play-tile").dataset.kind || null,
   turn: document.getElementById("turn-name").textContent,
+  turnNumber: document.getElementById("turn-number").textContent,
   timer: document.getElementById("timer").textContent,
   tilesLeft: document.getElementById("tiles-left").textContent,
   held: [...document.querySelectorAll("#players li .tag.held")].map((e) => e.textContent),
@@ -355,7 +356,7 @@ def server(site: Site) -> Site:
 
 
 def screen(driver: Any, width: int, height: int) -> None:
-    """The page's viewport ``width`` × ``height`` CSS pixels (a phone: touch, 2 pixels each)."""
+    """The page's viewport ``width`` by ``height`` CSS pixels (a phone: touch, 2 pixels each)."""
     phone = width < 600
     driver.execute_cdp_cmd(
         "Emulation.setDeviceMetricsOverride",
@@ -385,7 +386,8 @@ def wait_for(driver: Any, test: Callable[[dict[str, Any]], Any], seconds: float 
 
 def shown(driver: Any, view: dict[str, Any]) -> dict[str, Any]:
     """Wait until the page shows ``view`` (its game and version), then what it shows."""
-    wait_for(driver, lambda s: s.get("game") == view["game"] and s.get("version") == view["version"])
+    wanted = (view["game"], view["version"])
+    wait_for(driver, lambda s: (s.get("game"), s.get("version")) == wanted)
     return dict(driver.execute_script(READ))
 
 
@@ -429,6 +431,8 @@ def test_the_page_signs_in_and_draws_the_board_of_each_family(
         assert page["squares"] > 0  # The Castle's squares
     if game.hand_mode:
         assert page["hand"] and page["hand"] == view["hand"]
+        if view["turn"]["tile"] is None:
+            assert page["turnNumber"].endswith(catalogs.text("activity", "tile_choosing", "en"))
         assert page["held"] == [f"{p['held']} in hand" for p in view["players"]]
     else:
         assert page["held"] == []
@@ -479,9 +483,8 @@ def test_the_clocks_count_down(browser: Any, server: Site) -> None:
     server.broadcast(row.id)
     wait_for(browser, lambda s: s.get("version") == view["version"] + 1)
     timer = browser.execute_script("return document.getElementById('timer').textContent")
-    assert timer == catalogs.text(
-        "activity", "deadline", "en", time=catalogs.text("activity", "hours_minutes", "en", h=4, m=12)
-    )
+    left = catalogs.text("activity", "hours_minutes", "en", h=4, m=12)
+    assert timer == catalogs.text("activity", "deadline", "en", time=left)
 
 
 def transform(driver: Any) -> dict[str, float]:
@@ -576,7 +579,6 @@ def _pinch(one: Any, two: Any, cx: int, cy: int) -> None:
     two.create_pointer_up(0)
 
 
-
 @pytest.mark.parametrize(("width", "height"), [(400, 800), (1280, 800)])
 def test_phone_and_desktop_layouts_fit_and_show_the_players(
     browser: Any, server: Site, width: int, height: int, tmp_path: Path
@@ -626,18 +628,14 @@ def test_the_words_are_the_welcomes_language(browser: Any, server: Site) -> None
     page = shown(browser, view)
     name = view["players"][view["turn"]["seat"]]["name"]
     assert page["turn"] == f"Au tour de {name}"
-    assert page["tilesLeft"] == (
-        f"Tuiles restantes : {view['tilesLeft']} sur {view['tilesTotal']}"
-    )
+    assert page["tilesLeft"] == (f"Tuiles restantes : {view['tilesLeft']} sur {view['tilesTotal']}")
     assert browser.execute_script("return document.documentElement.lang") == "fr"
     assert browser.title == catalogs.text("activity", "title", "fr")
     zoom = browser.execute_script("return document.getElementById('zoom-fit').title")
     assert zoom == "Voir tout le plateau"
 
 
-def test_a_dropped_socket_reconnects_and_shows_the_newer_board(
-    browser: Any, server: Site
-) -> None:
+def test_a_dropped_socket_reconnects_and_shows_the_newer_board(browser: Any, server: Site) -> None:
     row, game = a_game(13, 2, 20)
     view = view_of(row, game)
     server.put(row, view)

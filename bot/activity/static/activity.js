@@ -14,6 +14,7 @@
   const MIN_SCALE = 0.12;
   const MAX_SCALE = 4;
   const PING_SECONDS = 20;
+  const SILENT_SECONDS = 50; // a socket that heard nothing for so long is taken as lost
   const $ = (id) => document.getElementById(id);
   const query = new URLSearchParams(location.search);
   const inDiscord = query.has("frame_id");
@@ -26,6 +27,7 @@
   let pingTimer = null;
   let retryTimer = null;
   let retries = 0;
+  let heard = 0; // when the socket last heard the server (ms)
   let reconnects = 0;
   let sessionRefused = false;
   let games = [];
@@ -190,12 +192,17 @@
     const ws = new WebSocket(address.href);
     socket = ws;
     ws.onopen = () => {
+      heard = Date.now();
       send({ type: "hello", session, game: wanted });
       clearInterval(pingTimer);
-      pingTimer = setInterval(() => send({ type: "ping" }), PING_SECONDS * 1000);
+      pingTimer = setInterval(() => {
+        if (Date.now() - heard > SILENT_SECONDS * 1000) return lost(ws);
+        send({ type: "ping" });
+      }, PING_SECONDS * 1000);
       publish();
     };
     ws.onmessage = (event) => {
+      heard = Date.now();
       let message;
       try {
         message = JSON.parse(event.data);
@@ -204,23 +211,38 @@
       }
       receive(message);
     };
-    ws.onclose = (event) => {
-      if (socket !== ws) return;
-      clearInterval(pingTimer);
-      socket = null;
-      if (sessionRefused || event.code === 4001) {
-        if (!sessionRefused) failSignIn("session_invalid");
-        return publish();
-      }
-      retries += 1;
-      status("reconnecting");
-      const delay = Math.min(30000, 500 * 2 ** Math.min(retries - 1, 6)) * (0.8 + Math.random() * 0.4);
-      retryTimer = setTimeout(() => {
-        reconnects += 1;
-        connect();
-      }, delay);
-      publish();
-    };
+    ws.onclose = (event) => closed(ws, event.code);
+  }
+
+  // A socket silent for too long (a phone back from sleep, a dead connection): closed here and
+  // reconnected without waiting for the browser to notice.
+  function lost(ws) {
+    ws.onclose = null;
+    ws.onmessage = null;
+    try {
+      ws.close();
+    } catch (problem) {
+      // Already closing.
+    }
+    closed(ws, 1006);
+  }
+
+  function closed(ws, code) {
+    if (socket !== ws) return;
+    clearInterval(pingTimer);
+    socket = null;
+    if (sessionRefused || code === 4001) {
+      if (!sessionRefused) failSignIn("session_invalid");
+      return publish();
+    }
+    retries += 1;
+    status("reconnecting");
+    const delay = Math.min(30000, 500 * 2 ** Math.min(retries - 1, 6)) * (0.8 + Math.random() * 0.4);
+    retryTimer = setTimeout(() => {
+      reconnects += 1;
+      connect();
+    }, delay);
+    publish();
   }
 
   function receive(message) {
@@ -238,6 +260,7 @@
         view = null;
         clearBoard();
         if (games.length > 1) showPicker();
+        else if (games.length === 1) watch(games[0].id);
         else notice(t("no_game"));
       } else {
         wanted = shown;
@@ -661,6 +684,7 @@
     const tab = tables();
     const over = !view.turn;
     const turn = view.turn;
+    const handOn = Array.isArray(view.hand) || view.players.some((p) => p.held > 0);
     $("turn-box").hidden = false;
     $("turn-box").classList.toggle("over", over);
     const picture = $("play-tile");
@@ -676,7 +700,7 @@
       delete picture.dataset.kind;
       picture.classList.add("empty");
       picture.textContent = over ? "" : "?";
-      picture.title = over ? "" : t("tile_not_drawn");
+      picture.title = over ? "" : handOn ? t("tile_choosing") : t("tile_not_drawn");
     }
     picture.hidden = over;
     const icon = $("turn-icon");
@@ -691,8 +715,9 @@
       const figure = sprite(tab.legend, turn.seat);
       icon.hidden = !figure;
       if (figure) icon.style.backgroundImage = 'url("' + figure.uri + '")';
+      const hidden = handOn ? t("tile_choosing") : t("tile_not_drawn");
       $("turn-number").textContent =
-        t("turn_number", { n: turn.number }) + " · " + (turn.tile ? t("tile_in_play") : t("tile_not_drawn"));
+        t("turn_number", { n: turn.number }) + " · " + (turn.tile ? t("tile_in_play") : hidden);
     }
     $("turn-box").style.borderColor = over ? "" : colour(turn.seat);
 
@@ -704,7 +729,6 @@
       $("winners").textContent = t(names.length === 1 ? "winner" : "winners", { names: names.join(", ") });
     }
 
-    const handOn = Array.isArray(view.hand) || view.players.some((p) => p.held > 0);
     const list = $("players");
     list.textContent = "";
     list.setAttribute("aria-label", t("players"));
@@ -816,6 +840,11 @@
     else transform();
     width = viewport.clientWidth;
   }).observe(viewport);
+  document.addEventListener("keydown", (event) => {
+    if (event.target.tagName === "SELECT" || event.ctrlKey || event.metaKey || event.altKey) return;
+    const keys = { "+": () => zoomCentre(1.4), "=": () => zoomCentre(1.4), "-": () => zoomCentre(1 / 1.4), "0": fit };
+    if (keys[event.key]) keys[event.key]();
+  });
   setInterval(tick, 1000);
   applyWords();
   clearBoard();
