@@ -159,6 +159,7 @@ class Site:
         self.default: int | None = None
         self.lang = "en"
         self.refuse: str | None = None
+        self.private: set[int] = set()
         self.sockets: set[web.WebSocketResponse] = set()
         self.received: list[dict[str, Any]] = []
         self.tokens: list[dict[str, Any]] = []
@@ -185,6 +186,7 @@ class Site:
         self.default = None
         self.lang = lang
         self.refuse = None
+        self.private.clear()
         self.received.clear()
         self.tokens.clear()
 
@@ -292,6 +294,9 @@ class Site:
                     await ws.send_json(welcome)
                     if game is not None:
                         await ws.send_json(self.board(game))
+                elif data["type"] == "watch" and data["game"] in self.private:
+                    text = catalogs.text("activity", "no_game", self.lang)
+                    await ws.send_json({"type": "refused", "reason": "private_only", "text": text})
                 elif data["type"] == "watch":
                     await ws.send_json(self.board(data["game"]))
                 elif data["type"] == "ping":
@@ -699,6 +704,16 @@ def test_several_games_are_picked_from(browser: Any, server: Site) -> None:
     chooser.select_by_value("21")
     other = server.games[21][1]
     expect_drawn(shown(browser, other), other)
+    # A game that may not be watched: the refusal is shown, the game shown stays.
+    server.private.add(22)
+    Select(browser.find_element(By.ID, "game-select")).select_by_value("22")
+    toast = browser.find_element(By.ID, "toast")
+    wait_for(browser, lambda s: toast.is_displayed())
+    assert toast.text == catalogs.text("activity", "no_game", "en")
+    assert state(browser)["game"] == 21
+    assert Select(browser.find_element(By.ID, "game-select")).first_selected_option.text.startswith(
+        "Game #21"
+    )
 
 
 # --- The art -----------------------------------------------------------------------------------
@@ -723,3 +738,24 @@ def test_the_art_of_every_variant_carries_every_picture(index: int) -> None:
 def test_an_unknown_variant_has_no_art() -> None:
     with pytest.raises(ValueError):
         art_json("carcassonne+dragons")
+
+
+def test_a_welcome_naming_no_game_of_one_watches_it_or_says_there_is_none(
+    browser: Any, server: Site
+) -> None:
+    open_page(browser, server)
+    wait_for(browser, lambda s: s.get("connected") and s.get("games") == [])
+    page = wait_for_notice(browser)
+    assert page["notice"] == catalogs.text("activity", "no_game", "en") and not page["picker"]
+    server.reset()
+    row, game = a_game(23, 2, 10)
+    server.put(row, view_of(row, game), default=False)
+    open_page(browser, server)
+    view = server.games[23][1]
+    expect_drawn(shown(browser, view), view)
+    assert {"type": "watch", "game": 23} in server.received
+
+
+def wait_for_notice(driver: Any) -> dict[str, Any]:
+    wait_for(driver, lambda s: driver.execute_script(READ)["notice"])
+    return dict(driver.execute_script(READ))

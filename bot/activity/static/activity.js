@@ -257,6 +257,7 @@
       buildChooser();
       if (shown === null || shown === undefined) {
         shown = null;
+        wanted = null;
         view = null;
         clearBoard();
         if (games.length > 1) showPicker();
@@ -268,11 +269,14 @@
       }
       if (view) drawAll();
     } else if (message.type === "board") {
-      if (shown !== null && message.game !== shown) return;
+      // The game asked for, or (until it comes) the one shown; no other.
+      if (message.game !== wanted && message.game !== shown) return;
       shown = message.game;
       wanted = shown;
       notice(null);
-      const variantChanged = !view || view.variant !== message.view.variant || view.game !== message.view.game;
+      buildChooser();
+      const variantChanged =
+        !view || view.variant !== message.view.variant || view.game !== message.view.game;
       view = message.view;
       received = Date.now();
       if (variantChanged) moved = false;
@@ -288,6 +292,10 @@
         failSignIn(message.reason, message.text);
       } else {
         toast(message.text || message.reason);
+        // A game that may not be watched: back to the one shown (or the picker).
+        wanted = shown;
+        buildChooser();
+        if (shown === null && games.length > 1) showPicker();
       }
     }
     publish();
@@ -313,15 +321,13 @@
     if (shown !== null) select.value = String(shown);
     const current = games.find((g) => g.id === shown);
     $("game-title").textContent = current ? current.title || "#" + current.id : "";
+    $("game-title").hidden = games.length >= 2;
   }
 
+  // Ask for game ``id``: the one shown stays until its board comes.
   function watch(id) {
     wanted = id;
-    shown = id;
-    view = null;
-    moved = false;
     notice(null);
-    buildChooser();
     send({ type: "watch", game: id });
     publish();
   }
