@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
-from typing import Any
+from importlib.resources.abc import Traversable
 
 import catalogs
 from renderer.viewer.page import art_data
@@ -30,7 +30,7 @@ STATIC = {
 CONTEXT = "activity"
 
 
-def _static() -> Any:
+def _static() -> Traversable:
     return resources.files("bot.activity").joinpath("static")
 
 
@@ -39,12 +39,12 @@ def static_file(name: str) -> bytes:
     ``sdk.js`` was not bundled)."""
     if name not in STATIC:
         raise KeyError(name)
-    return bytes(_static().joinpath(name).read_bytes())
+    return _static().joinpath(name).read_bytes()
 
 
 def sdk_bundled() -> bool:
     """Whether ``scripts/activity-sdk`` bundled the SDK (without it the page cannot sign in)."""
-    return bool(_static().joinpath("sdk.js").is_file())
+    return _static().joinpath("sdk.js").is_file()
 
 
 def page_texts() -> dict[str, dict[str, str]]:

@@ -142,7 +142,8 @@ def advance(game: Game, rng: random.Random, moves: int) -> None:
 def view_of(row: GameRow, game: Game, timing: Timing | None = None) -> dict[str, Any]:
     """The board message's view as the server sends it to Ann (seat 0)."""
     view = table_view(row, game, timing or Timing(now=time.time()))
-    return json.loads(json.dumps(own_view(view, row, game, int(USER["id"]))))
+    sent: dict[str, Any] = json.loads(json.dumps(own_view(view, row, game, int(USER["id"]))))
+    return sent
 
 
 # --- The server --------------------------------------------------------------------------------

@@ -691,7 +691,7 @@
     const over = !view.turn;
     const turn = view.turn;
     const handOn = Array.isArray(view.hand) || view.players.some((p) => p.held > 0);
-    $("turn-box").hidden = false;
+    $("turn-box").hidden = over && Boolean(view.final); // the final scores say it
     $("turn-box").classList.toggle("over", over);
     const picture = $("play-tile");
     picture.textContent = "";
