@@ -167,7 +167,10 @@ def page_texts() -> dict[str, dict[str, str]]:
     return out
 
 
-def page_data(indices: Sequence[int], lang: str | None) -> dict[str, Any]:
+def art_data(indices: Sequence[int]) -> dict[str, Any]:
+    """The drawing part of the page's data for the variants ``indices``: their tables (with the
+    goods' cities), tile pictures, figures in every seat colour, the barns' corners, the seat
+    colours and the goods tokens. The live board reads the same per variant."""
     pictures: dict[str, str] = {}
     figures: dict[str, list[dict[str, Any]]] = {}
     variants = {variant(i).key: variant_art(i, pictures, figures) for i in indices}
@@ -176,9 +179,6 @@ def page_data(indices: Sequence[int], lang: str | None) -> dict[str, Any]:
         if cities is not None:
             variants[variant(i).key]["cities"] = cities
     return {
-        "checksums": [codec.checksum(), *codec.EARLIER],
-        "codec": codec.constants(),
-        "variantKeys": [variant_key(g, e) for g, e in VARIANTS],
         "variants": variants,
         "pictures": pictures,
         "figures": figures,
@@ -187,6 +187,15 @@ def page_data(indices: Sequence[int], lang: str | None) -> dict[str, Any]:
         "corners": corner_points(),
         "colours": [list(c) for c in pal.PLAYER_COLOURS],
         "goods": goods_art() if any(city_table(i) for i in indices) else {},
+    }
+
+
+def page_data(indices: Sequence[int], lang: str | None) -> dict[str, Any]:
+    return {
+        "checksums": [codec.checksum(), *codec.EARLIER],
+        "codec": codec.constants(),
+        "variantKeys": [variant_key(g, e) for g, e in VARIANTS],
+        **art_data(indices),
         "texts": page_texts(),
         "lang": lang,
     }
