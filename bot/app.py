@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import math
 import os
@@ -30,12 +31,14 @@ from discord import app_commands
 from discord.ext import tasks
 
 from bot import logs, metrics
+from bot.activity.settings import ActivityConfigError, ActivitySettings
 from bot.errors import ManagerError
 from bot.live import LIVE_GAMES
 from bot.logs import FORMATS
 from bot.storage.backends import shown
 
 if TYPE_CHECKING:
+    from bot.activity.server import ActivityServer
     from bot.alarm import Alarm
     from bot.manager import GameManager
     from bot.monitor import Monitor
@@ -128,7 +131,7 @@ class Settings:
     #: The live board is served (``ACTIVITY_PORT``, with ``DISCORD_CLIENT_ID`` and
     #: ``DISCORD_CLIENT_SECRET``): turn messages show Play on the board and the sync creates the
     #: Entry Point command when the application has none (see bot.ui.live_board).
-    activity: bool = False
+    activity: ActivitySettings | None = None
     #: Where :mod:`bot.monitor` serves the metrics and health checks (None: nowhere; 0: any
     #: free port) and on which address.
     metrics_port: int | None = None
@@ -242,29 +245,14 @@ def viewer_url_of(env: dict[str, str]) -> str | None:
     return url
 
 
-def activity_of(env: Mapping[str, str]) -> bool:
-    """Whether the live board (the Discord Activity) is served: ``ACTIVITY_PORT`` set, which
-    needs the application's ``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET`` (its players sign
-    in with them)."""
-    port = env.get("ACTIVITY_PORT", "").strip()
-    if not port:
-        return False
-    if not port.isdigit() or int(port) > 65535:
-        raise SystemExit(
-            f"ACTIVITY_PORT must be a port number from 1 to 65535 (0: any free port), got {port!r}"
-        )
-    client = env.get("DISCORD_CLIENT_ID", "").strip()
-    if not client.isdigit():
-        raise SystemExit(
-            "ACTIVITY_PORT needs DISCORD_CLIENT_ID: the application id (digits) shown in the "
-            f"developer portal's OAuth2 page, got {client!r}"
-        )
-    if not env.get("DISCORD_CLIENT_SECRET", "").strip():
-        raise SystemExit(
-            "ACTIVITY_PORT needs DISCORD_CLIENT_SECRET: the application's client secret "
-            "(developer portal, OAuth2)"
-        )
-    return True
+def activity_of(env: Mapping[str, str]) -> ActivitySettings | None:
+    """The live board's settings (the Discord Activity): served when ``ACTIVITY_PORT`` is set,
+    which needs the application's ``DISCORD_CLIENT_ID`` and ``DISCORD_CLIENT_SECRET`` (its
+    players sign in with them); see :mod:`bot.activity.settings`."""
+    try:
+        return ActivitySettings.from_env(env)
+    except ActivityConfigError as error:
+        raise SystemExit(str(error)) from None
 
 
 class CarcassonneBot(discord.AutoShardedClient):
@@ -310,6 +298,8 @@ class CarcassonneBot(discord.AutoShardedClient):
         self._dashboards: Dashboards | None = None
         self._heads_up: HeadsUp | None = None
         self._monitor: Monitor | None = None
+        #: The live board's server (``ACTIVITY_PORT``; see bot.activity).
+        self._activity: ActivityServer | None = None
         #: Whether the database file is still the one opened (SQLite; see bot.monitor).
         self._same_file: Callable[[], Awaitable[str | None]] | None = None
 
@@ -351,6 +341,7 @@ class CarcassonneBot(discord.AutoShardedClient):
             images.use_pool(self._renders)
             self._renders_ready = asyncio.create_task(self._renders.warm())
         await install(self)
+        await self.start_activity()
         if self.settings.sync_commands:
             await self.sync_commands()
         self.start_scheduler()
@@ -375,6 +366,32 @@ class CarcassonneBot(discord.AutoShardedClient):
         )
         await monitor.start()
         self._monitor = monitor
+
+    async def start_activity(self) -> None:
+        """Serve the live board (the Discord Activity) on ``ACTIVITY_PORT`` when set: every
+        change the manager stores reaches its open boards (see :mod:`bot.activity`)."""
+        settings = self.settings.activity
+        if settings is None or self._activity is not None:
+            return
+        from bot.activity import page
+        from bot.activity.server import ActivityServer
+
+        if not page.sdk_bundled():
+            log.error(
+                "ACTIVITY_PORT is set but the live board's SDK bundle is missing: run "
+                "scripts/activity-sdk (it needs Node.js and npm). The bot runs without the board."
+            )
+            self.settings = dataclasses.replace(self.settings, activity=None)
+            return
+
+        server = ActivityServer(self.manager, settings)
+        await server.start()
+        self._activity = server
+
+    @property
+    def activity_port(self) -> int | None:
+        """The port the live board is served on (None: not served)."""
+        return None if self._activity is None else self._activity.port
 
     @property
     def monitor_port(self) -> int | None:
@@ -572,6 +589,9 @@ class CarcassonneBot(discord.AutoShardedClient):
         return self._closing is not None and self._closing.done()
 
     async def _close_database(self) -> None:
+        activity, self._activity = self._activity, None
+        if activity is not None:
+            await activity.close()
         if self._manager is not None:
             if self.computer_turns is not None:
                 await self.computer_turns.stop()
@@ -664,7 +684,7 @@ class Tree(app_commands.CommandTree["CarcassonneBot"]):
         if app is None:
             raise app_commands.MissingApplicationID
         existing = await self._http.get_global_commands(app)
-        kept = live_board.kept_entry_point(existing, self.client.settings.activity)
+        kept = live_board.kept_entry_point(existing, self.client.settings.activity is not None)
         if kept is None:
             return await super().sync()
         commands = self.get_commands()

@@ -130,6 +130,9 @@ POLICY: dict[str, Rule] = {
         G, EVERYONE, "joins the game's thread (a private game asks its players)"
     ),
     "carcassonne unfollow": rule(G, EVERYONE, "leaves the game's thread"),
+    "live board watch": see(
+        "the live board (the Activity): the game as the table sees it, live, from its channel"
+    ),
     # -- /carcassonne: the caller's own --------------------------------------------------
     "carcassonne games": rule(
         ME, EVERYONE, "the caller's games, or this channel's (private ones only to their table)"

@@ -153,3 +153,13 @@ def test_the_commands_a_text_names_exist_in_its_language(lang: str) -> None:
                 if sub not in local:
                     found.append(f"{key}: /{sub} in {shown}")
     assert found == [], found
+
+
+@pytest.mark.parametrize("lang", catalogs.LANGUAGES)
+def test_no_message_is_written_twice(lang: str) -> None:
+    """A key given twice in one context: the reader keeps one silently, the other is lost."""
+    text = (Path(catalogs.__file__).parent / f"{lang}.po").read_text("utf-8")
+    pairs = re.findall(r'^msgctxt "([^"]*)"\nmsgid "([^"]*)"', text, flags=re.M)
+    assert len(pairs) == len(set(pairs)), sorted(p for p in set(pairs) if pairs.count(p) > 1)
+    ids = re.findall(r'^msgid "(.+)"', text, flags=re.M)  # every message but the header
+    assert len(ids) == len(pairs), "a message without its context (msgctxt)"

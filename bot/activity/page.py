@@ -16,7 +16,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 
 import catalogs
-from renderer.viewer.page import art_data
+from renderer.viewer.page import art_data, script_safe
 from renderer.viewer.tables import variant_of
 
 #: The files served at ``/static/{name}``, with their content types (``sdk.js`` is bundled by
@@ -56,15 +56,11 @@ def page_texts() -> dict[str, dict[str, str]]:
     }
 
 
-def _script_safe(text: str) -> str:
-    """Text that cannot end the ``<script>`` element holding it."""
-    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
-
-
+@cache
 def page_html(client_id: str) -> str:
     """The page, its configuration embedded: the client id and the words of every language."""
     config = {"clientId": client_id, "texts": page_texts()}
-    data = _script_safe(json.dumps(config, separators=(",", ":"), ensure_ascii=False))
+    data = script_safe(json.dumps(config, separators=(",", ":"), ensure_ascii=False))
     html = _static().joinpath("activity.html").read_text("utf-8")
     return html.replace("{{CONFIG}}", data)
 

@@ -20,6 +20,7 @@ from typing import Literal
 
 from bot.errors import FollowGone, NotAPlayer, NotFollowing, PlayerFollows
 from bot.manager.base import ManagerBase, require_active
+from bot.policy import GameFacts, Role
 from bot.storage import DashboardRow, FollowRow, GameRow
 
 Followed = Literal["following", "asked", "already", "waiting"]
@@ -45,6 +46,29 @@ class WatchOps:
 
     def __init__(self, core: ManagerBase) -> None:
         self.core = core
+
+    async def facts(self, row: GameRow, user_id: int, wanted: frozenset[Role]) -> GameFacts:
+        """What the policy needs of ``row`` to answer ``user_id`` (``bot.policy``): the turn
+        and the followers cost a read each, fetched only when ``wanted`` (the roles the
+        action's row names) can change the answer."""
+        players = frozenset(s.user_id for s in row.seats if s.computer is None)
+        in_turn = None
+        if Role.TURN in wanted and row.status == "active":
+            in_turn = (await self.core.decision(row.id)).user_id
+        followers: frozenset[int] = frozenset()
+        if Role.FOLLOWER in wanted and user_id not in players:
+            found = await self.follow_row(row.id, user_id)
+            if found is not None and found.status == "following":
+                followers = frozenset({user_id})
+        return GameFacts(
+            row.id,
+            row.guild_id,
+            private=row.private,
+            owner_id=row.owner_id,
+            players=players,
+            in_turn=in_turn,
+            followers=followers,
+        )
 
     # -- following --------------------------------------------------------------------------
 

@@ -44,26 +44,7 @@ async def game_facts(
 ) -> GameFacts:
     """The facts of ``row`` the action's row needs (the turn and the followers cost a read
     each: fetched only when they can change the answer)."""
-    manager = bot_of(interaction).manager
-    user = interaction.user.id
-    players = frozenset(s.user_id for s in row.seats if s.computer is None)
-    in_turn = None
-    if Role.TURN in wanted and row.status == "active":
-        in_turn = (await manager.decision(row.id)).user_id
-    followers: frozenset[int] = frozenset()
-    if Role.FOLLOWER in wanted and user not in players:
-        found = await manager.watch.follow_row(row.id, user)
-        if found is not None and found.status == "following":
-            followers = frozenset({user})
-    return GameFacts(
-        row.id,
-        row.guild_id,
-        private=row.private,
-        owner_id=row.owner_id,
-        players=players,
-        in_turn=in_turn,
-        followers=followers,
-    )
+    return await bot_of(interaction).manager.watch.facts(row, interaction.user.id, wanted)
 
 
 def _log(interaction: discord.Interaction, decision: Decision, subject: object) -> None:

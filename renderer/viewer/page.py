@@ -201,7 +201,7 @@ def page_data(indices: Sequence[int], lang: str | None) -> dict[str, Any]:
     }
 
 
-def _script_safe(text: str) -> str:
+def script_safe(text: str) -> str:
     """Text that cannot end the ``<script>`` element holding it."""
     return text.replace("</", "<\\/").replace("<!--", "<\\!--")
 
@@ -216,9 +216,9 @@ def build_page(indices: Sequence[int], code: str = "", lang: str | None = None) 
         "LANG": lang or "en",
         "TITLE": title.replace("&", "&amp;").replace("<", "&lt;"),
         "CSS": _asset("viewer.css"),
-        "DATA": _script_safe(json.dumps(data, separators=(",", ":"), ensure_ascii=False)),
+        "DATA": script_safe(json.dumps(data, separators=(",", ":"), ensure_ascii=False)),
         "GAME": code,
-        "JS": _script_safe("\n".join(_asset(name) for name in SCRIPTS)),
+        "JS": script_safe("\n".join(_asset(name) for name in SCRIPTS)),
     }
     return re.sub(r"\{\{([A-Z]+)\}\}", lambda m: parts[m.group(1)], _asset("viewer.html"))
 

@@ -20,6 +20,7 @@ import pytest_asyncio
 import simcord
 
 from benchmarks.turn_ux import components as components
+from bot.activity.settings import ActivitySettings
 from bot.app import CarcassonneBot, Settings
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -44,6 +45,7 @@ def make_bot(
     computer_workers: int = 0,
     shard_count: int = 1,
     render_workers: int = 0,
+    activity: ActivitySettings | None = None,
 ) -> CarcassonneBot:
     """A bot on ``database``. Computer players decide in a thread and move without a pause
     (``computer_workers=1``: in a worker process, as in production)."""
@@ -56,6 +58,7 @@ def make_bot(
         computer_pace=0.0,
         shard_count=shard_count,
         render_workers=render_workers,
+        activity=activity,
     )
     if tick_seconds is not None:
         settings = dataclasses.replace(settings, tick_seconds=tick_seconds)

@@ -17,12 +17,16 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import aiohttp
 import discord
 import simcord
 from conftest import random_action
 from conftest_ui import Table, activities_enabled, said
 
 from bot import policy
+from bot.activity.fake_discord import FakeDiscord
+from bot.activity.server import ActivityServer
+from bot.activity.settings import ActivitySettings
 from bot.policy import Decision, Role
 from bot.ui import components, ids
 from bot.ui.leagues.league_commands import ChallengeButton
@@ -319,6 +323,64 @@ def launch() -> Use:
     return use
 
 
+@dataclasses.dataclass
+class BoardAnswer:
+    """What the live board told a persona, shaped as an interaction's answer (a private one:
+    only the board's user reads it)."""
+
+    response: Any
+    followups: list[Any] = dataclasses.field(default_factory=list)
+    ephemeral: bool = True
+
+
+def on_the_board() -> Use:
+    """The live board (the Activity) opened by ``person`` in their own server's channel, signed
+    in through a local fake of Discord, asking for the scene's game by number."""
+
+    async def use(scene: Scene, person: Any, channel: Any) -> BoardAnswer:
+        guild = channel.guild.id
+        discord_fake = FakeDiscord("42", "secret")
+        discord_fake.add_user(person.id, person.name, {guild: 0})
+        await discord_fake.start()
+        settings = ActivitySettings(0, "127.0.0.1", "42", "secret", discord_fake.base)
+        server = ActivityServer(scene.bot.manager, settings)
+        await server.start()
+        hub_log = logging.getLogger("bot.activity")
+        level = hub_log.level
+        hub_log.setLevel(logging.DEBUG)
+        try:
+            async with aiohttp.ClientSession() as http:
+                base = f"http://127.0.0.1:{server.port}"
+                body = {
+                    "code": discord_fake.code_for(person.id),
+                    "guild": str(guild),
+                    "channel": str(channel.id),
+                }
+                async with http.post(base + "/api/token", json=body) as answer:
+                    session = (await answer.json())["session"]
+                ws = await http.ws_connect(base + "/ws")
+                await ws.send_json({"type": "hello", "session": session, "game": scene.game_id})
+                welcome = await ws.receive_json(timeout=5)
+                assert welcome["type"] == "welcome"
+                said = await ws.receive_json(timeout=5)
+                await ws.close()
+        finally:
+            hub_log.setLevel(level)
+            await server.close()
+            await discord_fake.close()
+        text = said.get("text", "") if said["type"] == "refused" else said["type"]
+        return BoardAnswer(response=Said(text))
+
+    return use
+
+
+@dataclasses.dataclass
+class Said:
+    """A text shaped as a simcord message (only its content is read)."""
+
+    content: str
+
+
 #: Each row: the subject it needs, and the ways it is used (every way is tried with every role).
 ROWS: dict[str, tuple[str, list[Use]]] = {
     "carcassonne new": ("server", [slash("carcassonne new")]),
@@ -336,6 +398,7 @@ ROWS: dict[str, tuple[str, list[Use]]] = {
     "carcassonne abandon": ("game", [slash("carcassonne abandon", game="GAME")]),
     "carcassonne follow": ("game", [slash("carcassonne follow", game="GAME")]),
     "carcassonne unfollow": ("game", [slash("carcassonne unfollow", game="GAME")]),
+    "live board watch": ("game", [on_the_board()]),
     "carcassonne games": ("server", [slash("carcassonne games", which="channel")]),
     "carcassonne mygames": ("server", [slash("carcassonne mygames")]),
     "carcassonne away": ("server", [slash("carcassonne away", days=0)]),

@@ -24,6 +24,7 @@ from conftest_ui import (
 )
 from discord import app_commands
 
+from bot.activity.settings import ActivitySettings
 from bot.app import Settings
 from bot.ui import ids, live_board
 
@@ -32,7 +33,8 @@ __all__ = ["simcord_bot"]  # the fixture simcord_env needs
 
 def serve(table: Table, monkeypatch: pytest.MonkeyPatch, served: bool = True) -> None:
     """The host serves the live board (ACTIVITY_PORT and the application's id and secret)."""
-    settings = dataclasses.replace(table.bot.settings, activity=served)
+    activity = ActivitySettings(0, "127.0.0.1", "42", "secret") if served else None
+    settings = dataclasses.replace(table.bot.settings, activity=activity)
     monkeypatch.setattr(table.bot, "settings", settings)
 
 
@@ -187,7 +189,7 @@ async def test_without_the_board_the_sync_sends_no_entry_point_command(
     simcord_env: simcord.Env,
 ) -> None:
     table = Table(simcord_env)
-    assert not table.bot.settings.activity
+    assert table.bot.settings.activity is None
     with activities_enabled():
         await table.bot.tree.sync()
     sent = synced_global(simcord_env)
@@ -230,14 +232,14 @@ async def test_the_sync_keeps_the_entry_point_command_discord_made(
 
 def test_the_board_is_served_with_the_application_id_and_secret() -> None:
     base = {"DISCORD_TOKEN": "x"}
-    assert not Settings.from_env(base).activity
+    assert Settings.from_env(base).activity is None
     served = {
         **base,
         "ACTIVITY_PORT": "8090",
         "DISCORD_CLIENT_ID": "1234567890",
         "DISCORD_CLIENT_SECRET": "s3cret",
     }
-    assert Settings.from_env(served).activity
+    assert Settings.from_env(served).activity is not None
     for missing, why in (
         ("DISCORD_CLIENT_ID", "DISCORD_CLIENT_ID"),
         ("DISCORD_CLIENT_SECRET", "DISCORD_CLIENT_SECRET"),

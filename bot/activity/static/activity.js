@@ -41,6 +41,7 @@
   let camera = { x: 0, y: 0, s: 1 }; // the board's transform: screen = world * s + (x, y)
   let moved = false; // the user panned or zoomed since the last fit
   let error = null;
+  let paintedAt = null; // when the first board was drawn (ms since navigation start)
 
   function pickLanguage() {
     for (const wanted of navigator.languages || [navigator.language || "en"]) {
@@ -73,6 +74,7 @@
 
   function publish() {
     const board = $("board");
+    if (paintedAt === null && Number(board.dataset.tiles) > 0) paintedAt = performance.now();
     window.activityState = {
       signedIn: session !== null,
       connected: socket !== null && socket.readyState === WebSocket.OPEN,
@@ -93,6 +95,7 @@
       moved,
       reconnects,
       error,
+      paintedAt,
     };
   }
 

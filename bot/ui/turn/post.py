@@ -260,7 +260,7 @@ async def announce(
     when the host serves the live board, Play on the board); then, if a computer seat decides
     next, let it play (``kick``; its own runner posts with False)."""
     text, file, components = await prompt(snap, whole=whole)
-    if bot.settings.activity and not snap.view.finished:
+    if bot.settings.activity is not None and not snap.view.finished:
         components = components or discord.ui.View(timeout=None)
         live_board.add_button(components, snap.row.id, snap.locale)
     channel = await channel_of(bot, snap)

@@ -17,7 +17,6 @@ import asyncio
 import json
 import os
 import random
-import shutil
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -26,6 +25,7 @@ from typing import Any
 
 import pytest
 from aiohttp import WSMsgType, web
+from chromium import chromium, needs
 
 import catalogs
 from bot.activity.page import art_json, page_html, sdk_bundled, static_file
@@ -37,19 +37,8 @@ from engine.cli import random_action
 from renderer.viewer.tables import VARIANTS, variant, variant_of
 from renderer.viewer.turns import variant_key
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-)
+#: What a page test needs beyond Chromium.
+SDK_NEEDED = "the live board's page needs the SDK bundled by scripts/activity-sdk (Node.js, npm)"
 CLIENT_ID = "123456789012345678"
 GUILD, CHANNEL = "555000111", "555000222"
 USER = {"id": "101", "name": "Ann"}
@@ -310,39 +299,11 @@ class Site:
 # --- Fixtures ----------------------------------------------------------------------------------
 
 
-def needs(missing: list[str]) -> None:
-    if not missing:
-        return
-    message = (
-        f"{', '.join(missing)} missing: the live board's browser tests need Debian's chromium "
-        "and chromium-driver and the SDK bundled by scripts/activity-sdk (Node.js with npm)"
-    )
-    if os.environ.get("CI") == "true":
-        pytest.fail(message)
-    pytest.skip(message)
-
-
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    needs([str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()])
-    needs([] if sdk_bundled() else ["bot/activity/static/sdk.js"])
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    options = Options()
-    options.binary_location = str(CHROMIUM)
-    for flag in FLAGS:
-        options.add_argument(flag)
-    profile = Path(os.environ.get("TMPDIR", "/tmp")) / f"activity-chromium-{os.getpid()}"
-    options.add_argument(f"--user-data-dir={profile}")
-    options.add_argument("--window-size=1280,800")
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
-    try:
+    needs([] if sdk_bundled() else ["bot/activity/static/sdk.js"], SDK_NEEDED)
+    with chromium("activity") as driver:
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
