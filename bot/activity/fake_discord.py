@@ -121,20 +121,24 @@ class FakeDiscord:
             }
         )
 
-    def _user(self, request: web.Request) -> FakeUser | None:
-        header = request.headers.get("Authorization", "")
-        if not header.startswith("Bearer "):
-            return None
-        user_id = self._tokens.get(header.removeprefix("Bearer "))
-        return None if user_id is None else self.users.get(user_id)
-
-    async def _me(self, request: web.Request) -> web.Response:
+    def _user(self, request: web.Request) -> FakeUser | web.Response:
+        """The user whose Bearer token the request carries, or Discord's refusal."""
         refused = self._refusing(request)
         if refused is not None:
             return refused
-        user = self._user(request)
+        header = request.headers.get("Authorization", "")
+        user_id = (
+            self._tokens.get(header.removeprefix("Bearer ")) if header[:7] == "Bearer " else None
+        )
+        user = None if user_id is None else self.users.get(user_id)
         if user is None:
             return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+        return user
+
+    async def _me(self, request: web.Request) -> web.Response:
+        user = self._user(request)
+        if isinstance(user, web.Response):
+            return user
         return web.json_response(
             {
                 "id": str(user.user_id),
@@ -147,12 +151,9 @@ class FakeDiscord:
         )
 
     async def _guilds(self, request: web.Request) -> web.Response:
-        refused = self._refusing(request)
-        if refused is not None:
-            return refused
         user = self._user(request)
-        if user is None:
-            return web.json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+        if isinstance(user, web.Response):
+            return user
         return web.json_response(
             [
                 {"id": str(guild), "name": f"Server {guild}", "permissions": str(bits)}

@@ -74,7 +74,10 @@ class Hub:
     async def allowed(self, session: Session, row: GameRow) -> Refused | None:
         """None when the board's user may see ``row`` (the policy's row ``live board watch``)."""
         actor = policy.Actor(session.user_id, session.guild_id)
-        facts = await self.manager.watch.facts(row, session.user_id, policy.needs(ACTION))
+        wanted = policy.needs(ACTION)
+        if not row.private:  # a public game shows to every member: no follower to look up
+            wanted -= {policy.Role.FOLLOWER}
+        facts = await self.manager.watch.facts(row, session.user_id, wanted)
         decision = policy.decide(ACTION, actor, facts)
         level = logging.DEBUG if decision.allowed else logging.INFO
         log.log(

@@ -48,6 +48,8 @@ IDLE_SECONDS = 60.0
 MAX_MESSAGE = 4096
 #: The WebSocket close code of a refused session (the page signs in again).
 SESSION_CLOSE = 4001
+#: The variants whose art is made when the server starts (the others at their first board).
+WARM_VARIANTS = ("carcassonne", "carcassonne+abbey_mayor", "hunters", "castle")
 #: Games of a channel listed to a board at most.
 MAX_GAMES = 25
 
@@ -70,6 +72,7 @@ class ActivityServer:
         self.port = settings.port
         self._runner: web.AppRunner | None = None
         self._sockets: set[web.WebSocketResponse] = set()
+        self._warm: asyncio.Task[None] | None = None
 
     def app(self) -> web.Application:
         app = web.Application(client_max_size=64 * 1024)
@@ -99,6 +102,7 @@ class ActivityServer:
             ) from None
         await web.SockSite(runner, sock).start()
         self._runner = runner
+        self._warm = asyncio.get_running_loop().create_task(self._warm_art())
         if self.manager.storage.shared:
             # Other bot processes on the database: their changes reach these boards too.
             await self.manager.on_remote_change(
@@ -107,7 +111,19 @@ class ActivityServer:
         self.port = sock.getsockname()[1]
         log.info("the live board is served on http://%s:%s/", host, self.port)
 
+    async def _warm_art(self) -> None:
+        """Make the common games' art ahead of the first board (a second or so each, in a
+        thread), so that a first board is not drawn late."""
+        for variant in WARM_VARIANTS:
+            try:
+                await asyncio.to_thread(page.art_json, variant)
+            except Exception:
+                log.exception("the live board's art of %s could not be made", variant)
+
     async def close(self) -> None:
+        warm, self._warm = self._warm, None
+        if warm is not None:
+            warm.cancel()
         for ws in list(self._sockets):
             await ws.close(code=1001, message=b"the bot restarts")
         await self.hub.close()

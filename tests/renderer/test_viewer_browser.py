@@ -14,7 +14,6 @@ import functools
 import http.server
 import os
 import random
-import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,25 +22,13 @@ from typing import Any
 import pytest
 from viewer_helpers import as_decoded, bigbox_records, engine_frames, mixed_records
 
+from benchmarks import chromium
 from engine import Game, Setup
 from engine.cli import play_random
 from renderer.viewer import codec
 from renderer.viewer.page import hosted_page, link, standalone_page
 from renderer.viewer.turns import game_turns
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-)
 #: One game per family and rule set, as the viewer must show them.
 FAMILIES: dict[str, dict[str, Any]] = {
     "base-2p-hand": {"players": 2, "options": {"hand": True, "farmers": "modern"}},
@@ -79,7 +66,7 @@ def a_record(seed: int, players: int, **setup: Any) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
+    missing = chromium.missing()
     if missing:
         message = (
             f"{', '.join(missing)} missing: the viewer's browser tests need Debian's chromium and "
@@ -89,23 +76,8 @@ def browser() -> Iterator[Any]:
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    options = Options()
-    options.binary_location = str(CHROMIUM)
-    for flag in FLAGS:
-        options.add_argument(flag)
-    profile = Path(os.environ.get("TMPDIR", "/tmp")) / f"viewer-chromium-{os.getpid()}"
-    options.add_argument(f"--user-data-dir={profile}")
-    options.add_argument("--window-size=1200,900")
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
-    try:
+    with chromium.chromium("viewer", 1200, 900) as driver:
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
