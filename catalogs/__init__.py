@@ -101,6 +101,13 @@ def template(context: str, key: str, locale: str | None) -> str:
     return forms[0]
 
 
+def forms(context: str, key: str, locale: str | None) -> tuple[str, ...]:
+    """Every form of ``context``/``key`` (one; or the singular and the plural), placeholders left
+    in, for a page that fills them and picks the form itself (the live board)."""
+    found, _ = _forms(context, key, language(locale))
+    return found
+
+
 def plural(context: str, key: str, n: int, locale: str | None, /, **params: Any) -> str:
     """The form of ``context``/``key`` for the number ``n`` (given to the text as ``{n}``)."""
     forms, source = _forms(context, key, language(locale))

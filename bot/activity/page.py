@@ -47,13 +47,18 @@ def sdk_bundled() -> bool:
     return _static().joinpath("sdk.js").is_file()
 
 
-def page_texts() -> dict[str, dict[str, str]]:
-    """The page's words in every language, placeholders left for the page to fill."""
+def page_texts() -> dict[str, dict[str, str | list[str]]]:
+    """The page's words in every language, placeholders left for the page to fill; a word with
+    plural forms is the list of its singular and plural (the page picks by its language's rule)."""
     keys = catalogs.keys(CONTEXT)
-    return {
-        lang: {key: catalogs.template(CONTEXT, key, lang) for key in keys}
-        for lang in catalogs.LANGUAGES
-    }
+    out: dict[str, dict[str, str | list[str]]] = {}
+    for lang in catalogs.LANGUAGES:
+        words: dict[str, str | list[str]] = {}
+        for key in keys:
+            found = catalogs.forms(CONTEXT, key, lang)
+            words[key] = found[0] if len(found) == 1 else list(found)
+        out[lang] = words
+    return out
 
 
 @cache

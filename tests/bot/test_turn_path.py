@@ -228,11 +228,11 @@ async def test_a_tap_on_a_figure_spot_is_one_turn_call_and_one_move_write(
     assert calls["manager.play_turn"] == 1
     assert sum(calls[f"manager.{n}"] for n in NAMED_ACTS) == 0
     assert [c for c in stored if c in MOVE_WRITES] == ["append_actions"]
-    # Besides the move: the policy reads the game and whose turn it is, the step's check reads
-    # the turn, and the new turn message's id is kept.
+    # Besides the move: the policy reads the game and its facts (whose turn it is), the step's
+    # check reads the turn, and the new turn message's id is kept.
     assert calls == {
         "manager.game": 1,
-        "manager.decision": 1,
+        "watch.facts": 1,
         "manager.current": 1,
         "manager.play_turn": 1,
         "records.set_messages": 1,

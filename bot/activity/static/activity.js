@@ -51,8 +51,14 @@
     return "en";
   }
 
+  // A word with plural forms is [singular, plural]: French takes the singular for 0 and 1,
+  // English and German for 1 alone (the catalogs' rules).
   function t(key, values) {
     let text = (config.texts[lang] || {})[key] || config.texts.en[key] || key;
+    if (Array.isArray(text)) {
+      const n = Number((values || {}).n);
+      text = text[(lang === "fr" ? n <= 1 : n === 1) ? 0 : 1];
+    }
     for (const [name, value] of Object.entries(values || {})) {
       text = text.split("{" + name + "}").join(String(value));
     }

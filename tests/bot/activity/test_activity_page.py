@@ -400,7 +400,8 @@ def test_the_page_signs_in_and_draws_the_board_of_each_family(
         assert page["hand"] and page["hand"] == view["hand"]
         if view["turn"]["tile"] is None:
             assert page["turnNumber"].endswith(catalogs.text("activity", "tile_choosing", "en"))
-        assert page["held"] == [f"{p['held']} in hand" for p in view["players"]]
+        held = [catalogs.text("activity", "in_hand", "en", n=p["held"]) for p in view["players"]]
+        assert page["held"] == held
     else:
         assert page["held"] == []
     # A move later, the next board is drawn as it is.
@@ -595,7 +596,10 @@ def test_the_words_are_the_welcomes_language(browser: Any, server: Site) -> None
     page = shown(browser, view)
     name = view["players"][view["turn"]["seat"]]["name"]
     assert page["turn"] == f"Au tour de {name}"
-    assert page["tilesLeft"] == (f"Tuiles restantes : {view['tilesLeft']} sur {view['tilesTotal']}")
+    left = catalogs.text(
+        "activity", "tiles_left", "fr", n=view["tilesLeft"], total=view["tilesTotal"]
+    )
+    assert page["tilesLeft"] == left
     assert browser.execute_script("return document.documentElement.lang") == "fr"
     assert browser.title == catalogs.text("activity", "title", "fr")
     zoom = browser.execute_script("return document.getElementById('zoom-fit').title")
@@ -630,13 +634,13 @@ def test_an_expired_session_shows_why_and_signs_in_again(browser: Any, server: S
     server.put(row, view)
     server.refuse = "session_expired"
     open_page(browser, server)
-    now = wait_for(browser, lambda s: s.get("error") == "session_expired")
+    wait_for(browser, lambda s: s.get("error") == "session_expired")
     page = browser.execute_script(READ)
     assert page["notice"] == catalogs.text("activity", "sign_in_failed", "en")
     assert page["signIn"]
     time.sleep(1.5)  # no reconnection after a refused session
     assert len([m for m in server.received if m["type"] == "hello"]) == 1
-    assert not now["connected"]
+    assert not state(browser)["connected"]
     server.refuse = None
     button = browser.find_element(By.ID, "sign-in")
     assert button.text == catalogs.text("activity", "sign_in_again", "en")
