@@ -27,6 +27,7 @@ from aiohttp import WSMsgType, web
 
 import catalogs
 from bot.activity import page
+from bot.activity.acts import Announce
 from bot.activity.discord_api import DiscordApi, SignInRefused
 from bot.activity.hub import Board, Hub, Refused, refusal_message
 from bot.activity.sessions import Session, SessionKeys, SessionRefused
@@ -63,9 +64,12 @@ class ActivityServer:
         settings: ActivitySettings,
         *,
         clock: Callable[[], float] = time.time,
+        announce: Announce | None = None,
     ) -> None:
         self.manager = manager
         self.settings = settings
+        #: Tells the game's thread of each act made on a board (see :mod:`bot.activity.acts`).
+        self.announce = announce
         self.api = DiscordApi(settings.api_base, settings.client_id, settings.client_secret)
         self.keys = SessionKeys(settings.session_key, settings.session_seconds, clock)
         self.hub = Hub(manager)
