@@ -11,6 +11,7 @@ tile pictures and figures exactly as the browser viewer embeds them
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -26,6 +27,9 @@ STATIC = {
     "activity.css": "text/css",
     "sdk.js": "text/javascript",
 }
+#: The one thread that makes the art (a second or so per variant, once): the boards' views are
+#: drawn in the default executor's threads and never wait behind it.
+ART_THREAD = ThreadPoolExecutor(1, thread_name_prefix="live-board-art")
 #: The catalog context of every word the page shows.
 CONTEXT = "activity"
 

@@ -118,9 +118,10 @@ class ActivityServer:
     async def _warm_art(self) -> None:
         """Make the common games' art ahead of the first board (a second or so each, in a
         thread), so that a first board is not drawn late."""
+        loop = asyncio.get_running_loop()
         for variant in WARM_VARIANTS:
             try:
-                await asyncio.to_thread(page.art_json, variant)
+                await loop.run_in_executor(page.ART_THREAD, page.art_json, variant)
             except Exception:
                 log.exception("the live board's art of %s could not be made", variant)
 
@@ -169,7 +170,9 @@ class ActivityServer:
 
     async def _art_json(self, request: web.Request) -> web.Response:
         try:
-            body = await asyncio.to_thread(page.art_json, request.match_info["variant"])
+            body = await asyncio.get_running_loop().run_in_executor(
+                page.ART_THREAD, page.art_json, request.match_info["variant"]
+            )
         except ValueError:
             raise web.HTTPNotFound(text="no such game") from None
         return web.Response(
