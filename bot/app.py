@@ -24,6 +24,7 @@ import signal
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -375,6 +376,7 @@ class CarcassonneBot(discord.AutoShardedClient):
             return
         from bot.activity import page
         from bot.activity.server import ActivityServer
+        from bot.ui.turn.board_acts import announce
 
         if not page.sdk_bundled():
             log.error(
@@ -384,7 +386,8 @@ class CarcassonneBot(discord.AutoShardedClient):
             self.settings = dataclasses.replace(self.settings, activity=None)
             return
 
-        server = ActivityServer(self.manager, settings)
+        # Acts made on a board are told in the game's thread as the buttons' are.
+        server = ActivityServer(self.manager, settings, announce=partial(announce, self))
         await server.start()
         self._activity = server
 

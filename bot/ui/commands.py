@@ -32,7 +32,6 @@ from bot.ui.turn import abandon, final, place_cmd, post, undo
 from bot.ui.turn.state import resolve, snapshot
 from bot.ui.watching import dashboard as dashboards
 from bot.ui.watching import stats_ui, viewer
-from engine.core.events import PlayerLeft
 from engine.core.record import MAX_RECORD_BYTES, RecordError
 from engine.core.setup import EXPANSIONS as GAME_EXPANSIONS
 from engine.core.setup import OPTIONS as GAME_OPTIONS
@@ -498,11 +497,8 @@ class CarcassonneGroup(app_commands.Group):
         await interaction.response.defer(ephemeral=True, thinking=True)
         manager = bot_of(interaction).manager
         result = await manager.resign(row.id, interaction.user.id)
-        snap = await snapshot(manager, row.id)
         name = shown_name(interaction.user.display_name)
-        line = tr("resigned", snap.locale, player=name)
-        told = [e for e in result.events if not isinstance(e, PlayerLeft)]  # said by ``line``
-        await post.announce(bot_of(interaction), snap, told, extra=[line])
+        await post.resigned(bot_of(interaction), row.id, result, name)
         locale = here_locale(interaction, row)
         await interaction.followup.send(tr("resign_done", locale, game_id=row.id), ephemeral=True)
 

@@ -28,8 +28,6 @@ from bot.ui.limits import heavy
 from bot.ui.lobby import lobby_ui
 from bot.ui.texts import player_locale, tr, trn
 from bot.ui.turn import post
-from bot.ui.turn.state import snapshot
-from engine.core.events import PlayerLeft
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
@@ -126,10 +124,7 @@ async def answer(interaction: discord.Interaction, value: ForgetAnswer) -> None:
     name = former_name(done.number)
     for game_id, result in done.resigned:
         try:
-            snap = await snapshot(manager, game_id)
-            line = tr("resigned", snap.locale, player=name)
-            told = [e for e in result.events if not isinstance(e, PlayerLeft)]
-            await post.announce(bot, snap, told, extra=[line])
+            await post.resigned(bot, game_id, result, name)
         except Exception:  # the erasure is done; a thread not told is only a stale message
             log.exception("game %s: the resignation of a forgotten player not announced", game_id)
     for row in done.lobbies:

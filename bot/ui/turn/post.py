@@ -15,15 +15,17 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.narrate import narrate
+from bot.outcomes import MoveResult
 from bot.storage import GameRow
 from bot.turn_view import TurnScreen
 from bot.ui import clocks, ids, images, live_board
 from bot.ui.components import button, select
 from bot.ui.texts import tr
 from bot.ui.turn import families, final
-from bot.ui.turn.state import Snapshot
+from bot.ui.turn.state import Snapshot, snapshot
 from bot.ui.turn.words import from_last, sides_words, tile_words, tiles_in_words, wagon_words
 from engine import Event, Game
+from engine.core.events import PlayerLeft
 from renderer.phone import TileCard
 
 if TYPE_CHECKING:
@@ -303,3 +305,12 @@ async def announce(
     if kick and bot.computer_turns is not None:
         bot.computer_turns.kick(snap.row)
     return message
+
+
+async def resigned(bot: CarcassonneBot, game_id: int, result: MoveResult, name: str) -> None:
+    """Tell the thread that ``name`` left the game (``result``: the resignation's answer): the
+    turn message of the next decision, or the end, led by the line saying so."""
+    snap = await snapshot(bot.manager, game_id)
+    line = tr("resigned", snap.locale, player=name)
+    told = [e for e in result.events if not isinstance(e, PlayerLeft)]  # said by ``line``
+    await announce(bot, snap, told, extra=[line])

@@ -62,19 +62,32 @@ async def ask(bot: CarcassonneBot, interaction: discord.Interaction, row: GameRo
     user = interaction.user.id
     result = await manager.undo(row.id, user)
     locale = row.locale or "en"
+    await told(bot, row, result, user, interaction.user.display_name)
     if result.undone:
-        await taken_back(bot, row.id, interaction.user.display_name)
         await interaction.followup.send(tr("undo_done", locale), ephemeral=True)
         return
+    missing = _mentions(result.needed - result.votes)
+    await interaction.followup.send(tr("undo_asked", locale, missing=missing), ephemeral=True)
+
+
+async def post_request(bot: CarcassonneBot, row: GameRow, result: UndoResult, asker: int) -> None:
+    """Post ``asker``'s undo request in the game's thread: who must agree, Agree / Refuse."""
     channel = await post.game_channel(bot, row)
     mentions = discord.AllowedMentions(users=list(map(discord.Object, result.needed)))
     await channel.send(
-        request_text(row, result, user),
+        request_text(row, result, asker),
         view=request_view(row, result),
         allowed_mentions=mentions,
     )
-    missing = _mentions(result.needed - result.votes)
-    await interaction.followup.send(tr("undo_asked", locale, missing=missing), ephemeral=True)
+
+
+async def told(bot: CarcassonneBot, row: GameRow, result: UndoResult, user: int, name: str) -> None:
+    """What the thread shows of ``user``'s undo (``name``: how they are shown): the turn
+    message again when it was taken back, else the request to the others."""
+    if result.undone:
+        await taken_back(bot, row.id, name)
+    else:
+        await post_request(bot, row, result, user)
 
 
 async def taken_back(bot: CarcassonneBot, game_id: int, name: str) -> None:
