@@ -1,10 +1,10 @@
 """What a board does that the game's thread must hear of: a move, an undo, a resignation.
 
-The board's server (:mod:`bot.activity.server`) plays them through the manager, as the buttons do,
-then hands each to the ``announce`` callable it was given (the Discord layer's: ``bot.app`` gives
-``bot.ui.live_board``'s), which tells the thread as it tells every act made there: the next turn
-message with its picture, the undo asked or done, the seat left. The server knows nothing of
-Discord.
+The board's server (:mod:`bot.activity.server`) plays them through the manager, as the buttons
+do, then hands each to the ``announce`` callable it was given (the Discord layer's: ``bot.app``
+gives ``bot.ui.turn.board_acts.announce``), which tells the thread as it tells every act made
+there: the next turn message with its picture, the undo asked or done, the seat left. The
+server knows nothing of Discord.
 """
 
 from __future__ import annotations
