@@ -195,12 +195,12 @@ class Hub:
         # The player in turn (a person) gets what they may choose: ``you``, in their words.
         mover = turn_view.user_id if row.status == "active" and not game.finished else None
         choices: dict[str, dict[str, Any]] = {}
-        sends = []
+        sends: list[tuple[Board, str]] = []  # sent together once every text is written
         for board in boards:
             refused = await self.allowed(board.session, row)
             if refused is not None:
                 self.leave(board)
-                sends.append(self._send(board, refusal_message(refused, board.session.lang)))
+                sends.append((board, refusal_message(refused, board.session.lang)))
                 continue
             if board.version == view["version"] and board.sent:
                 continue  # it shows this state already
@@ -215,8 +215,8 @@ class Hub:
                         choices[lang] = await asyncio.to_thread(you, game, lang)
                     mine["you"] = choices[lang]
                 text = _message(mine)
-            sends.append(self._send(board, text))
-        await asyncio.gather(*sends)
+            sends.append((board, text))
+        await asyncio.gather(*(self._send(board, text) for board, text in sends))
 
     async def _send(self, board: Board, text: str) -> None:
         try:
