@@ -7,5 +7,6 @@ configuration, :mod:`bot.activity.sessions` signs and checks sessions,
 local fake of those endpoints for development and tests), :mod:`bot.activity.views` writes what a
 board shows of a game (nothing hidden), :mod:`bot.activity.hub` keeps the open boards and sends
 them every change, :mod:`bot.activity.turns` reads what the player in turn may play off the turn
-view (and a played decision back into one move), and :mod:`bot.activity.server` serves it all with aiohttp.
+view (and a played decision back into one move), and :mod:`bot.activity.server` serves it all
+with aiohttp.
 """

@@ -19,7 +19,7 @@ import discord
 from bot.i18n import digits
 from bot.manager import Move
 from bot.narrate import feature_name as feature_words
-from bot.spot_words import ON_FEATURE, figure_name
+from bot.spot_words import ON_FEATURE, figure_name, spot_words
 from bot.turn_view import FigureChoice, SpotPlace, StepScreen, step_screen
 from bot.ui import components, ids, images
 from bot.ui.components import button, select
@@ -27,7 +27,7 @@ from bot.ui.errors import UIError
 from bot.ui.texts import player_locale, tr
 from bot.ui.turn import families, post
 from bot.ui.turn.state import Snapshot, bot_of, current, snapshot
-from bot.ui.turn.words import from_last, spot_words, tile_words, wagon_words
+from bot.ui.turn.words import from_last, tile_words, wagon_words
 from engine import Game, MoveWagon, Pass, PlaceAbbey, PlaceFigure, PlaceTile
 from engine.core.tiles import Oriented
 

@@ -166,7 +166,8 @@ def choose(you: dict[str, Any], rng: random.Random) -> tuple[str, Any]:
         options.append(("pass", True))
     assert options, you
     rare = abbeys + wagons + walls
-    return rng.choice(rare if rare and rng.random() < 0.6 else options)
+    chosen: tuple[str, Any] = rng.choice(rare if rare and rng.random() < 0.6 else options)
+    return chosen
 
 
 def choose_figure(step: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
