@@ -30,8 +30,11 @@ ProcessCollector(registry=REGISTRY)
 #: Whether metrics are recorded (see :func:`enable`).
 ON = False
 
-#: Who decided a move: a button, ``/carcassonne place``, a computer seat, a timeout.
-MOVE_KINDS = ("button", "place", "computer", "timeout")
+#: Who decided a move: a button, ``/carcassonne place``, the live board, a computer seat, a
+#: timeout.
+MOVE_KINDS = ("button", "place", "board", "computer", "timeout")
+#: The ways a player sends a move (``GameManager.play_turn``'s ``via``).
+PLAYER_MOVE_KINDS = ("button", "place", "board")
 
 #: Seconds, from a fast storage call to a slow picture or a computer's turn.
 FAST = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)

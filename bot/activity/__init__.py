@@ -6,5 +6,7 @@ configuration, :mod:`bot.activity.sessions` signs and checks sessions,
 :mod:`bot.activity.discord_api` signs users in at Discord (:mod:`bot.activity.fake_discord` is a
 local fake of those endpoints for development and tests), :mod:`bot.activity.views` writes what a
 board shows of a game (nothing hidden), :mod:`bot.activity.hub` keeps the open boards and sends
-them every change, and :mod:`bot.activity.server` serves it all with aiohttp.
+them every change, :mod:`bot.activity.turns` reads what the player in turn may play off the turn
+view (and a played decision back into one move), and :mod:`bot.activity.server` serves it all
+with aiohttp.
 """

@@ -5,8 +5,9 @@ game; it hears each change the manager stores in this process (``on_game_change`
 shared database, each change another process stored (``announced``: PostgreSQL's
 ``LISTEN/NOTIFY``, see :mod:`bot.storage`). A change is drawn once for everyone (the table's view,
 :mod:`bot.activity.views`, in a thread: a few milliseconds), then sent to each board (with a
-player's own hand added for them alone). Changes that come while a game's view is being drawn
-are folded into one more drawing, so a board never lags behind nor sees an older state after a
+player's own hand added for them alone, and for the player in turn ``you``: what they may
+choose, :mod:`bot.activity.turns`). Changes that come while a game's view is being drawn are
+folded into one more drawing, so a board never lags behind nor sees an older state after a
 newer one. Every board is asked the policy again before each send (a follower let out of a
 private game stops receiving it).
 """
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot import policy
 from bot.activity.sessions import Session
+from bot.activity.turns import you
 from bot.activity.views import Timing, own_view, table_view
 from bot.activity.words import refusal_text
 from bot.storage import GameRow
@@ -190,22 +192,31 @@ class Hub:
         timing = await self._timing(row)
         view = await asyncio.to_thread(table_view, row, game, timing)
         shared = _message(view)
-        sends = []
+        # The player in turn (a person) gets what they may choose: ``you``, in their words.
+        mover = turn_view.user_id if row.status == "active" and not game.finished else None
+        choices: dict[str, dict[str, Any]] = {}
+        sends: list[tuple[Board, str]] = []  # sent together once every text is written
         for board in boards:
             refused = await self.allowed(board.session, row)
             if refused is not None:
                 self.leave(board)
-                sends.append(self._send(board, refusal_message(refused, board.session.lang)))
+                sends.append((board, refusal_message(refused, board.session.lang)))
                 continue
             if board.version == view["version"] and board.sent:
                 continue  # it shows this state already
             board.version = view["version"]
-            seat = row.seat_of(board.session.user_id)
+            user, lang = board.session.user_id, board.session.lang
+            seat = row.seat_of(user)
             text = shared
-            if seat is not None and game.hand_mode:
-                text = _message(own_view(view, row, game, board.session.user_id))
-            sends.append(self._send(board, text))
-        await asyncio.gather(*sends)
+            if seat is not None and (game.hand_mode or user == mover):
+                mine = own_view(view, row, game, user)
+                if user == mover:
+                    if lang not in choices:
+                        choices[lang] = await asyncio.to_thread(you, game, lang)
+                    mine["you"] = choices[lang]
+                text = _message(mine)
+            sends.append((board, text))
+        await asyncio.gather(*(self._send(board, text) for board, text in sends))
 
     async def _send(self, board: Board, text: str) -> None:
         try:

@@ -8,8 +8,11 @@ Every request is distrusted: a sign-in names a guild the user must be a member o
 so, not the page); every socket starts with a session this server signed (a forged, altered or
 expired one closes it with code 4001); every game asked for must be one of the session's channel
 (its channel or its thread) and pass the policy's row ``live board watch`` (a private game only to
-its table; a game of another server is a number that does not exist). Messages are small JSON
-objects; anything else closes the socket.
+its table; a game of another server is a number that does not exist). A ``try`` or ``play``
+must come from the player in turn, at the game's version, and name what the turn view offers
+(:mod:`bot.activity.turns`); a ``play`` goes through ``GameManager.play_turn`` like a button's,
+then the ``announce`` given tells the game's thread. Messages are small JSON objects; anything
+else closes the socket.
 """
 
 from __future__ import annotations
@@ -26,14 +29,21 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 import catalogs
-from bot.activity import page
-from bot.activity.acts import Announce
+from bot.activity import page, turns
+from bot.activity.acts import Announce, BoardAct
 from bot.activity.discord_api import DiscordApi, SignInRefused
 from bot.activity.hub import Board, Hub, Refused, refusal_message
 from bot.activity.sessions import Session, SessionKeys, SessionRefused
 from bot.activity.settings import ActivitySettings
 from bot.activity.words import refusal_text
-from bot.errors import GameNotFound
+from bot.errors import (
+    GameNotFound,
+    IllegalAction,
+    ManagerError,
+    NotAPlayer,
+    NotYourTurn,
+    StaleAction,
+)
 from bot.storage import GameRow
 
 if TYPE_CHECKING:
@@ -250,6 +260,10 @@ class ActivityServer:
                 elif kind == "watch":
                     wanted = _snowflake(message.get("game"))
                     await self._show(ws, board, await self._wanted(session, wanted or 0))
+                elif kind in ("try", "play"):
+                    await _say(ws, await self._turn(board, kind, message))
+                elif kind in ("undo", "resign"):
+                    await _say(ws, await self._leave(board, kind))
                 else:
                     await ws.close(code=1008, message=b"unknown message")
         except (ConnectionResetError, asyncio.CancelledError):
@@ -273,6 +287,73 @@ class ActivityServer:
             shown = refused
         if isinstance(shown, Refused):
             await _say_text(ws, refusal_message(shown, board.session.lang))
+
+    # -- playing on the board ------------------------------------------------------------------
+
+    async def _turn(self, board: Board, kind: str, message: dict[str, Any]) -> dict[str, Any]:
+        """A ``try`` (answered ``step``) or a ``play`` (answered ``played``) on the game the
+        board shows, by its player in turn, at the game's ``version``; else ``refused``."""
+        session, game_id = board.session, board.game_id
+        lang = session.lang
+        if game_id is None:
+            return _refusal("not_your_turn", lang)
+        try:
+            view, game = await self.manager.current(game_id)
+            if game is None or view.finished or view.game.status != "active":
+                return _refusal("not_legal", lang)
+            if view.user_id != session.user_id:
+                return _refusal("not_your_turn", lang)
+            version = message.get("version")
+            if isinstance(version, bool) or version != len(game.actions):
+                return _refusal("turn_moved_on", lang)
+            if kind == "try":
+                return await asyncio.to_thread(turns.step, game, message, lang)
+            move = await asyncio.to_thread(turns.move_of, game, message)
+            result = await self.manager.play_turn(
+                game_id, session.user_id, move, turn=view.turn, phase=view.phase, via="board"
+            )
+        except turns.NotLegal as error:
+            log.info("a board's %s on game %s was refused: %s", kind, game_id, error)
+            return _refusal("not_legal", lang)
+        except ManagerError as error:
+            return _manager_refusal(error, lang)
+        await self._announce(BoardAct("move", game_id, session.user_id, result))
+        after = (
+            len(result.game.actions) if result.game is not None else result.view.game.action_count
+        )
+        return {"type": "played", "version": after}
+
+    async def _leave(self, board: Board, kind: str) -> dict[str, Any]:
+        """An ``undo`` (taken back at once, or asked of the others) or a ``resign`` by a player
+        of the game the board shows."""
+        session, game_id = board.session, board.game_id
+        lang = session.lang
+        if game_id is None:
+            return _refusal("not_your_turn", lang)
+        try:
+            if kind == "undo":
+                undone = await self.manager.undo(game_id, session.user_id)
+                act = BoardAct("undo", game_id, session.user_id, undone)
+                key = "undo_done" if undone.undone else "undo_asked"
+                answer = {"type": "undo", "done": undone.undone, "text": refusal_text(key, lang)}
+            else:
+                resigned = await self.manager.resign(game_id, session.user_id)
+                act = BoardAct("resign", game_id, session.user_id, resigned)
+                answer = {"type": "resigned", "text": refusal_text("resigned", lang)}
+        except ManagerError as error:
+            return _manager_refusal(error, lang)
+        await self._announce(act)
+        return answer
+
+    async def _announce(self, act: BoardAct) -> None:
+        """Tell the game's thread (the Discord layer's ``announce``); its failure is logged,
+        never the socket's."""
+        if self.announce is None:
+            return
+        try:
+            await self.announce(act)
+        except Exception:
+            log.exception("the %s on game %s's board could not be announced", act.kind, act.game_id)
 
     async def _wanted(self, session: Session, game_id: int) -> GameRow | Refused:
         """The game a board asks for by number, if its user may see it: any game of their
@@ -360,6 +441,22 @@ def _welcome(session: Session, games: list[GameRow], shown: GameRow | None) -> d
 
 def _refusal(reason: str, lang: str) -> dict[str, Any]:
     return {"type": "refused", "reason": reason, "text": refusal_text(reason, lang)}
+
+
+#: The board's reasons for the manager's refusals of a move (the text is the manager's own).
+MANAGER_REASONS: tuple[tuple[type[ManagerError], str], ...] = (
+    (StaleAction, "turn_moved_on"),
+    (NotYourTurn, "not_your_turn"),
+    (NotAPlayer, "not_your_turn"),
+    (IllegalAction, "not_legal"),
+)
+
+
+def _manager_refusal(error: ManagerError, lang: str) -> dict[str, Any]:
+    """A manager's refusal (a stale turn, not the user's turn, a clock run out...) in the
+    user's words."""
+    reason = next((r for kind, r in MANAGER_REASONS if isinstance(error, kind)), error.key)
+    return {"type": "refused", "reason": reason, "text": error.message(lang)}
 
 
 def _refused(reason: str, lang: str, status: int) -> web.Response:

@@ -157,12 +157,13 @@ class TurnsManager(ManagerBase):
         else :class:`StaleAction`. Raises :class:`NotYourTurn`, :class:`IllegalAction`... (all
         :class:`ManagerError`) leaving the game unchanged. Saved before it returns; the result
         holds what was played, the next decision and a private copy of the game to draw it.
-        ``via`` says how a player sent the move (``button``, or ``place``: the typed command),
+        ``via`` says how a player sent the move (``button``, ``place``: the typed command, or
+        ``board``: the live board),
         for the move's metric (:mod:`bot.metrics`, where the kind is ``computer`` or ``timeout``
         for the others); the game is every log line's while it plays (:mod:`bot.logs`).
         """
-        if via not in ("button", "place"):
-            raise ValueError(f"a player's move comes by button or place, not {via!r}")
+        if via not in metrics.PLAYER_MOVE_KINDS:
+            raise ValueError(f"a player's move comes by button, place or board, not {via!r}")
         kind = via
         if isinstance(by, Timeout | Computer):
             kind = "timeout" if isinstance(by, Timeout) else "computer"

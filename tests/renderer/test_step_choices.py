@@ -10,8 +10,8 @@ import collections
 import pytest
 
 from benchmarks import choices
+from bot.spot_words import spot_words
 from bot.turn_view import PAGE_PLACES
-from bot.ui.turn.words import spot_words
 from engine import Game, Setup
 from renderer import board
 from renderer.board import overlaps

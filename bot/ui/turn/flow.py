@@ -19,7 +19,7 @@ import discord
 from bot.i18n import digits
 from bot.manager import Move
 from bot.narrate import feature_name as feature_words
-from bot.narrate import role_name as role_words
+from bot.spot_words import ON_FEATURE, figure_name, spot_words
 from bot.turn_view import FigureChoice, SpotPlace, StepScreen, step_screen
 from bot.ui import components, ids, images
 from bot.ui.components import button, select
@@ -27,7 +27,7 @@ from bot.ui.errors import UIError
 from bot.ui.texts import player_locale, tr
 from bot.ui.turn import families, post
 from bot.ui.turn.state import Snapshot, bot_of, current, snapshot
-from bot.ui.turn.words import from_last, spot_words, tile_words, wagon_words
+from bot.ui.turn.words import from_last, tile_words, wagon_words
 from engine import Game, MoveWagon, Pass, PlaceAbbey, PlaceFigure, PlaceTile
 from engine.core.tiles import Oriented
 
@@ -208,19 +208,6 @@ def checked_step(snap: Snapshot, first: PlaceTile | PlaceAbbey | None) -> StepSc
     elif isinstance(first, PlaceAbbey) and (first.x, first.y) not in screen.holes:
         raise UIError("bad_cell", cell=f"{first.x},{first.y}")
     return step_screen(game, screen, first)
-
-
-#: Figures offered with the feature they would stand on: "mayor on the city", "large follower
-#: on the road", "builder on the city", "pig on the field"; they are named by their kind, the
-#: others by the role the engine gives them there (knight, thief, monk, farmer, hunter...).
-ON_FEATURE = frozenset({"mayor", "wagon", "large_follower", "builder", "pig"})
-
-
-def figure_name(choice: FigureChoice, locale: str) -> str:
-    """How a figure choice is called: knight, thief, monk, farmer, mayor, wagon, barn, large
-    follower, builder, pig, messenger, hunter, hut."""
-    name = choice.figure if choice.figure in ON_FEATURE else choice.role
-    return role_words(name, locale).split(" ", 1)[-1]
 
 
 def figure_label(choice: FigureChoice, locale: str) -> str:

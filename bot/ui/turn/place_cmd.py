@@ -21,11 +21,12 @@ from discord.app_commands import Choice
 from bot.errors import ManagerError, NotAPlayer, NotYourTurn
 from bot.i18n import digits, quote_input
 from bot.manager import Move
+from bot.spot_words import figure_name
 from bot.turn_view import FigureChoice, TurnScreen, step_screen
 from bot.ui.errors import UIError
 from bot.ui.texts import player_locale, tr
 from bot.ui.turn import post
-from bot.ui.turn.flow import figure_name, spot_option
+from bot.ui.turn.flow import spot_option
 from bot.ui.turn.state import Snapshot, resolve, snapshot
 from catalogs import LANGUAGES
 from engine import Game, PlaceAbbey, PlaceFigure, PlaceTile

@@ -14,18 +14,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import catalogs
+from bot.spot_words import SIDES, feature_word, spot_words
 from engine.core.tiles import Feature, Oriented, TileKind
-from renderer.board import spot_point
-from renderer.geometry import CORNER_SPOTS
 
 if TYPE_CHECKING:
     from bot.ui.turn.state import Snapshot
     from engine import Game
 
-#: The four sides, then the eight directions of a spot and the centre (catalog contexts ``side``
-#: and ``direction``).
-SIDES = ("N", "E", "S", "W")
-DIRECTIONS = frozenset({"N", "NE", "E", "SE", "S", "SW", "W", "NW", "C"})
 #: Marks of a feature said after "with": an inn (road), a cathedral (city), a well (the castle's
 #: path), a market (its courtyard), gold (a forest of Hunters & Gatherers).
 MARKS = (
@@ -35,10 +30,6 @@ MARKS = (
     ("market", "with_market"),
     ("nugget", "with_gold"),
 )
-
-
-def feature_word(kind: str, locale: str | None) -> str:
-    return catalogs.text("tile_feature", kind, locale)
 
 
 def _marks(feature: Feature, locale: str | None) -> list[str]:
@@ -114,58 +105,6 @@ def sides_words(oriented: Oriented, locale: str | None) -> str:
             word = feature_word(oriented.features[local].type, locale)
             out.append(f"{catalogs.text('side', side, locale)} {word}")
     return " · ".join(out)
-
-
-def direction(oriented: Oriented, at: int | str) -> str:
-    """The compass direction of a figure spot on its tile: N, NE, ..., or C near the centre."""
-    if isinstance(at, str) and at in CORNER_SPOTS:
-        return at if at in DIRECTIONS else "C"
-    x, y = spot_point(oriented, at)
-    dx, dy = x - 0.5, y - 0.5
-    if abs(dx) < 0.12 and abs(dy) < 0.12:
-        return "C"
-    ns = "N" if dy < -0.12 else ("S" if dy > 0.12 else "")
-    ew = "W" if dx < -0.12 else ("E" if dx > 0.12 else "")
-    return (ns + ew) or "C"
-
-
-def _local(oriented: Oriented, at: int | str) -> int:
-    """The local feature under spot ``at`` (-1 for a barn's corner or no feature)."""
-    return -1 if isinstance(at, str) and at in CORNER_SPOTS else oriented.feature_at(at)
-
-
-def edges_key(oriented: Oriented, local: int) -> str:
-    """The sides of the tile a feature touches, in the order N, E, S, W: "NS", "ES", "" (a
-    cloister)."""
-    return "".join(SIDES[e] for e in sorted(oriented.features[local].edges))
-
-
-def spot_words(oriented: Oriented, at: int | str, locale: str | None) -> str:
-    """The feature under a spot and where it lies, unique on the tile: "road, south",
-    "cloister", "field corner, south-east"; a feature through the centre, or two features of a
-    kind lying the same way, are told by the sides each touches ("road, north-south" and
-    "road, east-west", an en dash in the words)."""
-    local = _local(oriented, at)
-    corner = isinstance(at, str) and at in CORNER_SPOTS
-    kind = "corner" if corner else (oriented.features[local].type if local >= 0 else "field")
-    where = direction(oriented, at)
-    parts = [feature_word(kind, locale)]
-    if where != "C":
-        parts.append(catalogs.text("direction", where, locale))
-    if local >= 0 and (where == "C" or _looks_alike(oriented, local, where)):
-        edges = edges_key(oriented, local)
-        if edges:
-            parts.append(catalogs.text("edges", edges, locale))
-    return ", ".join(parts)
-
-
-def _looks_alike(oriented: Oriented, local: int, where: str) -> bool:
-    """Whether another feature of the tile has the same kind and lies the same way."""
-    kind = oriented.features[local].type
-    return any(
-        j != local and f.type == kind and direction(oriented, oriented.at_label(j)) == where
-        for j, f in enumerate(oriented.features)
-    )
 
 
 def tiles_in_words(snap: Snapshot) -> Callable[[str], str] | None:

@@ -323,8 +323,9 @@ async def test_a_typed_turn_with_no_subject_keeps_the_turn_open_as_the_buttons_d
 def test_what_a_step_played_names_a_subject_by_its_role_as_its_button_does() -> None:
     """The one rule for a figure's name: a subject on a tower is a knight, in the step's button
     and in the private "Played: ..." line alike (the line said "subject" before)."""
+    from bot.spot_words import figure_name
     from bot.turn_view import step_screen, turn_screen
-    from bot.ui.turn.flow import figure_name, played_words
+    from bot.ui.turn.flow import played_words
 
     draw = tuple(kind for _, kind, _, _ in OPENING) + tuple(MORE)
     game = Game(Setup(players=("a", "b"), game="castle", draw=draw, wall_draw=WALLS))
