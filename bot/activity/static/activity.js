@@ -241,6 +241,12 @@
     if (socket !== ws) return;
     clearInterval(pingTimer);
     socket = null;
+    if (sending || pending) {
+      // Whatever was on its way is lost with the socket: the choice starts again.
+      sending = false;
+      resetChoice();
+      drawPlay();
+    }
     if (sessionRefused || code === 4001) {
       if (!sessionRefused) failSignIn("session_invalid");
       return publish();
@@ -836,9 +842,11 @@
 
   function answered(kind, message) {
     if (kind === "played") {
-      sending = false;
-      pending = null;
-      step = null;
+      // Played: nothing more to send until its board comes (it may have come already).
+      if (!view || !(message.version > view.version)) {
+        sending = false;
+        resetChoice();
+      }
     } else {
       // A refusal: the choice is dropped (a new board may follow).
       sending = false;
@@ -1040,7 +1048,7 @@
     const phase = you.phase;
     if (phase === "wagon") return t("wagon_back");
     if (phase === "abbey_end") return t("no_abbey");
-    if (phase === "figure") return t("no_figure");
+    if (phase === "figure" && !(you.walls && you.walls.length)) return t("no_figure");
     return t("end_turn");
   }
 

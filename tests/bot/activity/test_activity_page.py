@@ -190,8 +190,14 @@ def you_of(game: Game) -> dict[str, Any]:
         "holes": [{"x": x, "y": y} for x, y in screen.holes],
         "figures": figures,
         "wagons": [
-            {"value": f"{w.action.x},{w.action.y},{w.action.at}", "x": w.action.x,
-             "y": w.action.y, "at": w.action.at, "label": w.label, "feature": w.feature}
+            {
+                "value": f"{w.action.x},{w.action.y},{w.action.at}",
+                "x": w.action.x,
+                "y": w.action.y,
+                "at": w.action.at,
+                "label": w.label,
+                "feature": w.feature,
+            }
             for w in screen.wagons
         ],
         "walls": [{"value": w.value, "target": w.target, "label": w.value} for w in screen.walls],
@@ -424,7 +430,6 @@ class Site:
         finally:
             self.sockets.discard(ws)
         return ws
-
 
     async def answer(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
         """A ``try`` answered by the step ``step_screen`` writes; a ``play`` played on the game
@@ -921,7 +926,7 @@ def tap(driver: Any, point: tuple[float, float], touch: bool = False) -> None:
     builder = ActionBuilder(driver)
     # A source's name keeps its kind for the whole session.
     kind, name = (POINTER_TOUCH, "finger") if touch else (POINTER_MOUSE, "mouse")
-    finger = builder.add_pointer_input(kind, name)
+    finger: Any = builder.add_pointer_input(kind, name)
     finger.create_pointer_move(x=int(point[0]), y=int(point[1]))
     finger.create_pointer_down(button=0)
     finger.create_pointer_up(0)
@@ -1111,7 +1116,7 @@ def test_a_spectator_has_nothing_to_tap(browser: Any, server: Site) -> None:
     assert now["you"] is None and now["lit"] == [] and not now["player"]
     assert not browser.find_element(By.ID, "actions").is_displayed()
     assert not browser.find_element(By.ID, "seat-actions").is_displayed()
-    for kind, x, y, _ in view["tiles"][:3]:
+    for _kind, x, y, _rotation in view["tiles"][:3]:
         tap(browser, browser.execute_script(SQUARE_POINT, x, y, 0.5, 0.5))
         tap(browser, browser.execute_script(SQUARE_POINT, x + 1, y, 0.5, 0.5))
     time.sleep(0.3)
@@ -1123,8 +1128,9 @@ def test_the_tactical_hand_picks_a_tile_first_and_a_new_board_drops_the_choice(
 ) -> None:
     from selenium.webdriver.common.by import By
 
-    row, game = ann_playing(34, players=3, seed=2, expansions=("abbey_mayor",),
-                            options={"hand": True})
+    row, game = ann_playing(
+        34, players=3, seed=2, expansions=("abbey_mayor",), options={"hand": True}
+    )
     view = serve(server, row, game)
     you = view["you"]
     assert len(you["tiles"]) > 1
