@@ -434,13 +434,21 @@ class Site:
     async def answer(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
         """A ``try`` answered by the step ``step_screen`` writes; a ``play`` played on the game
         (or refused), then every board told."""
+        if not self.live:  # a board written by hand: nothing to play it on
+            await ws.send_json({"type": "refused", "reason": "not_legal", "text": "Not legal."})
+            return
         row, game = next(iter(self.live.values()))
         if data["version"] != len(game.actions) or self.refuse_play is not None:
             reason = self.refuse_play or "turn_moved_on"
             await ws.send_json({"type": "refused", "reason": reason, "text": "Refused: " + reason})
             return
         if data["type"] == "try":
-            await ws.send_json(step_message(game, data))
+            try:
+                answer = step_message(game, data)
+            except Exception:  # not a legal placement: refused, as the server does
+                await ws.send_json({"type": "refused", "reason": "not_legal", "text": "Not legal."})
+                return
+            await ws.send_json(answer)
             return
         if self.hold:
             return
@@ -1156,3 +1164,77 @@ def test_the_tactical_hand_picks_a_tile_first_and_a_new_board_drops_the_choice(
     server.push({"type": "board", "game": row.id, "view": newer})
     now = wait_for(browser, lambda s: s["version"] == newer["version"])
     assert now["pending"] is None and now["step"] is None and now["pick"] is None
+
+
+def test_wagons_wall_tiles_holes_and_pass_have_their_own_marks_and_buttons(
+    browser: Any, server: Site
+) -> None:
+    """A ``you`` written by hand over a real board: each decision that is no tile is one tap."""
+    from selenium.webdriver.common.by import By
+
+    row, game = ann_playing(35, seed=9)
+    view = view_of(row, game)
+    _kind, x, y, _rotation = view["tiles"][0]
+    taken = {(t[1], t[2]) for t in view["tiles"]}
+    hole = next((a + 1, b) for a, b in sorted(taken) if (a + 1, b) not in taken)
+    you = {
+        "turn": view["turn"]["number"],
+        "phase": "wagon",
+        "version": view["version"],
+        "tiles": [],
+        "holes": [],
+        "figures": [],
+        "wagons": [{"value": "w1", "x": x, "y": y, "at": 0, "label": "A", "feature": "road"}],
+        "walls": [],
+        "pass": True,
+    }
+    server.put(row, {**view, "you": you})
+    screen(browser, 1280, 800)
+    open_page(browser, server)
+    wait_for(browser, lambda s: s.get("you"))
+    target = browser.find_element(By.CSS_SELECTOR, "#marks .wagon-target")
+    assert target.text == "A"
+    back = browser.find_element(By.ID, "pass")
+    assert back.text == catalogs.text("activity", "wagon_back", "en")
+    target.click()
+    played = wait_sent(server, "play", 1)[0]
+    assert (played["wagon"], played["first"], played["figure"]) == ("w1", None, None)
+    # Refused (the fake has no game to play it on): nothing on its way any more.
+    wait_for(browser, lambda s: not s["sending"])
+    # Wall tiles: a button each; End my turn.
+    version = view["version"] + 1
+    walls = [{"value": "1", "target": "", "label": "Wall tile 1"}]
+    mine = {**you, "phase": "figure", "version": version, "wagons": [], "walls": walls}
+    server.push(
+        {"type": "board", "game": row.id, "view": {**view, "version": version, "you": mine}}
+    )
+    wait_for(browser, lambda s: s["version"] == version)
+    wall = browser.find_element(By.CSS_SELECTOR, "#actions .wall")
+    assert wall.text == "Wall tile 1"
+    assert browser.find_element(By.ID, "pass").text == catalogs.text("activity", "end_turn", "en")
+    assert browser.find_elements(By.CSS_SELECTOR, "#marks .wagon-target") == []
+    wall.click()
+    assert wait_sent(server, "play", 2)[1]["wall"] == "1"
+    wait_for(browser, lambda s: not s["sending"])
+    browser.find_element(By.ID, "pass").click()
+    assert wait_sent(server, "play", 3)[2]["pass"] is True
+    # The end-game abbey: its hole lit blue, a tap tries it; No abbey.
+    wait_for(browser, lambda s: not s["sending"])
+    version += 1
+    ending = {
+        **mine,
+        "phase": "abbey_end",
+        "version": version,
+        "walls": [],
+        "holes": [{"x": hole[0], "y": hole[1]}],
+    }
+    server.push(
+        {"type": "board", "game": row.id, "view": {**view, "version": version, "you": ending}}
+    )
+    now = wait_for(browser, lambda s: s["version"] == version)
+    assert now["lit"] == [[hole[0], hole[1], "hole"]]
+    assert browser.find_element(By.ID, "pass").text == catalogs.text("activity", "no_abbey", "en")
+    tap(browser, browser.execute_script(FREE_POINT, hole[0], hole[1]))
+    tried = wait_sent(server, "try", 1)[0]
+    assert tried == {"type": "try", "version": version, "x": hole[0], "y": hole[1], "abbey": True}
+    assert wait_for(browser, lambda s: s["pending"] is None)["lit"]  # refused: tried again later
