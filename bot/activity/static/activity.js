@@ -102,6 +102,7 @@
       reconnects,
       error,
       paintedAt,
+      ...playState(),
     };
   }
 
@@ -240,6 +241,12 @@
     if (socket !== ws) return;
     clearInterval(pingTimer);
     socket = null;
+    if (sending || pending) {
+      // Whatever was on its way is lost with the socket: the choice starts again.
+      sending = false;
+      resetChoice();
+      drawPlay();
+    }
     if (sessionRefused || code === 4001) {
       if (!sessionRefused) failSignIn("session_invalid");
       return publish();
@@ -295,7 +302,12 @@
         error = "art";
         publish();
       });
+    } else if (message.type === "step") {
+      answerStep(message);
+    } else if (message.type === "played") {
+      answered("played", message);
     } else if (message.type === "refused") {
+      if (pending || sending || trying) answered("refused", message);
       if (String(message.reason || "").startsWith("session")) {
         sessionRefused = true;
         failSignIn(message.reason, message.text);
@@ -426,6 +438,12 @@
     $("final").hidden = true;
     $("hand-box").hidden = true;
     $("tiles-left").textContent = "";
+    you = null;
+    resetChoice();
+    $("marks").textContent = "";
+    $("actions").hidden = true;
+    $("tray").hidden = true;
+    $("seat-actions").hidden = true;
   }
 
   // Where a piece stands on its tile (0..1 units): a feature's spot turns with the tile, a
@@ -498,6 +516,11 @@
   // The squares the board covers (tiles and The Castle's squares): min x, min y, max x, max y.
   function extent() {
     const cells = view.tiles.map(([, x, y]) => [x, y]);
+    if (view.you) {
+      // The squares the player may tap, on screen too.
+      for (const entry of view.you.tiles || []) for (const s of entry.squares) cells.push([s.x, s.y]);
+      for (const h of view.you.holes || []) cells.push([h.x, h.y]);
+    }
     if (tables().bounds) cells.push(...tables().bounds);
     if (!cells.length) cells.push([0, 0]);
     const xs = cells.map((c) => c[0]);
@@ -556,6 +579,7 @@
     clamp();
     $("board").style.transform =
       "translate(" + camera.x + "px," + camera.y + "px) scale(" + camera.s + ")";
+    placeMarks();
     publish();
   }
 
@@ -577,6 +601,8 @@
   // Drag with one finger (or the mouse) to pan, pinch with two to zoom.
   const pointers = new Map();
   let gesture = null;
+  let tap = null; // the pointer that may be a tap: {id, x, y}
+  const TAP_SLOP = 8; // pixels a tap may move
 
   function local(event) {
     const box = $("viewport").getBoundingClientRect();
@@ -596,6 +622,8 @@
       // A synthetic pointer cannot be captured: its moves still reach the viewport.
     }
     pointers.set(event.pointerId, local(event));
+    // One finger that lifts where it went down is a tap (on a lit square, on the tile tried).
+    tap = pointers.size === 1 ? { id: event.pointerId, ...local(event) } : null;
     startGesture();
     $("viewport").classList.add("dragging");
   }
@@ -603,6 +631,9 @@
   function pointerMove(event) {
     if (!pointers.has(event.pointerId) || !gesture) return;
     pointers.set(event.pointerId, local(event));
+    if (tap && (tap.id !== event.pointerId || Math.hypot(local(event).x - tap.x, local(event).y - tap.y) > TAP_SLOP)) {
+      tap = null;
+    }
     const now = [...pointers.values()];
     const then = gesture.points;
     const start = gesture.start;
@@ -627,6 +658,8 @@
 
   function pointerUp(event) {
     if (!pointers.delete(event.pointerId)) return;
+    if (tap && tap.id === event.pointerId && event.type === "pointerup") boardTap(tap);
+    tap = null;
     startGesture();
     if (!pointers.size) $("viewport").classList.remove("dragging");
   }
@@ -636,6 +669,514 @@
     const point = local(event);
     const step = event.deltaMode === 1 ? event.deltaY * 16 : event.deltaY;
     zoomAt(point.x, point.y, Math.exp(-step * 0.0015));
+  }
+
+  // --- Playing on the board (docs/ACTIVITY.md, "Playing on the board") ------------------------
+  //
+  // The VIEW of the player in turn carries ``you``: its squares are lit on the board, a tap on
+  // one puts the tile there (see-through, its first legal rotation) and sends ``try``; a tap on
+  // the tile again turns it to the next legal rotation, and the small buttons under it pick a
+  // rotation at once; the ``step`` answer shows a silhouette at each place and No figure, and a
+  // tap on one sends the whole decision (``play``). Nothing is sent while a play is on its way.
+
+  let you = null; // ``view.you`` of the board drawn, or null (a spectator, another's turn)
+  let pick = null; // the index in ``you.tiles`` of the tile chosen, or null
+  let pending = null; // what is tried: {tile, x, y, rotation, rotations} or {abbey: true, x, y}
+  let step = null; // the ``step`` answering ``pending``
+  let trying = false; // a ``try`` on its way
+  let sending = false; // a ``play`` (or an undo, a resignation) on its way
+  let resignArmed = false;
+  let resignTimer = null;
+  let sentPlays = 0;
+  let menu = null; // the place whose figures are listed (a place offering several), or null
+  let focused = false; // the board was zoomed to the tile tried (fitted again after the turn)
+  const FOCUS_TILE = 168; // the size (CSS px) a tile tried is shown at least, for its places
+
+  function resetChoice() {
+    pending = null;
+    step = null;
+    trying = false;
+    menu = null;
+    pick = you && you.tiles && you.tiles.length === 1 ? 0 : null;
+  }
+
+  // A new board: its ``you``; a new version drops any half-made choice.
+  function takeYou(fresh) {
+    you = view && view.you && view.turn ? view.you : null;
+    if (fresh) {
+      sending = false;
+      resignArmed = false;
+      resetChoice();
+      if (focused) {
+        // Zoomed to the tile tried: the new board fitted again.
+        focused = false;
+        moved = false;
+      }
+    } else if (pick !== null && !(you && you.tiles && you.tiles[pick])) {
+      resetChoice();
+    }
+  }
+
+  function isPlayer() {
+    return Boolean(view && view.turn && (you || typeof view.seat === "number"));
+  }
+
+  function chosenTile() {
+    return you && you.tiles && pick !== null ? you.tiles[pick] || null : null;
+  }
+
+  function squareOf(entry, x, y) {
+    return entry ? entry.squares.find((s) => s.x === x && s.y === y) || null : null;
+  }
+
+  function holeAt(x, y) {
+    return you && you.holes ? you.holes.some((h) => h.x === x && h.y === y) : false;
+  }
+
+  // The squares lit now: [x, y, "square" | "hole"].
+  function litSquares() {
+    if (!you || sending) return [];
+    const lit = [];
+    const entry = chosenTile();
+    for (const s of entry ? entry.squares : []) lit.push([s.x, s.y, "square"]);
+    for (const h of you.holes || []) if (!squareOf(entry, h.x, h.y)) lit.push([h.x, h.y, "hole"]);
+    return lit;
+  }
+
+  // The looks a tap on the square cycles through: the tile's legal rotations, then the abbey
+  // where the square is also a hole.
+  function looksAt(x, y) {
+    const looks = [];
+    const entry = chosenTile();
+    const square = squareOf(entry, x, y);
+    if (square) for (const r of square.rotations) looks.push({ tile: entry.tile, x, y, rotation: r, rotations: square.rotations });
+    if (holeAt(x, y)) looks.push({ abbey: true, x, y });
+    return looks;
+  }
+
+  function sameLook(a, b) {
+    return Boolean(a && b) && a.x === b.x && a.y === b.y && Boolean(a.abbey) === Boolean(b.abbey) &&
+      (a.abbey || (a.tile === b.tile && a.rotation === b.rotation));
+  }
+
+  function tryLook(look) {
+    if (!you || sending) return;
+    pending = look;
+    step = null;
+    trying = true;
+    menu = null;
+    focusOn(look.x, look.y);
+    const message = { type: "try", version: view.version, x: look.x, y: look.y };
+    if (look.abbey) message.abbey = true;
+    else Object.assign(message, { tile: look.tile, rotation: look.rotation });
+    send(message);
+    drawPlay();
+  }
+
+  // The tile tried large enough for a finger to pick its places, and on screen.
+  function focusOn(x, y) {
+    const vp = $("viewport");
+    const width = vp.clientWidth;
+    const height = vp.clientHeight;
+    const want = Math.min(FOCUS_TILE, width * 0.45, height * 0.45);
+    const size = TILE * camera.s;
+    const left = x * size + camera.x;
+    const top = y * size + camera.y;
+    const margin = 56;
+    const inside = left >= margin && top >= margin && left + size <= width - margin && top + size <= height - margin;
+    if (size >= want * 0.9 && inside) return;
+    const s = Math.max(camera.s, want / TILE);
+    // A little above the middle: the buttons of the turn are at the bottom.
+    camera = { x: width / 2 - (x + 0.5) * TILE * s, y: height * 0.42 - (y + 0.5) * TILE * s, s };
+    moved = true;
+    focused = true;
+    transform();
+  }
+
+  function firstOf(look) {
+    if (!look) return null;
+    if (look.abbey) return { abbey: true, x: look.x, y: look.y };
+    return { tile: look.tile, x: look.x, y: look.y, rotation: look.rotation };
+  }
+
+  // One whole decision.
+  function play(parts) {
+    if (!you || sending) return;
+    sending = true;
+    sentPlays += 1;
+    send({ type: "play", version: view.version, first: null, figure: null, wagon: null, wall: null, pass: false, ...parts });
+    drawPlay();
+  }
+
+  // A tap on the board (not a drag): on a lit square, on the tile tried (the next look).
+  function boardTap(point) {
+    if (!you || sending || !view) return;
+    const x = Math.floor((point.x - camera.x) / camera.s / TILE);
+    const y = Math.floor((point.y - camera.y) / camera.s / TILE);
+    const looks = looksAt(x, y);
+    if (!looks.length) return;
+    const at = pending ? looks.findIndex((look) => sameLook(look, pending)) : -1;
+    const next = looks[(at + 1) % looks.length];
+    if (at >= 0 && looks.length === 1) return; // one look only: nothing to turn
+    tryLook(next);
+  }
+
+  function pickTile(k) {
+    if (!you || sending || !you.tiles[k]) return;
+    pick = k;
+    pending = null;
+    step = null;
+    trying = false;
+    drawPlay();
+    drawHandPicks();
+  }
+
+  function answerStep(message) {
+    if (!pending || !view || message.version !== view.version) return;
+    if (message.x !== pending.x || message.y !== pending.y) return;
+    if (!pending.abbey && message.rotation !== pending.rotation) return;
+    step = message;
+    trying = false;
+    drawPlay();
+  }
+
+  function answered(kind, message) {
+    if (kind === "played") {
+      // Played: nothing more to send until its board comes (it may have come already).
+      if (!view || !(message.version > view.version)) {
+        sending = false;
+        resetChoice();
+      }
+    } else {
+      // A refusal: the choice is dropped (a new board may follow).
+      sending = false;
+      resetChoice();
+    }
+    drawPlay();
+    if (message && message.text && kind !== "played") toast(message.text);
+  }
+
+  function screenOf(wx, wy) {
+    return { left: wx * TILE * camera.s + camera.x, top: wy * TILE * camera.s + camera.y };
+  }
+
+  function button(className, text, onclick) {
+    const el = document.createElement("button");
+    el.type = "button";
+    el.className = className;
+    if (text) el.textContent = text;
+    el.onclick = (event) => {
+      event.stopPropagation();
+      onclick();
+    };
+    return el;
+  }
+
+  function abbeyPicture() {
+    const k = tables().perPlayer.findIndex(Boolean);
+    return k >= 0 ? art.pictures[tables().art[k]] : null;
+  }
+
+  function placeSprite(choice) {
+    const seat = view.turn ? view.turn.seat : 0;
+    return sprite(choice.role, seat) || sprite(choice.figure, seat) || sprite(tables().legend, seat);
+  }
+
+  // The places offered now: the step's, or those of a figure phase reached otherwise (on the
+  // tile placed last). [{place, x, y}]
+  function placesShown() {
+    if (step && pending) return (step.places || []).map((place) => ({ place, x: pending.x, y: pending.y }));
+    if (you && !pending && you.figures && you.figures.length && view.last) {
+      return you.figures.map((place) => ({ place, x: view.last[1], y: view.last[2] }));
+    }
+    return [];
+  }
+
+  function figureOf(choice, place) {
+    return { figure: choice.figure, at: place.at };
+  }
+
+  // Everything to tap drawn anew: lit squares and the tile tried on the board, the marks over
+  // it (silhouettes, choices, rotations, wagon targets), the buttons (No figure, wall tiles,
+  // pass), the hand to pick from.
+  function drawPlay() {
+    if (!view || !art || !art.variants[view.variant]) return;
+    const board = $("board");
+    let layer = $("play-layer");
+    if (!layer) {
+      layer = document.createElement("div");
+      layer.id = "play-layer";
+      board.append(layer);
+    }
+    layer.textContent = "";
+    for (const [x, y, kind] of litSquares()) {
+      const el = document.createElement("div");
+      el.className = "lit " + kind;
+      el.dataset.x = String(x);
+      el.dataset.y = String(y);
+      if (pending && pending.x === x && pending.y === y) el.classList.add("chosen");
+      place(el, x * TILE, y * TILE, TILE, TILE);
+      layer.append(el);
+    }
+    if (pending) {
+      const ghost = document.createElement("div");
+      ghost.className = "ghost" + (pending.abbey ? " abbey" : "");
+      const uri = pending.abbey ? abbeyPicture() : tilePicture(pending.tile);
+      if (uri) ghost.style.backgroundImage = 'url("' + uri + '")';
+      if (!pending.abbey) ghost.style.transform = "rotate(" + pending.rotation + "deg)";
+      place(ghost, pending.x * TILE, pending.y * TILE, TILE, TILE);
+      layer.append(ghost);
+    }
+    drawMarks();
+    drawActions();
+    drawHandPicks();
+    publish();
+  }
+
+  function drawMarks() {
+    const marks = $("marks");
+    marks.textContent = "";
+    let menuBox = null;
+    if (!you || sending) return placeMarks();
+    for (const { place: spot, x, y } of placesShown()) {
+      const box = document.createElement("div");
+      box.className = "place";
+      box.dataset.wx = String(x + spot.u);
+      box.dataset.wy = String(y + spot.v);
+      box.dataset.at = String(spot.at);
+      const choices = spot.choices || [];
+      const key = String(spot.at);
+      const one = choices.length === 1;
+      // One figure: a tap places it. Several (a follower or a large follower, a fisher or a
+      // hut): a tap lists them, a button each with its role.
+      const el = button("spot", "", () => {
+        if (one) return play({ first: firstOf(pending), figure: figureOf(choices[0], spot) });
+        menu = menu === key ? null : key;
+        drawMarks();
+        publish();
+      });
+      const figure = choices.length ? placeSprite(choices[0]) : null;
+      if (figure) el.style.backgroundImage = 'url("' + figure.uri + '")';
+      el.title = choices.map((c) => c.name).join(" / ") + (spot.words ? " · " + spot.words : "");
+      el.setAttribute("aria-label", el.title);
+      el.dataset.figure = one ? choices[0].figure : "";
+      if (!one) {
+        el.classList.add("several");
+        el.setAttribute("aria-expanded", String(menu === key));
+      }
+      box.append(el);
+      marks.append(box);
+      if (!one && menu === key) {
+        const list = document.createElement("div");
+        list.className = "choices";
+        list.dataset.wx = box.dataset.wx;
+        list.dataset.wy = box.dataset.wy;
+        list.dataset.at = key;
+        for (const choice of choices) {
+          const item = button("choice", "", () => play({ first: firstOf(pending), figure: figureOf(choice, spot) }));
+          const icon = document.createElement("span");
+          icon.className = "icon";
+          const own = sprite(choice.figure, view.turn.seat) || placeSprite(choice);
+          if (own) icon.style.backgroundImage = 'url("' + own.uri + '")';
+          const words = document.createElement("span");
+          words.textContent = choice.name;
+          item.append(icon, words);
+          item.dataset.figure = choice.figure;
+          item.title = choice.name + (spot.words ? " · " + spot.words : "");
+          list.append(item);
+        }
+        menuBox = list;
+      }
+    }
+    if (menuBox) marks.append(menuBox); // over the other marks
+    // The looks of the square tried, one tap each (the tile turned, or the abbey).
+    if (pending) {
+      const looks = looksAt(pending.x, pending.y);
+      if (looks.length > 1) {
+        const row = document.createElement("div");
+        row.className = "looks";
+        row.dataset.wx = String(pending.x + 0.5);
+        row.dataset.wy = String(pending.y + 1);
+        for (const look of looks) {
+          const el = button("look", "", () => tryLook(look));
+          const picture = document.createElement("span");
+          const uri = look.abbey ? abbeyPicture() : tilePicture(look.tile);
+          if (uri) picture.style.backgroundImage = 'url("' + uri + '")';
+          if (!look.abbey) picture.style.transform = "rotate(" + look.rotation + "deg)";
+          el.append(picture);
+          el.dataset.look = look.abbey ? "abbey" : String(look.rotation);
+          el.title = look.abbey ? t("play_abbey") : t("rotation", { n: look.rotation });
+          el.setAttribute("aria-label", el.title);
+          el.setAttribute("aria-pressed", String(sameLook(look, pending)));
+          row.append(el);
+        }
+        marks.append(row);
+      }
+    }
+    // A freed wagon's targets, lettered on their spots.
+    if (!pending) {
+      const under = new Map(view.tiles.map(([kind, x, y, rotation]) => [x + "," + y, [kind, rotation]]));
+      for (const target of you.wagons || []) {
+        const tile = under.get(target.x + "," + target.y);
+        const k = tile ? tables().kinds.indexOf(tile[0]) : -1;
+        const [u, v] = k >= 0 && typeof target.at === "number" ? spotPoint(k, tile[1], target.at) : [0.5, 0.5];
+        const box = document.createElement("div");
+        box.className = "place";
+        box.dataset.wx = String(target.x + u);
+        box.dataset.wy = String(target.y + v);
+        const el = button("wagon-target", target.label, () => play({ wagon: target.value }));
+        el.dataset.value = target.value;
+        el.title = t("move_wagon", { label: target.label });
+        el.setAttribute("aria-label", el.title);
+        box.append(el);
+        marks.append(box);
+      }
+    }
+    placeMarks();
+  }
+
+  // The marks follow the board (their size stays: fingers do not zoom).
+  function placeMarks() {
+    for (const el of $("marks").children) {
+      const at = screenOf(Number(el.dataset.wx), Number(el.dataset.wy));
+      el.style.left = at.left + "px";
+      el.style.top = at.top + "px";
+    }
+  }
+
+  function passWords() {
+    const phase = you.phase;
+    if (phase === "wagon") return t("wagon_back");
+    if (phase === "abbey_end") return t("no_abbey");
+    if (phase === "figure" && !(you.walls && you.walls.length)) return t("no_figure");
+    return t("end_turn");
+  }
+
+  function hint() {
+    if (sending) return t("play_sending");
+    if (pending && !step) return t("play_trying");
+    if (step) return step.places && step.places.length ? t("play_pick_figure") : "";
+    if (you.tiles && you.tiles.length > 1 && pick === null) return t("play_pick_tile");
+    if (you.tiles && you.tiles.length) return t("play_pick_square");
+    if (you.holes && you.holes.length) return t("play_pick_hole");
+    if (you.wagons && you.wagons.length) return t("play_pick_wagon");
+    if (you.figures && you.figures.length) return t("play_pick_figure");
+    return "";
+  }
+
+  function drawActions() {
+    const bar = $("actions");
+    bar.textContent = "";
+    bar.hidden = !you;
+    if (!you) return;
+    const text = document.createElement("span");
+    text.id = "play-hint";
+    text.textContent = hint();
+    bar.append(text);
+    const add = (id, words, onclick) => {
+      const el = button("act", words, onclick);
+      el.id = id;
+      el.disabled = sending;
+      bar.append(el);
+      return el;
+    };
+    if (step && step.none) {
+      add("no-figure", step.open ? t("no_figure_open") : t("no_figure"), () => play({ first: firstOf(pending), figure: null }));
+    }
+    if (!pending) {
+      for (const wall of you.walls || []) {
+        const el = add("wall-" + wall.value, wall.label, () => play({ wall: wall.value }));
+        el.classList.add("wall");
+        el.dataset.value = wall.value;
+      }
+      if (you.pass) add("pass", passWords(), () => play({ pass: true }));
+    } else {
+      add("cancel-try", t("cancel"), () => {
+        if (sending) return;
+        pending = null;
+        step = null;
+        trying = false;
+        drawPlay();
+      }).classList.add("quiet");
+    }
+  }
+
+  function drawHandPicks() {
+    const tray = $("tray");
+    tray.textContent = "";
+    const choosing = Boolean(you && you.tiles && you.tiles.length > 1 && you.phase === "tile");
+    tray.hidden = !choosing;
+    if (choosing) {
+      you.tiles.forEach((entry, k) => {
+        const el = button("pick", "", () => pickTile(k));
+        const uri = tilePicture(entry.tile);
+        if (uri) el.style.backgroundImage = 'url("' + uri + '")';
+        el.dataset.kind = entry.tile;
+        el.dataset.index = String(k);
+        el.disabled = sending || !entry.squares.length;
+        el.title = t("play_tile");
+        el.setAttribute("aria-label", el.title);
+        el.setAttribute("aria-pressed", String(pick === k));
+        tray.append(el);
+      });
+    }
+    // The panel's hand: the same picks.
+    for (const el of $("hand").children) {
+      const k = choosing ? you.tiles.findIndex((entry) => entry.tile === el.dataset.kind) : -1;
+      el.classList.toggle("pickable", k >= 0);
+      el.classList.toggle("picked", k >= 0 && k === pick);
+      el.onclick = k >= 0 ? () => pickTile(k) : null;
+    }
+  }
+
+  // Undo and resign, for the players (resigning asks for a second tap).
+  function drawSeatActions() {
+    const box = $("seat-actions");
+    box.hidden = !isPlayer();
+    $("undo").textContent = t("undo");
+    $("resign").textContent = resignArmed ? t("resign_confirm") : t("resign");
+    $("resign").classList.toggle("armed", resignArmed);
+    $("resign-cancel").hidden = !resignArmed;
+    $("resign-cancel").textContent = t("cancel");
+  }
+
+  function undo() {
+    if (!isPlayer()) return;
+    send({ type: "undo" });
+  }
+
+  function resign() {
+    if (!isPlayer()) return;
+    clearTimeout(resignTimer);
+    if (!resignArmed) {
+      resignArmed = true;
+      resignTimer = setTimeout(() => {
+        resignArmed = false;
+        drawSeatActions();
+      }, 6000);
+    } else {
+      resignArmed = false;
+      send({ type: "resign" });
+    }
+    drawSeatActions();
+    publish();
+  }
+
+  function playState() {
+    return {
+      you: you ? JSON.parse(JSON.stringify(you)) : null,
+      pick,
+      lit: litSquares(),
+      pending: pending ? firstOf(pending) : null,
+      trying,
+      menu,
+      focused,
+      step: step ? { places: (step.places || []).length, none: Boolean(step.none), open: Boolean(step.open) } : null,
+      sending,
+      sentPlays,
+      resignArmed,
+      player: isPlayer(),
+    };
   }
 
   // --- The panel ------------------------------------------------------------------------------
@@ -829,8 +1370,12 @@
 
   function drawAll() {
     if (!view || !art || !art.variants[view.variant]) return;
+    const fresh = !drawn || drawn.game !== view.game || drawn.version !== view.version;
+    takeYou(fresh);
     drawPanel();
     drawBoard();
+    drawPlay();
+    drawSeatActions();
     drawn = view;
     publish();
   }
@@ -841,6 +1386,13 @@
   $("zoom-out").onclick = () => zoomCentre(1 / 1.4);
   $("zoom-fit").onclick = () => fit();
   $("sign-in").onclick = () => signIn();
+  $("undo").onclick = () => undo();
+  $("resign").onclick = () => resign();
+  $("resign-cancel").onclick = () => {
+    resignArmed = false;
+    drawSeatActions();
+    publish();
+  };
   $("game-select").onchange = (event) => watch(Number(event.target.value));
   const viewport = $("viewport");
   viewport.addEventListener("pointerdown", pointerDown);

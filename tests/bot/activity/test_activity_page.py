@@ -32,8 +32,10 @@ from bot.activity.page import art_json, page_html, sdk_bundled, static_file
 from bot.activity.views import Timing, own_view, table_view
 from bot.lobby import STYLES
 from bot.storage import GameRow, SeatRow
-from engine import Game, Phase, Setup
+from bot.turn_view import spot_places, step_screen, turn_screen
+from engine import Game, Pass, Phase, PlaceAbbey, PlaceTile, Setup, UseWallTile
 from engine.cli import random_action
+from renderer.board import spot_point
 from renderer.viewer.tables import VARIANTS, variant, variant_of
 from renderer.viewer.turns import variant_key
 
@@ -135,6 +137,112 @@ def view_of(row: GameRow, game: Game, timing: Timing | None = None) -> dict[str,
     return sent
 
 
+# --- Playing: the turn's choices as the server sends them (docs/ACTIVITY.md) -------------------
+
+
+def playing_view(row: GameRow, game: Game) -> dict[str, Any]:
+    """Ann's view of ``game``, with ``you`` when it is her turn (seat 0)."""
+    view = view_of(row, game)
+    if not game.finished and game.decision.player == 0:
+        view["you"] = you_of(game)
+    return view
+
+
+def place_of(game: Game, pos: tuple[int, int], place: Any) -> dict[str, Any]:
+    """A PLACE: a numbered place on the tile at ``pos`` and its figures."""
+    u, v = spot_point(game.board.tiles[pos].oriented, place.at)
+    return {
+        "at": place.at,
+        "number": place.number,
+        "feature": place.feature,
+        "words": place.feature or "",
+        "u": round(u, 3),
+        "v": round(v, 3),
+        "choices": [
+            {"figure": c.figure, "role": c.role, "name": c.role.replace("_", " ")}
+            for c in place.choices
+        ],
+    }
+
+
+def you_of(game: Game) -> dict[str, Any]:
+    """``you``: the turn view's choices (``bot.turn_view.turn_screen``)."""
+    screen = turn_screen(game)
+    names = list(dict.fromkeys(screen.hand)) if screen.hand_mode else [screen.tile]
+    tiles = []
+    if screen.phase == "tile":
+        for name in names:
+            if name is None:
+                continue
+            squares = [
+                {"x": x, "y": y, "rotations": list(rotations)}
+                for (x, y), rotations in screen.cells(name).items()
+            ]
+            tiles.append({"tile": name, "squares": squares})
+    figures = []
+    if screen.phase == "figure" and game.last_pos is not None:
+        figures = [place_of(game, game.last_pos, p) for p in spot_places(screen.figures)]
+    return {
+        "turn": screen.turn,
+        "phase": screen.phase,
+        "version": len(game.actions),
+        "tiles": tiles,
+        "holes": [{"x": x, "y": y} for x, y in screen.holes],
+        "figures": figures,
+        "wagons": [
+            {
+                "value": f"{w.action.x},{w.action.y},{w.action.at}",
+                "x": w.action.x,
+                "y": w.action.y,
+                "at": w.action.at,
+                "label": w.label,
+                "feature": w.feature,
+            }
+            for w in screen.wagons
+        ],
+        "walls": [{"value": w.value, "target": w.target, "label": w.value} for w in screen.walls],
+        "pass": game.can_pass,
+    }
+
+
+def first_action(first: dict[str, Any] | None) -> PlaceTile | PlaceAbbey | None:
+    if first is None:
+        return None
+    if first.get("abbey"):
+        return PlaceAbbey(first["x"], first["y"])
+    return PlaceTile(first["x"], first["y"], first["rotation"], first["tile"])
+
+
+def step_message(game: Game, data: dict[str, Any]) -> dict[str, Any]:
+    """The ``step`` answering a ``try``."""
+    first: PlaceTile | PlaceAbbey
+    if data.get("abbey"):
+        first = PlaceAbbey(data["x"], data["y"])
+    else:
+        first = PlaceTile(data["x"], data["y"], data["rotation"], data["tile"])
+    step = step_screen(game, turn_screen(game), first)
+    places = [place_of(step.after, step.pos, p) for p in step.places]
+    return {
+        "type": "step",
+        "version": data["version"],
+        "x": data["x"],
+        "y": data["y"],
+        "rotation": data.get("rotation", 0),
+        "places": places,
+        "none": True,
+        "open": step.stays_open,
+    }
+
+
+def at_turn_of_ann(game: Game, rng: random.Random) -> None:
+    """Random moves until Ann (seat 0) has a tile to place."""
+    for _ in range(400):
+        if game.phase is Phase.TILE and game.decision.player == 0:
+            return
+        game.play(random_action(game, rng))
+    raise AssertionError("Ann never got a turn")
+
+
 # --- The server --------------------------------------------------------------------------------
 
 
@@ -151,6 +259,13 @@ class Site:
         self.refuse: str | None = None
         self.private: set[int] = set()
         self.sockets: set[web.WebSocketResponse] = set()
+        #: Games played on the board: their boards are written anew at every request, with
+        #: ``you`` for Ann in her turn; a ``try`` is answered by its step, a ``play`` played
+        #: (or refused with ``refuse_play``).
+        self.live: dict[int, tuple[GameRow, Game]] = {}
+        self.refuse_play: str | None = None
+        #: Plays left unanswered (the page waits for the answer).
+        self.hold = False
         self.received: list[dict[str, Any]] = []
         self.tokens: list[dict[str, Any]] = []
         self.sessions = 0
@@ -177,6 +292,9 @@ class Site:
         self.lang = lang
         self.refuse = None
         self.private.clear()
+        self.live.clear()
+        self.refuse_play = None
+        self.hold = False
         self.received.clear()
         self.tokens.clear()
 
@@ -201,12 +319,28 @@ class Site:
 
         self.call(send())
 
+    def push(self, message: dict[str, Any]) -> None:
+        """Send every open socket ``message``."""
+
+        async def send() -> None:
+            for ws in list(self.sockets):
+                await ws.send_json(message)
+
+        self.call(send())
+
     def drop(self) -> None:
         """Close every socket, as a restarting server does."""
         self.call(self._close_all())
 
     def board(self, game: int) -> dict[str, Any]:
+        if game in self.live:
+            row, real = self.live[game]
+            return {"type": "board", "game": game, "view": playing_view(row, real)}
         return {"type": "board", "game": game, "view": self.games[game][1]}
+
+    def sent(self, kind: str) -> list[dict[str, Any]]:
+        """The messages of type ``kind`` the page sent."""
+        return [m for m in list(self.received) if m["type"] == kind]
 
     async def _close_all(self) -> None:
         for ws in list(self.sockets):
@@ -291,9 +425,50 @@ class Site:
                     await ws.send_json(self.board(data["game"]))
                 elif data["type"] == "ping":
                     await ws.send_json({"type": "pong"})
+                elif data["type"] in ("try", "play"):
+                    await self.answer(ws, data)
         finally:
             self.sockets.discard(ws)
         return ws
+
+    async def answer(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
+        """A ``try`` answered by the step ``step_screen`` writes; a ``play`` played on the game
+        (or refused), then every board told."""
+        if not self.live:  # a board written by hand: nothing to play it on
+            await ws.send_json({"type": "refused", "reason": "not_legal", "text": "Not legal."})
+            return
+        row, game = next(iter(self.live.values()))
+        if data["version"] != len(game.actions) or self.refuse_play is not None:
+            reason = self.refuse_play or "turn_moved_on"
+            await ws.send_json({"type": "refused", "reason": reason, "text": "Refused: " + reason})
+            return
+        if data["type"] == "try":
+            try:
+                answer = step_message(game, data)
+            except Exception:  # not a legal placement: refused, as the server does
+                await ws.send_json({"type": "refused", "reason": "not_legal", "text": "Not legal."})
+                return
+            await ws.send_json(answer)
+            return
+        if self.hold:
+            return
+        first = first_action(data["first"])
+        if first is not None:
+            game.play(first)
+        if data["figure"] is not None:
+            wanted = data["figure"]
+            game.play(
+                next(
+                    f
+                    for f in game.legal_figures()
+                    if f.figure == wanted["figure"] and f.at == wanted["at"]
+                )
+            )
+        elif game.phase is Phase.FIGURE and not game.legal(UseWallTile):
+            game.play(Pass())
+        await ws.send_json({"type": "played", "version": len(game.actions)})
+        for socket in list(self.sockets):
+            await socket.send_json(self.board(row.id))
 
 
 # --- Fixtures ----------------------------------------------------------------------------------
@@ -725,3 +900,341 @@ def test_a_welcome_naming_no_game_of_one_watches_it_or_says_there_is_none(
 def wait_for_notice(driver: Any) -> dict[str, Any]:
     wait_for(driver, lambda s: driver.execute_script(READ)["notice"])
     return dict(driver.execute_script(READ))
+
+
+# --- Playing on the board ----------------------------------------------------------------------
+
+#: Where square (x, y) is on the screen (page pixels), at (u, v) of it.
+SQUARE_POINT = """
+const [x, y, u, v] = arguments;
+const r = document.getElementById("viewport").getBoundingClientRect();
+const t = window.activityState.transform;
+return [r.left + t.x + (x + u) * 64 * t.s, r.top + t.y + (y + v) * 64 * t.s];
+"""
+#: A point of square (x, y) where a tap reaches the board (no mark or button over it), or null.
+FREE_POINT = """
+const [x, y] = arguments;
+const r = document.getElementById("viewport").getBoundingClientRect();
+const t = window.activityState.transform;
+for (const v of [0.5, 0.3, 0.7, 0.15, 0.85]) for (const u of [0.5, 0.3, 0.7, 0.15, 0.85]) {
+  const px = r.left + t.x + (x + u) * 64 * t.s;
+  const py = r.top + t.y + (y + v) * 64 * t.s;
+  const hit = document.elementFromPoint(px, py);
+  if (hit && hit.closest("#viewport")) return [px, py];
+}
+return null;
+"""
+
+
+def tap(driver: Any, point: tuple[float, float], touch: bool = False) -> None:
+    """A tap (a touch on a phone, else a mouse click) at ``point`` (page pixels)."""
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.interaction import POINTER_MOUSE, POINTER_TOUCH
+
+    builder = ActionBuilder(driver)
+    # A source's name keeps its kind for the whole session.
+    kind, name = (POINTER_TOUCH, "finger") if touch else (POINTER_MOUSE, "mouse")
+    finger: Any = builder.add_pointer_input(kind, name)
+    finger.create_pointer_move(x=int(point[0]), y=int(point[1]))
+    finger.create_pointer_down(button=0)
+    finger.create_pointer_up(0)
+    builder.perform()
+
+
+def free_square(driver: Any, squares: list[dict[str, Any]], rotations: int = 1) -> Any:
+    """A square of ``squares`` with at least ``rotations`` rotations that a tap reaches."""
+    for square in squares:
+        if len(square["rotations"]) >= rotations:
+            point = driver.execute_script(FREE_POINT, square["x"], square["y"])
+            if point is not None:
+                return square, point
+    raise AssertionError(f"no square of {rotations} rotations on screen: {squares}")
+
+
+def wait_sent(server: Site, kind: str, count: int, seconds: float = 10) -> list[dict[str, Any]]:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        found = server.sent(kind)
+        if len(found) >= count:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"the page sent {server.sent(kind)}, not {count} {kind}")
+
+
+def ann_playing(number: int, players: int = 2, seed: int = 3, **setup: Any) -> tuple[GameRow, Game]:
+    """Game ``number`` at Ann's tile turn, played on the board."""
+    row, game = a_game(number, players, 8, seed=seed, **setup)
+    at_turn_of_ann(game, random.Random(seed))
+    return row, game
+
+
+def serve(server: Site, row: GameRow, game: Game) -> dict[str, Any]:
+    server.live[row.id] = (row, game)
+    view = playing_view(row, game)
+    server.put(row, view)
+    return view
+
+
+def test_a_lit_square_places_the_tile_a_tap_turns_it_a_silhouette_plays(
+    browser: Any, server: Site
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    row, game = ann_playing(31)
+    view = serve(server, row, game)
+    you = view["you"]
+    squares = you["tiles"][0]["squares"]
+    screen(browser, 1280, 800)
+    open_page(browser, server)
+    now = wait_for(browser, lambda s: s.get("you") and s.get("lit"))
+    assert sorted(map(tuple, now["lit"])) == sorted((q["x"], q["y"], "square") for q in squares)
+    assert now["transform"]["s"] * 64 >= 44  # the squares big enough to tap
+    square, point = free_square(browser, squares, rotations=2)
+    first, second = square["rotations"][:2]
+    tap(browser, point)
+    tried = wait_sent(server, "try", 1)[0]
+    expected = {"type": "try", "version": view["version"], "x": square["x"], "y": square["y"]}
+    assert tried == {**expected, "tile": you["tiles"][0]["tile"], "rotation": first}
+    wait_for(browser, lambda s: s["step"] is not None and not s["trying"])
+    assert browser.find_elements(By.CSS_SELECTOR, "#play-layer .ghost")
+    # The tile tapped again: its next legal rotation.
+    again = browser.execute_script(FREE_POINT, square["x"], square["y"])
+    tap(browser, again)
+    assert wait_sent(server, "try", 2)[1]["rotation"] == second
+    now = wait_for(browser, lambda s: s["step"] is not None and s["pending"]["rotation"] == second)
+    # Undo, and resign after a second tap only.
+    browser.find_element(By.ID, "undo").click()
+    assert wait_sent(server, "undo", 1) == [{"type": "undo"}]
+    browser.find_element(By.ID, "resign").click()
+    assert wait_for(browser, lambda s: s["resignArmed"]) and server.sent("resign") == []
+    browser.find_element(By.ID, "resign").click()
+    assert wait_sent(server, "resign", 1) == [{"type": "resign"}]
+    # A silhouette: the whole decision, played.
+    spots = browser.find_elements(By.CSS_SELECTOR, "#marks .spot")
+    assert len(spots) == now["step"]["places"] > 0
+    box = spots[0].find_element(By.XPATH, "..")
+    figure, at = spots[0].get_attribute("data-figure"), box.get_attribute("data-at")
+    spots[0].click()
+    played = wait_sent(server, "play", 1)[0]
+    assert played["first"] == {
+        "tile": you["tiles"][0]["tile"],
+        "x": square["x"],
+        "y": square["y"],
+        "rotation": second,
+    }
+    assert played["figure"]["figure"] == figure and str(played["figure"]["at"]) == at
+    assert (played["wagon"], played["wall"], played["pass"]) == (None, None, False)
+    # The next board: the computer's turn, nothing lit, nothing half-made.
+    after = wait_for(browser, lambda s: s["version"] == len(game.actions))
+    assert after["you"] is None and after["lit"] == [] and after["pending"] is None
+    assert len(server.sent("play")) == 1
+    assert not browser.find_element(By.ID, "actions").is_displayed()
+
+
+def test_on_a_phone_a_rotation_a_role_and_no_figure_are_one_tap_and_a_refusal_resets(
+    browser: Any, server: Site, tmp_path: Path
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    row, game = ann_playing(32, seed=6, expansions=("inns_cathedrals",))
+    assert dict(game.pieces(0))["large_follower"] == 1
+    view = serve(server, row, game)
+    squares = view["you"]["tiles"][0]["squares"]
+    server.hold = True
+    screen(browser, 400, 800)
+    open_page(browser, server)
+    wait_for(browser, lambda s: s.get("you") and s.get("lit"))
+    square, point = free_square(browser, squares, rotations=2)
+    tap(browser, point, touch=True)
+    wait_sent(server, "try", 1)
+    wait_for(browser, lambda s: s["step"] is not None)
+    # The rotation buttons under the tile: the last one, at once.
+    looks = browser.find_elements(By.CSS_SELECTOR, "#marks .look")
+    assert len(looks) == len(square["rotations"])
+    last = square["rotations"][-1]
+    assert looks[-1].get_attribute("data-look") == str(last)
+    box = looks[-1].rect
+    tap(browser, (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2), touch=True)
+    assert wait_sent(server, "try", 2)[1]["rotation"] == last
+    now = wait_for(browser, lambda s: s["step"] is not None and s["pending"]["rotation"] == last)
+    # The tile tried is shown large enough to pick its places with a finger.
+    assert now["focused"] and now["transform"]["s"] * 64 >= 160
+    spots = browser.find_elements(By.CSS_SELECTOR, "#marks .spot")
+    assert len(spots) == now["step"]["places"] > 0
+    assert all(m.rect["width"] >= 36 and m.rect["height"] >= 36 for m in spots)
+    # A place with a follower and a large follower: a tap lists them, a button each.
+    several = browser.find_elements(By.CSS_SELECTOR, "#marks .spot.several")
+    assert several
+    rect = several[0].rect
+    at = several[0].find_element(By.XPATH, "..").get_attribute("data-at")
+    tap(browser, (rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2), touch=True)
+    assert wait_for(browser, lambda s: s["menu"] is not None)["menu"] == at
+    answer = step_message(game, server.sent("try")[-1])
+    offered = next(p for p in answer["places"] if str(p["at"]) == at)
+    menu = browser.find_elements(By.CSS_SELECTOR, "#marks .choices .choice")
+    assert [m.text for m in menu] == [c["name"] for c in offered["choices"]]
+    assert all(m.rect["height"] >= 44 for m in menu)
+    large = browser.find_elements(By.CSS_SELECTOR, "#marks .choice[data-figure='large_follower']")
+    shots = Path(os.environ.get("ACTIVITY_SCREENSHOTS", tmp_path))
+    shots.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(shots / "activity-playing-400x800.png"))
+    rect = large[0].rect
+    tap(browser, (rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2), touch=True)
+    played = wait_sent(server, "play", 1)[0]
+    assert played["figure"]["figure"] == "large_follower"
+    # While it is on its way, nothing else is sent.
+    assert wait_for(browser, lambda s: s["sending"])
+    tap(browser, point, touch=True)
+    time.sleep(0.4)
+    assert len(server.sent("try")) == 2 and len(server.sent("play")) == 1
+    # A stale tab's play refused: its text shown, the choice dropped.
+    server.push({"type": "refused", "reason": "turn_moved_on", "text": "The turn moved on."})
+    reset = wait_for(browser, lambda s: not s["sending"] and s["pending"] is None)
+    assert reset["step"] is None and reset["lit"]
+    toast = browser.find_element(By.ID, "toast")
+    assert toast.is_displayed() and toast.text == "The turn moved on."
+    point = browser.execute_script(FREE_POINT, square["x"], square["y"])
+    tap(browser, point, touch=True)
+    wait_sent(server, "try", 3)
+    wait_for(browser, lambda s: s["step"] is not None)
+    # No figure: the placement played with none.
+    no_figure = browser.find_element(By.ID, "no-figure")
+    assert no_figure.text == catalogs.text("activity", "no_figure", "en")
+    plays = len(server.sent("play"))
+    no_figure.click()
+    played = wait_sent(server, "play", plays + 1)[-1]
+    assert played["figure"] is None and played["first"]["x"] == square["x"]
+    assert played["first"]["y"] == square["y"]
+
+
+def test_a_spectator_has_nothing_to_tap(browser: Any, server: Site) -> None:
+    from selenium.webdriver.common.by import By
+
+    row, game = ann_playing(33, seed=7)
+    rng = random.Random(1)
+    while game.decision.player == 0:
+        game.play(random_action(game, rng))
+    view = serve(server, row, game)
+    assert "you" not in view
+    screen(browser, 1280, 800)
+    open_page(browser, server)
+    now = shown(browser, view)
+    expect_drawn(now, view)
+    now = state(browser)
+    assert now["you"] is None and now["lit"] == [] and not now["player"]
+    assert not browser.find_element(By.ID, "actions").is_displayed()
+    assert not browser.find_element(By.ID, "seat-actions").is_displayed()
+    for _kind, x, y, _rotation in view["tiles"][:3]:
+        tap(browser, browser.execute_script(SQUARE_POINT, x, y, 0.5, 0.5))
+        tap(browser, browser.execute_script(SQUARE_POINT, x + 1, y, 0.5, 0.5))
+    time.sleep(0.3)
+    assert server.sent("try") == [] and server.sent("play") == []
+
+
+def test_the_tactical_hand_picks_a_tile_first_and_a_new_board_drops_the_choice(
+    browser: Any, server: Site
+) -> None:
+    from selenium.webdriver.common.by import By
+
+    row, game = ann_playing(
+        34, players=3, seed=2, expansions=("abbey_mayor",), options={"hand": True}
+    )
+    view = serve(server, row, game)
+    you = view["you"]
+    assert len(you["tiles"]) > 1
+    screen(browser, 1280, 800)
+    open_page(browser, server)
+    now = wait_for(browser, lambda s: s.get("you"))
+    assert now["pick"] is None and all(kind == "hole" for _, _, kind in now["lit"])
+    picks = browser.find_elements(By.CSS_SELECTOR, "#tray .pick")
+    assert [p.get_attribute("data-kind") for p in picks] == [e["tile"] for e in you["tiles"]]
+    k = next(i for i, e in enumerate(you["tiles"]) if e["squares"])
+    picks[k].click()
+    now = wait_for(browser, lambda s: s["pick"] == k)
+    squares = you["tiles"][k]["squares"]
+    lit = {(x, y) for x, y, kind in now["lit"] if kind == "square"}
+    assert lit == {(q["x"], q["y"]) for q in squares}
+    square, point = free_square(browser, squares)
+    tap(browser, point)
+    tried = wait_sent(server, "try", 1)[0]
+    assert tried["tile"] == you["tiles"][k]["tile"] and tried["rotation"] == square["rotations"][0]
+    wait_for(browser, lambda s: s["step"] is not None)
+    # A move made elsewhere: the new board drops the half-made choice.
+    newer = {**view, "version": view["version"] + 1, "you": {**you, "version": view["version"] + 1}}
+    server.push({"type": "board", "game": row.id, "view": newer})
+    now = wait_for(browser, lambda s: s["version"] == newer["version"])
+    assert now["pending"] is None and now["step"] is None and now["pick"] is None
+
+
+def test_wagons_wall_tiles_holes_and_pass_have_their_own_marks_and_buttons(
+    browser: Any, server: Site
+) -> None:
+    """A ``you`` written by hand over a real board: each decision that is no tile is one tap."""
+    from selenium.webdriver.common.by import By
+
+    row, game = ann_playing(35, seed=9)
+    view = view_of(row, game)
+    _kind, x, y, _rotation = view["tiles"][0]
+    taken = {(t[1], t[2]) for t in view["tiles"]}
+    hole = next((a + 1, b) for a, b in sorted(taken) if (a + 1, b) not in taken)
+    you = {
+        "turn": view["turn"]["number"],
+        "phase": "wagon",
+        "version": view["version"],
+        "tiles": [],
+        "holes": [],
+        "figures": [],
+        "wagons": [{"value": "w1", "x": x, "y": y, "at": 0, "label": "A", "feature": "road"}],
+        "walls": [],
+        "pass": True,
+    }
+    server.put(row, {**view, "you": you})
+    screen(browser, 1280, 800)
+    open_page(browser, server)
+    wait_for(browser, lambda s: s.get("you"))
+    target = browser.find_element(By.CSS_SELECTOR, "#marks .wagon-target")
+    assert target.text == "A"
+    back = browser.find_element(By.ID, "pass")
+    assert back.text == catalogs.text("activity", "wagon_back", "en")
+    target.click()
+    played = wait_sent(server, "play", 1)[0]
+    assert (played["wagon"], played["first"], played["figure"]) == ("w1", None, None)
+    # Refused (the fake has no game to play it on): nothing on its way any more.
+    wait_for(browser, lambda s: not s["sending"])
+    # Wall tiles: a button each; End my turn.
+    version = view["version"] + 1
+    walls = [{"value": "1", "target": "", "label": "Wall tile 1"}]
+    mine = {**you, "phase": "figure", "version": version, "wagons": [], "walls": walls}
+    server.push(
+        {"type": "board", "game": row.id, "view": {**view, "version": version, "you": mine}}
+    )
+    wait_for(browser, lambda s: s["version"] == version)
+    wall = browser.find_element(By.CSS_SELECTOR, "#actions .wall")
+    assert wall.text == "Wall tile 1"
+    assert browser.find_element(By.ID, "pass").text == catalogs.text("activity", "end_turn", "en")
+    assert browser.find_elements(By.CSS_SELECTOR, "#marks .wagon-target") == []
+    wall.click()
+    assert wait_sent(server, "play", 2)[1]["wall"] == "1"
+    wait_for(browser, lambda s: not s["sending"])
+    browser.find_element(By.ID, "pass").click()
+    assert wait_sent(server, "play", 3)[2]["pass"] is True
+    # The end-game abbey: its hole lit blue, a tap tries it; No abbey.
+    wait_for(browser, lambda s: not s["sending"])
+    version += 1
+    ending = {
+        **mine,
+        "phase": "abbey_end",
+        "version": version,
+        "walls": [],
+        "holes": [{"x": hole[0], "y": hole[1]}],
+    }
+    server.push(
+        {"type": "board", "game": row.id, "view": {**view, "version": version, "you": ending}}
+    )
+    now = wait_for(browser, lambda s: s["version"] == version)
+    assert now["lit"] == [[hole[0], hole[1], "hole"]]
+    assert browser.find_element(By.ID, "pass").text == catalogs.text("activity", "no_abbey", "en")
+    tap(browser, browser.execute_script(FREE_POINT, hole[0], hole[1]))
+    tried = wait_sent(server, "try", 1)[0]
+    assert tried == {"type": "try", "version": version, "x": hole[0], "y": hole[1], "abbey": True}
+    assert wait_for(browser, lambda s: s["pending"] is None)["lit"]  # refused: tried again later
