@@ -208,7 +208,7 @@ class Hub:
             user, lang = board.session.user_id, board.session.lang
             seat = row.seat_of(user)
             text = shared
-            if seat is not None and (game.hand_mode or user == mover):
+            if seat is not None:  # a player: their seat, their hand, their choices
                 mine = own_view(view, row, game, user)
                 if user == mover:
                     if lang not in choices:

@@ -44,11 +44,15 @@ def table_view(row: GameRow, game: Game, timing: Timing) -> dict[str, Any]:
 
 
 def own_view(view: Mapping[str, Any], row: GameRow, game: Game, user_id: int) -> dict[str, Any]:
-    """``view`` with the tiles ``user_id`` holds in hand (the tactical hand), for them alone."""
+    """``view`` for ``user_id`` alone: their ``seat`` when they play, and the tiles they hold
+    in hand (the tactical hand)."""
     seat = row.seat_of(user_id)
-    if seat is None or not game.hand_mode or game.finished or seat.seat >= game.players:
+    if seat is None or seat.seat >= game.players:
         return dict(view)
-    return {**view, "hand": list(game.hands[seat.seat])}
+    mine = {**view, "seat": seat.seat}
+    if game.hand_mode and not game.finished:
+        mine["hand"] = list(game.hands[seat.seat])
+    return mine
 
 
 def _view(

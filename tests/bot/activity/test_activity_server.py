@@ -211,7 +211,7 @@ async def test_nothing_hidden_goes_to_a_board(site: Site) -> None:
     assert alice_view["hand"] == list(game.hands[0])
     assert "hand" not in carol_view
     # Beside her own hand, a player sees what everyone else does.
-    mine = {k: v for k, v in alice_view.items() if k not in ("hand", "now")}
+    mine = {k: v for k, v in alice_view.items() if k not in ("hand", "now", "seat")}
     assert mine == {k: v for k, v in carol_view.items() if k != "now"}
 
 

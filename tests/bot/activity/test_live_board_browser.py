@@ -15,11 +15,13 @@ import os
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 import simcord
+from board_input import free_square, tap
 from chromium import chromium, needs
 from conftest_ui import Table, commit, pick, simcord_bot
 
@@ -27,6 +29,7 @@ from bot.activity.fake_discord import FakeDiscord
 from bot.activity.page import sdk_bundled
 from bot.activity.server import ActivityServer
 from bot.activity.settings import ActivitySettings
+from bot.ui.turn import board_acts
 from engine import Game
 
 __all__ = ["simcord_bot"]  # the fixture simcord_env needs
@@ -72,7 +75,12 @@ class Live:
         port = self.server.port
         await self.server.close()
         settings = ActivitySettings(port, "127.0.0.1", CLIENT_ID, SECRET, self.discord.base)
-        self.server = ActivityServer(self.table.bot.manager, settings, clock=lambda: self.now[0])
+        self.server = ActivityServer(
+            self.table.bot.manager,
+            settings,
+            clock=lambda: self.now[0],
+            announce=partial(board_acts.announce, self.table.bot),
+        )
         await self.server.start()
 
 
@@ -83,7 +91,8 @@ async def live(simcord_env: simcord.Env) -> AsyncIterator[Live]:
     await discord.start()
     now = [time.time()]
     settings = ActivitySettings(0, "127.0.0.1", CLIENT_ID, SECRET, discord.base)
-    server = ActivityServer(table.bot.manager, settings, clock=lambda: now[0])
+    announce = partial(board_acts.announce, table.bot)
+    server = ActivityServer(table.bot.manager, settings, clock=lambda: now[0], announce=announce)
     await server.start()
     found = Live(table, server, discord, settings, now)
     try:
@@ -282,4 +291,51 @@ async def test_a_phone_and_a_desktop_show_the_board_and_the_players(
             await run(browser.save_screenshot, str(Path(folder) / f"live-{width}x{height}.png"))
     finally:
         await run(browser.execute_cdp_cmd, "Emulation.clearDeviceMetricsOverride", {})
+        await close_tabs(browser)
+
+
+async def play_on_the_board(live: Live, browser: Any, game_id: int) -> Game:
+    """The player on the board plays their turn with two taps: a lit square, then No figure."""
+    manager = live.table.bot.manager
+    version = len((await manager.engine_copy(game_id)).actions)
+    shown = await wait_for(browser, lambda s: bool(s.get("you")) and s.get("version") == version)
+    squares = shown["you"]["tiles"][0]["squares"]
+    _square, point = await run(free_square, browser, squares)
+    await run(tap, browser, point)
+    await wait_for(browser, lambda s: s.get("step") is not None)
+    await run(browser.find_element("id", "no-figure").click)
+    await wait_for(browser, lambda s: (s.get("version") or 0) > version)
+    return await manager.engine_copy(game_id)
+
+
+async def test_one_player_on_the_board_the_others_on_buttons_in_the_same_game(
+    live: Live, browser: Any
+) -> None:
+    """Alice plays on the board, bob and carol with simcord's buttons, turn after turn: each
+    board move is announced in the thread with its picture, and the buttons play on from it."""
+    table = live.table
+    alice = table.players[0]
+    game_id = await table.new(seed=9)
+    manager = table.bot.manager
+    try:
+        await open_tab(browser, live.address(alice, table.thread()), first=True)
+        board_moves = 0
+        for _ in range(6):
+            view = await manager.decision(game_id)
+            if view.user_id == alice.id:
+                before = table.last().id
+                game = await play_on_the_board(live, browser, game_id)
+                board_moves += 1
+                end = time.monotonic() + 10
+                while table.last().id == before and time.monotonic() < end:
+                    await asyncio.sleep(0.05)  # the announcement follows the board's answer
+                posted = table.last()
+                assert posted.id != before, "the board's move was not announced in the thread"
+                assert posted.attachments, "the announced turn has no picture"
+                assert f"<@{table.players[1].id}>" in (posted.content or "")
+            else:
+                game = await play_by_buttons(live, game_id)
+            as_engine(await wait_for(browser, at(game)), game)
+        assert board_moves == 2
+    finally:
         await close_tabs(browser)

@@ -48,9 +48,8 @@ from engine import PlaceTile
 
 __all__ = ["simcord_bot"]  # the fixture simcord_env needs
 
-#: How the board's moves come to the manager. The manager takes ``button`` or ``place`` today;
-#: the board's server (built beside this) plays with ``via="board"`` once the manager takes it.
-VIA = "button"
+#: How the board's moves come to the manager, as the board's server plays them.
+VIA = "board"
 STALE = tr("stale", "en")
 
 
