@@ -301,11 +301,13 @@ class ActivityServer:
             view, game = await self.manager.current(game_id)
             if game is None or view.finished or view.game.status != "active":
                 return _refusal("not_legal", lang)
-            if view.user_id != session.user_id:
-                return _refusal("not_your_turn", lang)
+            # The version first: a stale tab of the player who just moved is told the turn
+            # moved on, not that it is not their turn.
             version = message.get("version")
             if isinstance(version, bool) or version != len(game.actions):
                 return _refusal("turn_moved_on", lang)
+            if view.user_id != session.user_id:
+                return _refusal("not_your_turn", lang)
             if kind == "try":
                 return await asyncio.to_thread(turns.step, game, message, lang)
             move = await asyncio.to_thread(turns.move_of, game, message)

@@ -306,6 +306,9 @@
       answerStep(message);
     } else if (message.type === "played") {
       answered("played", message);
+    } else if (message.type === "undo" || message.type === "resigned") {
+      // Taken back, asked of the others, or left: the server's words for it.
+      if (message.text) toast(message.text);
     } else if (message.type === "refused") {
       if (pending || sending || trying) answered("refused", message);
       if (String(message.reason || "").startsWith("session")) {
