@@ -11,7 +11,7 @@ import asyncio
 import dataclasses
 import re
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,7 @@ from bot.activity.words import refusal_text
 from bot.app import CarcassonneBot
 from bot.manager import GameManager
 from bot.ui.turn import board_acts
+from engine import Game
 
 __all__ = ["browser", "live"]  # the fixtures, shared with the other live board tests
 
@@ -80,7 +81,7 @@ async def simcord_bot(bot_database: Any, wanted: dict[str, Any]) -> AsyncIterato
     await close_bots()
 
 
-def bot_with(**wanted: Any) -> Any:
+def bot_with(**wanted: Any) -> pytest.MarkDecorator:
     return pytest.mark.parametrize("wanted", [wanted], indirect=True, ids=[""])
 
 
@@ -213,6 +214,11 @@ async def with_a_computer(table: Table, seed: int) -> int:
     return game_id
 
 
+def yours_at(game: Game) -> Callable[[dict[str, Any]], bool]:
+    """Whether the page shows ``game``'s latest state with the user's choices."""
+    return lambda shown: at(game)(shown) and bool(shown.get("you"))
+
+
 async def test_the_computers_move_shows_on_the_board_on_its_own(live: Live, browser: Any) -> None:
     table = live.table
     manager = table.bot.manager
@@ -233,7 +239,7 @@ async def test_the_computers_move_shows_on_the_board_on_its_own(live: Live, brow
                 view = await manager.decision(game_id)
             assert view.turn == turn + 2 and view.user_id == table.players[0].id, view
             game = await manager.engine_copy(game_id)
-            shown = await wait_for(browser, lambda s, g=game: at(g)(s) and bool(s.get("you")))
+            shown = await wait_for(browser, yours_at(game))
             as_engine(shown, game)
             assert shown["turnSeat"] == 0
     finally:
