@@ -17,7 +17,7 @@ import dataclasses
 import random
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -174,6 +174,34 @@ async def tap_square(driver: Any, x: int, y: int) -> None:
     await run(tap, driver, point)
 
 
+Shown = Callable[[dict[str, Any]], bool]
+
+
+def menu_open(at: int) -> Shown:
+    """Whether the page lists the figures of the place at ``at``."""
+    return lambda shown: shown.get("menu") == str(at)
+
+
+def next_look(look: dict[str, Any]) -> Shown:
+    """Whether the page answers another look than ``look`` with its step."""
+    return lambda shown: shown.get("pending") != look and shown.get("step") is not None
+
+
+def at_version(version: int) -> Shown:
+    """Whether the page shows the board at ``version``."""
+    return lambda shown: shown.get("version") == version
+
+
+def offered(version: int) -> Shown:
+    """Whether the page offers its player the decision at ``version``."""
+    return lambda shown: shown.get("version") == version and bool(shown.get("you"))
+
+
+def past(version: int) -> Shown:
+    """Whether the page shows a later board than ``version``, nothing on its way."""
+    return lambda shown: (shown.get("version") or 0) > version and not shown["sending"]
+
+
 def spot(at: int) -> str:
     return f'#marks .place[data-at="{at}"] > .spot'
 
@@ -186,7 +214,7 @@ async def places_offered(driver: Any) -> list[dict[str, Any]]:
         figures = [found["figure"]]
         if found["several"]:
             await click(driver, spot(found["at"]))
-            await wait_for(driver, lambda s, at=found["at"]: s.get("menu") == str(at))
+            await wait_for(driver, menu_open(found["at"]))
             figures = await run(driver.execute_script, CHOICES)
             await click(driver, spot(found["at"]))
             await wait_for(driver, lambda s: s.get("menu") is None)
@@ -237,9 +265,7 @@ async def place_first(
         seen.add("turned_by_tap")
         for _ in range(8):  # each tap on the tile tried shows its next look
             await tap_square(driver, x, y)
-            looks = await wait_for(
-                driver, lambda s, p=looks["pending"]: s.get("pending") != p and s.get("step")
-            )
+            looks = await wait_for(driver, next_look(looks["pending"]))
             if looks["pending"] == first:
                 break
     await wait_for(driver, lambda s: s.get("pending") == first and s.get("step") is not None)
@@ -302,10 +328,15 @@ async def test_both_players_play_a_whole_game_on_the_board(
             version = len(game.actions)
             mover = (await manager.decision(game_id)).user_id
             assert mover is not None
+            for member, tab in tabs.items():
+                if member != mover:  # the other player's board: the same board, nothing to do
+                    await on_tab(browser, tab)
+                    waiting = await wait_for(browser, at_version(version))
+                    assert waiting["you"] is None and waiting["lit"] == [], waiting
             await on_tab(browser, tabs[mover])
             shown_state = await wait_for(
                 browser,
-                lambda s, v=version: s.get("version") == v and bool(s.get("you")),
+                offered(version),
             )
             you = shown_state["you"]
             assert (you["version"], you["turn"], you["phase"]) == (
@@ -315,9 +346,7 @@ async def test_both_players_play_a_whole_game_on_the_board(
             )
             assert shown_state["turnSeat"] == game.decision.player
             await play_through_the_page(browser, you, rng, how, seen)
-            played = await wait_for(
-                browser, lambda s, v=version: (s.get("version") or 0) > v and not s["sending"]
-            )
+            played = await wait_for(browser, past(version))
             assert played["sentPlays"] >= 1 and played["error"] is None, played
             moves += 1
             game = await manager.engine_copy(game_id)
