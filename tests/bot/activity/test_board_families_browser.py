@@ -328,8 +328,8 @@ async def test_both_players_play_a_whole_game_on_the_board(
             version = len(game.actions)
             mover = (await manager.decision(game_id)).user_id
             assert mover is not None
-            for member, tab in tabs.items():
-                if member != mover:  # the other player's board: the same board, nothing to do
+            for user, tab in tabs.items():
+                if user != mover:  # the other player's board: the same board, nothing to do
                     await on_tab(browser, tab)
                     waiting = await wait_for(browser, at_version(version))
                     assert waiting["you"] is None and waiting["lit"] == [], waiting
