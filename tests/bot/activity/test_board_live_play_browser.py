@@ -21,6 +21,7 @@ import pytest_asyncio
 import simcord
 from board_input import free_square, tap
 from conftest_ui import Table, close_bots, custom_ids, make_bot
+from test_board_families_browser import FAMILIES, final_table
 from test_live_board_browser import (
     SECOND,
     Live,
@@ -44,6 +45,7 @@ from bot.app import CarcassonneBot
 from bot.manager import GameManager
 from bot.ui.turn import board_acts
 from engine import Game
+from engine.cli import replay_output
 
 __all__ = ["browser", "live"]  # the fixtures, shared with the other live board tests
 
@@ -160,13 +162,13 @@ async def test_two_processes_on_postgresql_the_board_on_one_the_buttons_on_the_o
     seen: Seen | None = None
     try:
         assert first.storage.shared and second.storage.shared
-        game_id = await table.new(seed=21)
+        game_id = await short_game(table, seed=21)
         stored = stored_times(first, second)
         await open_tab(browser, other.address(table.players[0], table.thread()), first=True)
         await wait_for(browser, at(await first.engine_copy(game_id)))
         seen = Seen(browser)
         board_moves = button_moves = 0
-        for _ in range(6):
+        while not (await first.engine_copy(game_id)).finished:
             view = await first.decision(game_id)
             before = table.last().id
             if view.user_id == table.players[0].id:
@@ -184,14 +186,41 @@ async def test_two_processes_on_postgresql_the_board_on_one_the_buttons_on_the_o
             version = len(game.actions)
             assert seen.at[version] - stored[version] < SECOND, (version, seen.at, stored)
         assert board_moves >= 2 and button_moves >= 2, (board_moves, button_moves)
+        # Played to its end: the board's final scores are the thread's final table's and the
+        # record's replay's.
         game = await first.engine_copy(game_id)
-        as_engine(await state(browser), game)
+        scores = list(game.scores)
+        end = await wait_for(browser, lambda s: s.get("final") is not None)
+        assert end["final"] == scores
+        told = final_table(table.thread().history())
+        assert [told[name] for name in game.setup.players] == scores, (told, scores)
+        status, replayed = replay_output(await first.records.full_record(game_id))
+        assert status == 0 and replayed["finished"]
+        assert [replayed["scores"][name] for name in game.setup.players] == scores
     finally:
         if seen is not None:
             await seen.close()
         await close_tabs(browser)
         await server.close()
         await second.close()
+
+
+async def short_game(table: Table, seed: int) -> int:
+    """Alice, bob and carol on the base game's short forced draw (eleven tiles)."""
+    players = table.players
+    await players[0].slash(table.channel, "carcassonne new")
+    lobby = table.channel.last_message
+    assert lobby is not None
+    game_id = int(re.search(r"\d+", lobby.embeds[0].title or "")[0])  # type: ignore[index]
+    for player in players[1:]:
+        await player.click(lobby, custom_id=f"cc:lobby:{game_id}:join")
+    manager = table.bot.manager
+    row = await manager.game(game_id)
+    draw = next(f for f in FAMILIES if f.name == "base").draw.split()
+    await manager.storage.save_game(dataclasses.replace(row, setup_extra={"draw": draw}))
+    manager.seeds = lambda: seed
+    await players[0].click(lobby, custom_id=f"cc:lobby:{game_id}:start")
+    return game_id
 
 
 # -- 2. a computer seat ------------------------------------------------------------------------
