@@ -19,7 +19,6 @@ import re
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 import pytest
@@ -28,22 +27,17 @@ from board_input import FREE_POINT, tap
 from conftest_ui import Table, shown, simcord_bot
 from test_activity_play import choose, choose_figure, seen_in
 from test_live_board_browser import (
-    CLIENT_ID,
-    SECRET,
     Live,
     browser,
     close_tabs,
     on_tab,
     open_tab,
     run,
+    served,
     state,
     wait_for,
 )
 
-from bot.activity.fake_discord import FakeDiscord
-from bot.activity.server import ActivityServer
-from bot.activity.settings import ActivitySettings
-from bot.ui.turn import board_acts
 from engine.cli import replay_output
 
 __all__ = ["browser", "simcord_bot"]  # the fixtures this module uses
@@ -114,20 +108,8 @@ FAMILIES = [
 @pytest.fixture
 async def duo(simcord_env: simcord.Env) -> AsyncIterator[Live]:
     """Alice and Bob on simcord, the live board served for them, the fake Discord."""
-    table = Table(simcord_env, players=2)
-    discord = FakeDiscord(CLIENT_ID, SECRET)
-    await discord.start()
-    now = [time.time()]
-    settings = ActivitySettings(0, "127.0.0.1", CLIENT_ID, SECRET, discord.base)
-    announce = partial(board_acts.announce, table.bot)
-    server = ActivityServer(table.bot.manager, settings, clock=lambda: now[0], announce=announce)
-    await server.start()
-    found = Live(table, server, discord, settings, now)
-    try:
+    async with served(simcord_env, 2) as found:
         yield found
-    finally:
-        await found.server.close()
-        await discord.close()
 
 
 async def forced_game(table: Table, family: Family, seed: int = 5) -> int:

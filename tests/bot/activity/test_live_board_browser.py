@@ -14,6 +14,7 @@ import asyncio
 import os
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -84,9 +85,10 @@ class Live:
         await self.server.start()
 
 
-@pytest.fixture
-async def live(simcord_env: simcord.Env) -> AsyncIterator[Live]:
-    table = Table(simcord_env, players=3)
+@asynccontextmanager
+async def served(simcord_env: simcord.Env, players: int) -> AsyncIterator[Live]:
+    """``players`` members on simcord, the live board served for them, the fake Discord."""
+    table = Table(simcord_env, players=players)
     discord = FakeDiscord(CLIENT_ID, SECRET)
     await discord.start()
     now = [time.time()]
@@ -100,6 +102,12 @@ async def live(simcord_env: simcord.Env) -> AsyncIterator[Live]:
     finally:
         await found.server.close()
         await discord.close()
+
+
+@pytest.fixture
+async def live(simcord_env: simcord.Env) -> AsyncIterator[Live]:
+    async with served(simcord_env, 3) as found:
+        yield found
 
 
 # -- the browser, from the event loop (the server answers on it meanwhile) ----------------------
