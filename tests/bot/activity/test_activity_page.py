@@ -32,6 +32,7 @@ import catalogs
 from bot.activity.page import art_json, page_html, sdk_bundled, static_file
 from bot.activity.views import Timing, own_view, table_view
 from bot.lobby import STYLES
+from bot.spot_words import figure_name
 from bot.storage import GameRow, SeatRow
 from bot.turn_view import spot_places, step_screen, turn_screen
 from engine import Game, Pass, Phase, PlaceAbbey, PlaceTile, Setup, UseWallTile
@@ -160,7 +161,7 @@ def place_of(game: Game, pos: tuple[int, int], place: Any) -> dict[str, Any]:
         "u": round(u, 3),
         "v": round(v, 3),
         "choices": [
-            {"figure": c.figure, "role": c.role, "name": c.role.replace("_", " ")}
+            {"figure": c.figure, "role": c.role, "name": figure_name(c, "en")}
             for c in place.choices
         ],
     }
