@@ -368,7 +368,7 @@ def hard_heuristic() -> Heuristic:
 
 
 def make_player(level: str, seed: int = 0) -> RandomPlayer | OnePlyPlayer:
-    """A player by name: random, greedy, easy, medium or hard."""
+    """A player by name: random, greedy, easy, medium, hard or expert."""
     if level == "random":
         return RandomPlayer(seed)
     if level == "greedy":
@@ -379,8 +379,14 @@ def make_player(level: str, seed: int = 0) -> RandomPlayer | OnePlyPlayer:
         return OnePlyPlayer("medium", Heuristic(fits=False).values, 1, seed)
     if level == "hard":
         return EndgamePlayer("hard", hard_heuristic().values, 1, seed, WinChance())
-    raise ValueError(f"unknown level {level!r}: expected random, greedy, easy, medium or hard")
+    if level == "expert":
+        from ai.expert import ExpertPlayer  # it builds on this module
+
+        return ExpertPlayer("expert", hard_heuristic().values, 1, seed, WinChance())
+    raise ValueError(
+        f"unknown level {level!r}: expected random, greedy, easy, medium, hard or expert"
+    )
 
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 PLAYERS = ("random", "greedy", *LEVELS)

@@ -1,0 +1,216 @@
+"""The expert level: the hard level's valuation, searched a ply deeper within a fixed budget.
+
+At each tile decision the expert ranks its whole turns (a tile placement with its figure step)
+by one ply, as the hard level does, and then values the best of them again after what comes
+next: for every tile the next player may draw (an exact mean over the unseen tiles, each weighed
+by how many of it are unseen), that player's best reply, and only then the hard level's valuation
+(expectimax: my turn, the draw, the reply). A turn that leaves the next player an easy share of
+the expert's city, a field to join or a cloister to close is valued after that reply.
+
+The reply is modelled cheaply and then checked: every reply is ranked by the greedy valuation
+(what the end scoring would give now), and its :data:`REPLY_CHECKED` best are valued with the
+hard level's valuation from the replying player's side; that player plays the one it values
+most.
+
+The search is bounded by positions, not by time (:data:`BUDGET`): the same observation gives the
+same decision on every machine. The candidates are searched best first, each over all its
+draws, while the positions spent plus the next candidate's cost stay within the budget; a wall
+time guard (:data:`GUARD_SECONDS`) stops widening on a machine far slower than ours. The expert
+decides from the same observation as the other levels (:func:`ai.observation.observe`): no
+seed, no stack order, no other player's hand.
+
+What was measured, kept and dropped: ``docs/ai-journal.md``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ai.evaluate import spent_end_values, tiles_left
+from ai.observation import determinize, observe
+from ai.players import (
+    ENDGAME_TILES,
+    EndgamePlayer,
+    _is_next,
+    decision_rng,
+    lead,
+    next_draws,
+    roomy_collector,
+    whole_turns,
+    worth,
+)
+from engine import Action, Game, Phase
+
+#: Positions a tile decision may search (each position one play on a fork and one valuation):
+#: about 0.5 s on one core of this machine in mid-game.
+BUDGET = 6000
+#: The fewest candidates searched when there are that many (the best by one ply and one more).
+FEWEST = 2
+#: The most candidates searched.
+WIDEST = 12
+#: Candidates worth this many points less than the best by one ply are not searched.
+WITHIN = 12.0
+#: The replies ranked best by the greedy valuation that are valued again with the hard level's.
+REPLY_CHECKED = 3
+#: The most decisions of a player's own turn played out after its tile and figure (a wagon to
+#: move, say) before the position is valued.
+OWN_STEPS = 4
+#: Deals sampled where the next player's tiles are in a hand nobody else sees (tactical hand).
+HAND_DEALS = 6
+#: Never search longer than this (seconds): the budget ends far sooner on this machine.
+GUARD_SECONDS = 1.8
+
+
+@dataclass
+class SearchStats:
+    """What the last decisions cost: positions searched, candidates, guard stops."""
+
+    positions: int = 0
+    candidates: int = 0
+    guarded: int = 0
+    decisions: int = 0
+
+
+@dataclass
+class ExpertPlayer(EndgamePlayer):
+    """The expert level (see the module)."""
+
+    budget: int = BUDGET
+    guard_seconds: float = GUARD_SECONDS
+    stats: SearchStats = field(default_factory=SearchStats, repr=False, compare=False)
+
+    def choose(self, game: Game, seat: int) -> Action:
+        with roomy_collector():
+            obs = observe(game, seat)
+            planned, self.plan = self.plan, None
+            if planned is not None and _is_next(planned, obs, seat):
+                return planned[1]
+            left = tiles_left(obs)
+            if obs.phase is Phase.TILE and obs.players > 2 and 0 < left <= ENDGAME_TILES:
+                return self._endgame(obs, seat, left)
+            if obs.phase is Phase.TILE and left > 0:
+                return self._search(obs, seat)
+            return self.decide(obs, seat)
+
+    def _search(self, obs: Game, seat: int) -> Action:
+        started = time.perf_counter()
+        ranked = sorted(whole_turns(obs, seat, self.values, self.objective), key=lambda t: -t[0])
+        if len(ranked) == 1:
+            return self._start(obs, seat, ranked[0][1])
+        best_one_ply = ranked[0][0]
+        worlds = self._worlds(obs, seat)
+        spent = len(ranked)
+        chosen = ranked[0][1]
+        best = -float("inf")
+        cost = 0
+        searched = 0
+        for index, (value, actions) in enumerate(ranked[:WIDEST]):
+            if index >= FEWEST:
+                if best_one_ply - value > WITHIN * _scale(obs):
+                    break
+                if spent + cost > self.budget:
+                    break
+                if time.perf_counter() - started > self.guard_seconds:
+                    self.stats.guarded += 1
+                    break
+            expected, used = self._expected(obs, seat, actions, worlds)
+            cost = max(cost, used)
+            spent += used
+            searched += 1
+            if expected > best + 1e-9:
+                best, chosen = expected, actions
+        self.stats.positions += spent
+        self.stats.candidates += searched
+        self.stats.decisions += 1
+        return self._start(obs, seat, chosen)
+
+    def _worlds(self, obs: Game, seat: int) -> list[tuple[Game, float]]:
+        """The deals searched, each with its weight: one per tile the next player may draw
+        (put on top of the stack), or sampled deals when the hands are hidden."""
+        if obs.hand_mode:
+            rng = decision_rng(self.seed, obs, "expert")
+            return [
+                (determinize(obs, seat, random.Random(rng.getrandbits(64))), 1.0)
+                for _ in range(HAND_DEALS)
+            ]
+        draws = next_draws(obs)
+        if not draws:
+            return [(obs, 1.0)]
+        worlds: list[tuple[Game, float]] = []
+        for name, count in draws.items():
+            world = obs.fork()
+            world.stack.remove(name)
+            world.stack.append(name)
+            worlds.append((world, float(count)))
+        return worlds
+
+    def _expected(
+        self, obs: Game, seat: int, actions: tuple[Action, ...], worlds: list[tuple[Game, float]]
+    ) -> tuple[float, int]:
+        """The mean worth to ``seat`` of its whole turn ``actions`` in each deal, after the
+        next player's reply; and the positions that cost."""
+        total = weights = 0.0
+        used = 0
+        for deal, weight in worlds:
+            world = deal.fork()
+            for action in actions:
+                world.play(action)
+            used += 1 + self._own_steps(world, seat)
+            if not world.finished and world.phase is Phase.TILE:
+                world, replies = self._answer(world)
+                used += replies
+            total += weight * worth(world, seat, self.values, self.objective)
+            weights += weight
+        return total / weights, used
+
+    def _own_steps(self, world: Game, seat: int) -> int:
+        """The rest of ``seat``'s turn by one ply (a wagon to move); positions it cost."""
+        turn = world.turn
+        steps = 0
+        while (
+            steps < OWN_STEPS
+            and not world.finished
+            and world.actor == seat
+            and world.turn == turn
+            and world.phase is not Phase.TILE
+        ):
+            world.play(self.decide(world, seat))
+            steps += 1
+        return steps
+
+    def _answer(self, world: Game) -> tuple[Game, int]:
+        """The game after the reply of the player in turn, and the positions it cost: its
+        whole turns ranked by the greedy valuation, the :data:`REPLY_CHECKED` best valued again
+        with this player's valuation from its side."""
+        actor = world.actor
+        replies = whole_turns(world, actor, spent_end_values, lead)
+        used = len(replies)
+        replies.sort(key=lambda t: -t[0])
+        best: Game | None = None
+        best_value = -float("inf")
+        for _, actions in replies[:REPLY_CHECKED]:
+            after = world.fork()
+            for action in actions:
+                after.play(action)
+            used += 1 + self._own_steps(after, actor)
+            value = worth(after, actor, self.values, self.objective)
+            if value > best_value:
+                best, best_value = after, value
+        return (best if best is not None else world), used
+
+
+def _scale(obs: Game) -> float:
+    """How far below the best a candidate may lie: the full margin early, less near the end."""
+    return 1.0 if tiles_left(obs) > 10 else 0.6
+
+
+def expert_stats(players: list[object]) -> Counter[str]:
+    """The search costs of the expert players among ``players`` (benchmarks)."""
+    found: Counter[str] = Counter()
+    for player in players:
+        if isinstance(player, ExpertPlayer):
+            found.update(vars(player.stats))
+    return found
