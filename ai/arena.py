@@ -5,7 +5,13 @@ with more, ``--a`` takes each seat in turn against ``--b`` in all the others. ``
 games (200 games of 2 players = 100 deals x 2). A win shared by k players counts 1/k (a draw of
 two is half a win). Printed: the win share of ``--a`` with its Wilson 95 % interval, the mean
 score difference (``--a`` minus the best other seat) with its standard error, and ``--a``'s
-seconds per decision (median, p95), measured in the same run.
+seconds per decision (median, p95), measured in the same run, wall time and the CPU time of
+its own thread (one core's work, what a loaded machine does not change much).
+
+With ``--stop-at SHARE``, a long match stops early once the answer is clear: after at least
+``--min-games`` games, as soon as the 99 % Wilson interval of ``--a``'s win share lies wholly
+above or wholly below ``SHARE`` (checked after each whole deal; the stricter interval pays for
+looking many times). The summary says whether it stopped early.
 """
 
 from __future__ import annotations
@@ -15,14 +21,15 @@ import json
 import math
 import statistics
 import time
+from collections import deque
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from ai.players import PLAYERS, make_player
+from ai.levels import PLAYERS, make_player
 from engine import Game, Setup
 from engine.cli import parse_option
 
@@ -42,6 +49,7 @@ class Outcome:
     share: float  # --a's share of the win (1, 1/k, or 0)
     margin: int  # --a's score minus the best other seat's
     seconds: tuple[float, ...]  # --a's time per decision
+    cpu: tuple[float, ...] = ()  # --a's CPU time per decision (its thread's)
 
 
 def play_one(match: Match, deal: int, a_seat: int) -> Outcome:
@@ -60,17 +68,19 @@ def play_one(match: Match, deal: int, a_seat: int) -> Outcome:
         for s in range(match.players)
     ]
     seconds: list[float] = []
+    cpu: list[float] = []
     while not game.finished:
         seat = game.actor
-        started = time.perf_counter()
+        started, worked = time.perf_counter(), time.thread_time()
         action = seats[seat].choose(game, seat)
         if seat == a_seat:
             seconds.append(time.perf_counter() - started)
+            cpu.append(time.thread_time() - worked)
         game.play(action)
     winners = game.winners
     share = 1 / len(winners) if a_seat in winners else 0.0
     others = max(s for p, s in enumerate(game.scores) if p != a_seat)
-    return Outcome(share, game.scores[a_seat] - others, tuple(seconds))
+    return Outcome(share, game.scores[a_seat] - others, tuple(seconds), tuple(cpu))
 
 
 def wilson(successes: float, total: int, z: float = 1.96) -> tuple[float, float]:
@@ -89,29 +99,69 @@ def _job(args: tuple[Match, int, int]) -> Outcome:
 
 
 def run(
-    match: Match, games: int, seed: int, jobs: int = 1, log: Path | None = None
+    match: Match,
+    games: int,
+    seed: int,
+    jobs: int = 1,
+    log: Path | None = None,
+    stop_at: float | None = None,
+    min_games: int = 100,
 ) -> dict[str, Any]:
     """Play ``games`` games (whole deals from every seat) and summarise them. With ``log``,
     each game is appended to that file as it ends (one JSON line), and the games of this match
     already there are read back instead of played again: a long match stopped halfway
-    resumes where it stopped."""
+    resumes where it stopped. With ``stop_at``, the match ends early once the answer is clear
+    (:func:`clear`), the deals played in order."""
     deals = max(1, games // match.players)
     tasks = [(match, seed + d, s) for d in range(deals) for s in range(match.players)]
     done = _logged(match, log) if log is not None else {}
-    todo = [task for task in tasks if task[1:] not in done]
+    stopped = False
     with ExitStack() as stack:
         pool = stack.enter_context(ProcessPoolExecutor(max_workers=jobs)) if jobs > 1 else None
         out = stack.enter_context(log.open("a", encoding="utf-8")) if log is not None else None
         if log is not None and out is not None and out.tell() and not _ends_a_line(log):
             out.write("\n")  # after a line cut short
-        played = pool.map(_job, todo, chunksize=1) if pool is not None else map(_job, todo)
-        for (_, deal, seat), outcome in zip(todo, played, strict=True):
-            done[deal, seat] = outcome
-            if out is not None:
-                line = {"match": asdict(match), "deal": deal, "seat": seat, **asdict(outcome)}
-                out.write(json.dumps(line) + "\n")
-                out.flush()
-    return summary(match, [done[task[1:]] for task in tasks])
+        pending: deque[tuple[tuple[Match, int, int], Future[Outcome] | None]] = deque()
+        upcoming = iter(tasks)
+        ahead = 2 * max(1, jobs)
+        played: list[Outcome] = []
+        while True:
+            while len(pending) < ahead and (task := next(upcoming, None)) is not None:
+                if task[1:] in done:
+                    pending.append((task, None))
+                else:
+                    pending.append((task, pool.submit(_job, task) if pool else None))
+            if not pending:
+                break
+            (_, deal, seat), future = pending.popleft()
+            if (deal, seat) not in done:
+                outcome = future.result() if future is not None else _job((match, deal, seat))
+                done[deal, seat] = outcome
+                if out is not None:
+                    line = {"match": asdict(match), "deal": deal, "seat": seat, **asdict(outcome)}
+                    out.write(json.dumps(line) + "\n")
+                    out.flush()
+            played.append(done[deal, seat])
+            whole_deal = seat == match.players - 1
+            if stop_at is not None and whole_deal and clear(played, stop_at, min_games):
+                stopped = len(played) < len(tasks)
+                for _, rest in pending:
+                    if rest is not None:
+                        rest.cancel()
+                break
+    result = summary(match, played)
+    if stop_at is not None:
+        result["stopped_early"] = stopped
+    return result
+
+
+def clear(outcomes: Sequence[Outcome], share: float, min_games: int) -> bool:
+    """Whether ``outcomes`` (at least ``min_games``) tell a win share above ``share`` from one
+    below it: the 99 % Wilson interval lies wholly on one side."""
+    if len(outcomes) < min_games:
+        return False
+    low, high = wilson(sum(o.share for o in outcomes), len(outcomes), z=2.576)
+    return low >= share or high < share
 
 
 def _ends_a_line(log: Path) -> bool:
@@ -133,8 +183,8 @@ def _logged(match: Match, log: Path) -> dict[tuple[int, int], Outcome]:
         except json.JSONDecodeError:
             continue
         if isinstance(line, dict) and line.get("match") == key:
-            seconds = tuple(line["seconds"])
-            found[line["deal"], line["seat"]] = Outcome(line["share"], line["margin"], seconds)
+            seconds, cpu = tuple(line["seconds"]), tuple(line.get("cpu", ()))
+            found[line["deal"], line["seat"]] = Outcome(line["share"], line["margin"], seconds, cpu)
     return found
 
 
@@ -144,7 +194,7 @@ def summary(match: Match, outcomes: Sequence[Outcome]) -> dict[str, Any]:
     low, high = wilson(wins, total)
     margins = [o.margin for o in outcomes]
     seconds = sorted(t for o in outcomes for t in o.seconds)
-    p95 = seconds[min(len(seconds) - 1, int(0.95 * len(seconds)))] if seconds else 0.0
+    cpu = sorted(t for o in outcomes for t in o.cpu)
     return {
         "a": match.a,
         "b": match.b,
@@ -157,9 +207,20 @@ def summary(match: Match, outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "wilson_95": [round(low, 4), round(high, 4)],
         "mean_margin": round(statistics.fmean(margins), 2),
         "margin_stderr": round(statistics.stdev(margins) / math.sqrt(total), 2) if total > 1 else 0,
-        "seconds_per_decision_median": round(statistics.median(seconds), 4) if seconds else 0,
-        "seconds_per_decision_p95": round(p95, 4),
+        "seconds_per_decision_median": _quantile(seconds, 0.5),
+        "seconds_per_decision_p95": _quantile(seconds, 0.95),
+        "cpu_per_decision_median": _quantile(cpu, 0.5),
+        "cpu_per_decision_p95": _quantile(cpu, 0.95),
     }
+
+
+def _quantile(ordered: Sequence[float], q: float) -> float:
+    """The ``q`` quantile of the sorted ``ordered`` (0 if empty), rounded."""
+    if not ordered:
+        return 0
+    if q == 0.5:
+        return round(statistics.median(ordered), 4)
+    return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 4)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -178,6 +239,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     arena.add_argument(
         "--log", type=Path, help="append each game to this file, and resume from the games in it"
     )
+    arena.add_argument(
+        "--stop-at", type=float, help="stop once the win share is clearly above or below this"
+    )
+    arena.add_argument("--min-games", type=int, default=100)
     args = parser.parse_args(argv)
     match = Match(
         args.a,
@@ -187,5 +252,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         tuple(args.expansion),
         tuple(sorted(dict(args.option).items())),
     )
-    print(json.dumps(run(match, args.games, args.seed, args.jobs, args.log), indent=1))
+    result = run(match, args.games, args.seed, args.jobs, args.log, args.stop_at, args.min_games)
+    print(json.dumps(result, indent=1))
     return 0

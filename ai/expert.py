@@ -24,6 +24,7 @@ What was measured, kept and dropped: ``docs/ai-journal.md``.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import Counter
@@ -60,6 +61,8 @@ REPLY_CHECKED = 3
 OWN_STEPS = 4
 #: Deals sampled where the next player's tiles are in a hand nobody else sees (tactical hand).
 HAND_DEALS = 6
+#: What a searched position is worth: ``chance`` (to win) or ``objective`` (the hard level's).
+LEAF = "chance"
 #: Never search longer than this (seconds): the budget ends far sooner on this machine.
 GUARD_SECONDS = 1.8
 
@@ -162,9 +165,17 @@ class ExpertPlayer(EndgamePlayer):
             if not world.finished and world.phase is Phase.TILE:
                 world, replies = self._answer(world)
                 used += replies
-            total += weight * worth(world, seat, self.values, self.objective)
+            total += weight * self._leaf(world, seat)
             weights += weight
         return total / weights, used
+
+    def _leaf(self, world: Game, seat: int) -> float:
+        """What a searched position is worth to ``seat``: its chance to win (averaged over the
+        deals, this maximises the chance to win rather than the margin), or the objective."""
+        if LEAF != "chance":
+            return worth(world, seat, self.values, self.objective)
+        left = tiles_left(world)
+        return win_probability(self.values(world), seat, left)
 
     def _own_steps(self, world: Game, seat: int) -> int:
         """The rest of ``seat``'s turn by one ply (a wagon to move); positions it cost."""
@@ -186,6 +197,12 @@ class ExpertPlayer(EndgamePlayer):
         whole turns ranked by the greedy valuation, the :data:`REPLY_CHECKED` best valued again
         with this player's valuation from its side."""
         actor = world.actor
+        if REPLY_CHECKED <= 0:  # every reply valued with this player's valuation
+            replies = whole_turns(world, actor, self.values, self.objective)
+            best_reply = max(replies, key=lambda t: t[0])[1]
+            for action in best_reply:
+                world.play(action)
+            return world, len(replies) * 4 + self._own_steps(world, actor)
         replies = whole_turns(world, actor, spent_end_values, lead)
         used = len(replies)
         replies.sort(key=lambda t: -t[0])
@@ -200,6 +217,23 @@ class ExpertPlayer(EndgamePlayer):
             if value > best_value:
                 best, best_value = after, value
         return (best if best is not None else world), used
+
+
+def win_probability(values: list[float], seat: int, left: int, spread: float = 2.5) -> float:
+    """The chance that ``seat`` finishes ahead of every other player, each final difference
+    drawn around the present one with a spread of ``spread`` points times the square root of
+    the tiles left (as :class:`ai.evaluate.WinChance`, whose logarithm it is)."""
+    if left <= 0:
+        mine = values[seat]
+        others = [v for p, v in enumerate(values) if p != seat]
+        best = max(others)
+        return 1.0 if mine > best else (0.5 if mine == best else 0.0)
+    sigma = spread * math.sqrt(left + 1.0)
+    chance = 1.0
+    for other, value in enumerate(values):
+        if other != seat:
+            chance *= 0.5 * math.erfc(-(values[seat] - value) / (sigma * math.sqrt(2.0)))
+    return chance
 
 
 def _scale(obs: Game) -> float:

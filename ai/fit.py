@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from ai.evaluate import COMPONENTS, Heuristic
-from ai.players import OnePlyPlayer, make_player
+from ai.levels import make_player
+from ai.players import OnePlyPlayer
 from engine import Game, Phase, Setup
 
 Sample = tuple[list[float], float]

@@ -36,7 +36,6 @@ from dataclasses import dataclass, field
 from ai.evaluate import (
     DEFAULT_WEIGHTS,
     Heuristic,
-    WinChance,
     margin,
     spent_end_values,
     tiles_left,
@@ -365,28 +364,3 @@ def hard_heuristic() -> Heuristic:
     other worths tried since did no better."""
     weights = {**DEFAULT_WEIGHTS, "supply_follower": 8.5}
     return Heuristic(weights=weights, supply_decay=0.7, crowded={"field_open": HARD_FIELD_OPEN})
-
-
-def make_player(level: str, seed: int = 0) -> RandomPlayer | OnePlyPlayer:
-    """A player by name: random, greedy, easy, medium, hard or expert."""
-    if level == "random":
-        return RandomPlayer(seed)
-    if level == "greedy":
-        return OnePlyPlayer("greedy", spent_end_values, 1, seed)
-    if level == "easy":
-        return OnePlyPlayer("easy", spent_end_values, 3, seed)
-    if level == "medium":
-        return OnePlyPlayer("medium", Heuristic(fits=False).values, 1, seed)
-    if level == "hard":
-        return EndgamePlayer("hard", hard_heuristic().values, 1, seed, WinChance())
-    if level == "expert":
-        from ai.expert import ExpertPlayer  # it builds on this module
-
-        return ExpertPlayer("expert", hard_heuristic().values, 1, seed, WinChance())
-    raise ValueError(
-        f"unknown level {level!r}: expected random, greedy, easy, medium, hard or expert"
-    )
-
-
-LEVELS = ("easy", "medium", "hard", "expert")
-PLAYERS = ("random", "greedy", *LEVELS)

@@ -300,7 +300,12 @@ def test_an_arena_with_a_log_resumes_where_it_stopped(
     monkeypatch.setattr(arena_module, "play_one", counted)
     again = run(match, games=4, seed=3, log=log)
     assert played == [(4, 1)]
-    skip = {"seconds_per_decision_median", "seconds_per_decision_p95"}
+    skip = {
+        "seconds_per_decision_median",
+        "seconds_per_decision_p95",
+        "cpu_per_decision_median",
+        "cpu_per_decision_p95",
+    }
     assert {k: v for k, v in again.items() if k not in skip} == {
         k: v for k, v in whole.items() if k not in skip
     }
@@ -309,6 +314,20 @@ def test_an_arena_with_a_log_resumes_where_it_stopped(
     after = log.read_text().splitlines()
     assert len(after) == 7 and after[3] == lines[3][:20]  # the cut line alone, then whole ones
     assert [json.loads(x)["seat"] for x in after[4:]] == [1, 0, 1]
+
+
+def test_a_long_match_stops_once_its_answer_is_clear() -> None:
+    # Greedy against random wins nearly every game: once the 99 % interval lies above a half
+    # (at 11 wins of 11 or so), the match stops; asked whether it beats 99.9 %, it cannot tell
+    # in 40 games and plays them all.
+    match = Match("greedy", "random", 2)
+    early = run(match, games=40, seed=3, stop_at=0.5, min_games=4)
+    assert early["stopped_early"] is True
+    assert 4 <= early["games"] < 40 and early["games"] % 2 == 0
+    assert early["wilson_95"][0] > 0.5
+    whole = run(match, games=12, seed=3, stop_at=0.999, min_games=4)
+    assert whole["stopped_early"] is False and whole["games"] == 12
+    assert whole["cpu_per_decision_median"] > 0
 
 
 def test_the_arena_command_prints_its_summary(capsys: pytest.CaptureFixture[str]) -> None:
