@@ -4,7 +4,8 @@ The schema version is ``PRAGMA user_version``: file ``0003_x.sql`` brings it to 
 runs in one transaction together with the version bump, so a crash leaves the database at the
 previous version, never half-migrated. A file may widen a CHECK by editing its table's definition
 (``PRAGMA writable_schema``, as SQLite's documentation gives it); every file ends by bumping the
-schema cookie, so that every connection reads the definitions again. A database newer than the newest file is refused.
+schema cookie, so that every connection reads the definitions again. A database newer than the
+newest file is refused.
 """
 
 from __future__ import annotations
