@@ -117,11 +117,11 @@ async def test_the_expert_level_is_accepted_and_nothing_stored_is_lost(
         with pytest.raises(sqlite3.IntegrityError):
             await conn.execute("UPDATE leagues SET computers = 'master'")
         async with conn.execute("SELECT computers FROM leagues") as cursor:
-            assert await cursor.fetchall() == [("expert",)]
+            assert [tuple(r) for r in await cursor.fetchall()] == [("expert",)]
         async with conn.execute("SELECT user_id FROM league_members") as cursor:
-            assert await cursor.fetchall() == [(7,)]
+            assert [tuple(r) for r in await cursor.fetchall()] == [(7,)]
         async with conn.execute("PRAGMA integrity_check") as cursor:
-            assert await cursor.fetchall() == [("ok",)]
+            assert [tuple(r) for r in await cursor.fetchall()] == [("ok",)]
     finally:
         await storage.close()
     assert schema_of(db_path) == SNAPSHOT.read_text("utf-8")

@@ -219,9 +219,11 @@ async def test_the_expert_level_is_offered_in_every_language(
     assert [s.computer for s in row.seats] == [None, "expert"]
     assert row.seats[1].name == f"Bot 1 ({word})"
     synced = [r for r in simcord_env.http_requests if r.method == "PUT" and "commands" in r.path]
+    commands = synced[-1].json
+    assert isinstance(commands, list)
     choices = [
         choice
-        for command in synced[-1].json
+        for command in commands
         for choice in _choices(command)
         if choice["value"] == "expert"
     ]
