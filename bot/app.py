@@ -448,6 +448,8 @@ class CarcassonneBot(discord.AutoShardedClient):
         metrics.RENDER_QUEUE.set(0 if self._renders is None else self._renders.queued())
         if self._manager is not None:
             metrics.LIVE_GAMES.set(len(self._manager.cache))
+            metrics.COMPUTER_QUEUE.set(self._manager.computers.waiting())
+            metrics.COMPUTERS_DECIDING.set(self._manager.computers.deciding())
         if self._storage is not None:
             metrics.ACTIVE_GAMES.set(len(await self._storage.active_game_ids()))
 

@@ -94,8 +94,8 @@ def join(game: GameRow, user_id: int, name: str, now: float, colour: str | None 
     return dataclasses.replace(game, seats=(*game.seats, seat), updated_at=now)
 
 
-#: The levels of computer players, weakest first (see :mod:`ai`).
-COMPUTER_LEVELS = ("easy", "medium", "hard")
+#: The levels of computer players, weakest first (see :mod:`ai`; the same as ``ai.LEVELS``).
+COMPUTER_LEVELS = ("easy", "medium", "hard", "expert")
 
 
 def add_computer(game: GameRow, level: str, name: str, now: float) -> GameRow:

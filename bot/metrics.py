@@ -9,8 +9,10 @@ the code, shard numbers; never a user, guild or game id.
 What records where: a move (:meth:`bot.manager.GameManager.play_turn`, by ``kind``); a picture
 (:mod:`bot.ui.images`, by the picture's kind); each storage call (:mod:`bot.storage.sql`, by the
 call's name); a refused or failed interaction (:func:`bot.ui.errors.report`, by the refusal's
-text key); the scheduler's notices and how late it acts on a deadline (:mod:`bot.scheduler`).
-The gauges of the bot's state (games, shards, the render queue) are set when scraped.
+text key); the scheduler's notices and how late it acts on a deadline (:mod:`bot.scheduler`);
+how long each computer decision waited for a worker, and the decisions refused for a full queue
+(:mod:`bot.computers`, by level). The gauges of the bot's state (games, shards, the render queue,
+the computer decisions waiting and deciding) are set when scraped.
 """
 
 from __future__ import annotations
@@ -119,6 +121,28 @@ RENDER_QUEUE = Gauge(
     "Pictures waiting in the bot for a render worker with room (RENDER_WORKERS > 0)",
     registry=REGISTRY,
 )
+COMPUTER_WAIT = LoopHistogram(
+    "carcassonne_computer_wait_seconds",
+    "Computer decisions sent to a worker and how long each waited in the bot for one, by level",
+    "level",
+    SLOW,
+)
+COMPUTER_QUEUE = Gauge(
+    "carcassonne_computer_queue_depth",
+    "Computer decisions waiting in the bot for a worker",
+    registry=REGISTRY,
+)
+COMPUTERS_DECIDING = Gauge(
+    "carcassonne_computer_decisions_in_progress",
+    "Computer decisions a worker has (at most one per worker)",
+    registry=REGISTRY,
+)
+COMPUTER_REFUSED = Counter(
+    "carcassonne_computer_refused_total",
+    "Computer decisions refused because the queue was full (their turns played by the quick "
+    "fallback)",
+    registry=REGISTRY,
+)
 DB_CALLS = LoopHistogram(
     "carcassonne_db_call_seconds",
     "Storage calls (one transaction or one read each) and how long each took, by call",
@@ -197,6 +221,11 @@ def enable(on: bool = True) -> None:
 def move(kind: str, seconds: float) -> None:
     """A move played, decided by ``kind`` (one of :data:`MOVE_KINDS`)."""
     _MOVE_BY_KIND[kind].observe(seconds)
+
+
+def computer_waited(level: str, seconds: float) -> None:
+    """A computer decision at ``level`` got a worker after waiting ``seconds`` for it."""
+    COMPUTER_WAIT.labels(level).observe(seconds)
 
 
 def refused(reason: str, failed: bool) -> None:

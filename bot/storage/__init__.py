@@ -53,8 +53,8 @@ class SeatRow:
     colour: str
     status: SeatStatus = "playing"
     joined_at: float = 0.0
-    #: The level of a computer player (``easy``, ``medium``, ``hard``); None for a person. A
-    #: computer's ``user_id`` is negative, never a Discord user.
+    #: The level of a computer player (``easy``, ``medium``, ``hard``, ``expert``); None for a
+    #: person. A computer's ``user_id`` is negative, never a Discord user.
     computer: str | None = None
     #: Seconds left in the seat's chess-clock bank before its next turn (None: no chess clock).
     bank: float | None = None

@@ -2,7 +2,10 @@
 
 The schema version is ``PRAGMA user_version``: file ``0003_x.sql`` brings it to 3. Each file
 runs in one transaction together with the version bump, so a crash leaves the database at the
-previous version, never half-migrated. A database newer than the newest file is refused.
+previous version, never half-migrated. A file may widen a CHECK by editing its table's definition
+(``PRAGMA writable_schema``, as SQLite's documentation gives it); every file ends by bumping the
+schema cookie, so that every connection reads the definitions again. A database newer than the
+newest file is refused.
 """
 
 from __future__ import annotations
@@ -53,13 +56,22 @@ async def migrate(db: aiosqlite.Connection, directory: Path = MIGRATIONS) -> int
         raise DatabaseTooNew(found=current, known=latest)
     for migration in migrations[current:]:
         # executescript commits anything pending first, then runs the script as written: the
-        # explicit BEGIN/COMMIT make file + version bump a single transaction.
-        script = (
-            f"BEGIN IMMEDIATE;\n{migration.sql}\n"
-            f"PRAGMA user_version = {migration.version};\nCOMMIT;"
-        )
+        # explicit BEGIN and the COMMIT below make file + version bump a single transaction.
         try:
-            await db.executescript(script)
+            await db.executescript(f"BEGIN IMMEDIATE;\n{migration.sql}")
+            # A file may edit a table's definition in sqlite_master (writable_schema: how a
+            # CHECK is widened without rebuilding the table), which SQLite does not count as a
+            # change of schema: one more than the cookie now makes every connection read the
+            # definitions again, as any other schema change does.
+            async with db.execute("PRAGMA schema_version") as cursor:
+                cookie = await cursor.fetchone()
+            for statement in (
+                f"PRAGMA schema_version = {int(cookie[0]) + 1 if cookie else 1}",
+                f"PRAGMA user_version = {migration.version}",
+                "COMMIT",
+            ):
+                async with db.execute(statement) as cursor:
+                    await cursor.fetchall()
         except BaseException:
             if db.in_transaction:
                 await db.rollback()

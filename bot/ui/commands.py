@@ -84,6 +84,7 @@ LEVELS = [
     Choice(name=_("easy"), value="easy"),
     Choice(name=_("medium"), value="medium"),
     Choice(name=_("hard"), value="hard"),
+    Choice(name=_("expert"), value="expert"),
 ]
 GAMES = [
     Choice(name=_("Carcassonne"), value="carcassonne"),

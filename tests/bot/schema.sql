@@ -232,7 +232,7 @@ CREATE TABLE leagues (
     tiebreaks    TEXT    NOT NULL,
     created_at   REAL    NOT NULL
 , computers TEXT
-    CHECK (computers IS NULL OR computers IN ('easy', 'medium', 'hard')));
+    CHECK (computers IS NULL OR computers IN ('easy', 'medium', 'hard', 'expert')));
 
 -- table notices
 CREATE TABLE "notices" (
@@ -263,7 +263,7 @@ CREATE TABLE seats (
     status    TEXT    NOT NULL DEFAULT 'playing'
                       CHECK (status IN ('playing', 'resigned', 'forfeited')),
     joined_at REAL    NOT NULL, computer TEXT
-    CHECK (computer IS NULL OR computer IN ('easy', 'medium', 'hard')), bank REAL,
+    CHECK (computer IS NULL OR computer IN ('easy', 'medium', 'hard', 'expert')), bank REAL,
     PRIMARY KEY (game_id, seat),
     UNIQUE (game_id, colour)
 ) WITHOUT ROWID;

@@ -126,3 +126,108 @@ async def test_an_undo_takes_back_the_persons_turn_and_the_computers_after_it(
     assert len(await manager.storage.get_actions(row.id)) == before
     back = await manager.decision(row.id)
     assert back.seat == 0 and back.tile == tile and back.phase == "tile"
+
+
+#: A position the expert decides in about a tenth of a second (the opening of a 2-player game).
+OPENING: dict[str, object] = {"players": ["A", "B"], "seed": 5, "actions": []}
+
+
+def test_the_timeout_autoplay_keeps_the_medium_computer() -> None:
+    assert AUTOPLAY_LEVEL == "medium"
+    import ai
+    from bot.lobby import COMPUTER_LEVELS
+
+    assert COMPUTER_LEVELS == ai.LEVELS and COMPUTER_LEVELS[-1] == "expert"
+
+
+async def test_queued_decisions_run_one_at_a_time_in_order_and_wait_outside_their_timeout() -> None:
+    import asyncio
+    import time
+
+    computers = ComputerPlayers(workers=0, max_waiting=16)
+    assert ComputerPlayers(workers=2).max_waiting == 16  # 8 a worker by default
+    try:
+        started = time.perf_counter()
+        assert await computers.turn(OPENING, 0, "expert", 1)
+        one = time.perf_counter() - started
+        computers.timeout = 5 * one  # each decision fits, the last one's wait does not
+        count = 10
+        finished: list[int] = []
+        asked = time.perf_counter()
+
+        async def decide(index: int) -> list[dict[str, object]] | None:
+            actions = await computers.turn(OPENING, 0, "expert", 1)
+            finished.append(index)
+            return actions
+
+        tasks = [asyncio.create_task(decide(i)) for i in range(count)]
+        await asyncio.sleep(0)
+        assert computers.deciding() == 1 and computers.waiting() == count - 1
+        most = 0
+        while not all(t.done() for t in tasks):
+            most = max(most, computers.deciding())
+            await asyncio.sleep(0.005)
+        took = time.perf_counter() - asked
+        assert most == 1
+        assert finished == list(range(count))
+        assert all(t.result() for t in tasks)  # none timed out, though the last waited longer
+        assert took > computers.timeout, (took, computers.timeout)
+        assert computers.deciding() == 0 and computers.waiting() == 0
+    finally:
+        computers.close()
+
+
+async def test_a_full_queue_refuses_at_once_and_a_cancelled_wait_gives_its_place(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    import asyncio
+
+    computers = ComputerPlayers(workers=0, max_waiting=2)
+    try:
+        first = asyncio.create_task(computers.turn(OPENING, 0, "expert", 1))
+        waiting = [asyncio.create_task(computers.turn(OPENING, 0, "expert", 1)) for _ in "ab"]
+        await asyncio.sleep(0)
+        assert computers.waiting() == 2
+        with caplog.at_level("WARNING", logger="bot.computers"):
+            assert await computers.turn(OPENING, 0, "expert", 1) is None
+        assert not first.done()  # refused at once, while the first still decides
+        assert any("wait for 1 worker" in r.getMessage() for r in caplog.records)
+        waiting[0].cancel()
+        await asyncio.sleep(0)
+        assert computers.waiting() == 1
+        last = asyncio.create_task(computers.turn(OPENING, 0, "expert", 1))
+        assert await first and await waiting[1] and await last
+        assert waiting[0].cancelled()
+        assert computers.deciding() == 0 and computers.waiting() == 0
+    finally:
+        computers.close()
+
+
+async def test_a_timed_out_decision_keeps_its_worker_until_it_is_done() -> None:
+    import asyncio
+
+    computers = ComputerPlayers(workers=0, timeout=0.001)
+    try:
+        assert await computers.turn(OPENING, 0, "expert", 1) is None
+        assert computers.deciding() == 1  # the worker still decides it
+        computers.timeout = 20.0
+        after = asyncio.create_task(computers.turn(OPENING, 0, "expert", 1))
+        await asyncio.sleep(0)
+        assert computers.waiting() == 1
+        assert await after
+        assert computers.deciding() == 0
+    finally:
+        computers.close()
+
+
+async def test_a_worker_process_decides_queued_expert_turns() -> None:
+    import asyncio
+
+    computers = ComputerPlayers(workers=1)
+    try:
+        answers = await asyncio.gather(
+            *(computers.turn(OPENING, 0, "expert", seed) for seed in (1, 2, 3))
+        )
+        assert all(answers) and computers.deciding() == 0
+    finally:
+        computers.close()

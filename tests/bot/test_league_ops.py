@@ -281,7 +281,9 @@ async def test_computers_only_in_leagues_that_have_them(manager: GameManager) ->
     with pytest.raises(NoComputers):
         await manager.lobbies.add_computer(row.id, ALICE, "easy", "Computer 1")
     with pytest.raises(BadLevel):
-        await league_with(manager, name="Odd", computers="expert")
+        await league_with(manager, name="Odd", computers="master")
+    expert = await league_with(manager, name="Experts", computers="expert")
+    assert (await manager.leagues.league(expert.id)).computers == "expert"
     league = await league_with(manager, CAROL, DAVE, name="Bots", computers="easy")
     assert league.computers == "easy"
     assert (await manager.leagues.league(league.id)).computers == "easy"

@@ -182,6 +182,12 @@ async def test_the_metrics_count_what_happened_in_a_game(simcord_env: simcord.En
     assert value(after, "carcassonne_live_games") >= 1
     assert value(after, "carcassonne_shard_connected", shard="0") == 1
     assert value(after, "carcassonne_render_queue_depth") == 0
+    # Each computer turn waited for its worker (here none waited long), none was refused.
+    waited = grown(before, after, "carcassonne_computer_wait_seconds_count", level="easy")
+    assert waited == expected["computer"], (waited, expected)
+    assert grown(before, after, "carcassonne_computer_refused_total") == 0
+    assert value(after, "carcassonne_computer_queue_depth") == 0
+    assert value(after, "carcassonne_computer_decisions_in_progress") == 0
     assert value(after, "process_resident_memory_bytes") > 0
     assert value(after, "process_cpu_seconds_total") > 0
     # No label names a user, a guild or a game.

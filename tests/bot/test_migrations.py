@@ -85,3 +85,43 @@ def test_migration_files_must_be_numbered_without_gaps(tmp_path: Path) -> None:
     (tmp_path / "0003_c.sql").write_text("")
     with pytest.raises(RuntimeError, match="should be numbered 0002"):
         discover(tmp_path)
+
+
+async def test_the_expert_level_is_accepted_and_nothing_stored_is_lost(
+    tmp_path: Path, db_path: Path
+) -> None:
+    """Migration 15 widens the levels' CHECKs in place: a league's members stay (rebuilding the
+    leagues table would have deleted them through its cascades), the migrating connection
+    itself accepts ``expert`` at once, and an unknown level is still refused."""
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    for migration in discover()[:14]:
+        (folder / migration.name).write_text(migration.sql, "utf-8")
+    storage = await open_sqlite(db_path, migrations=folder)
+    await storage.close()
+    with sqlite3.connect(db_path) as db:
+        db.execute("PRAGMA foreign_keys = ON")
+        db.execute(
+            "INSERT INTO leagues (id, guild_id, name, organiser_id, channel_id, min_players, "
+            "max_players, pace, points, tiebreaks, created_at, computers) "
+            "VALUES (1, 5, 'Sunday', 7, 8, 2, 4, 'live', '[3, 1, 0]', '[\"wins\"]', 0, 'hard')"
+        )
+        db.execute("INSERT INTO league_members VALUES (1, 7, 'alice', 0, NULL)")
+        with pytest.raises(sqlite3.IntegrityError):
+            db.execute("UPDATE leagues SET computers = 'expert'")
+    storage = await open_sqlite(db_path)
+    try:
+        assert isinstance(storage.engine, SqliteEngine)
+        conn = storage.engine._conn
+        await conn.execute("UPDATE leagues SET computers = 'expert'")
+        with pytest.raises(sqlite3.IntegrityError):
+            await conn.execute("UPDATE leagues SET computers = 'master'")
+        async with conn.execute("SELECT computers FROM leagues") as cursor:
+            assert [tuple(r) for r in await cursor.fetchall()] == [("expert",)]
+        async with conn.execute("SELECT user_id FROM league_members") as cursor:
+            assert [tuple(r) for r in await cursor.fetchall()] == [(7,)]
+        async with conn.execute("PRAGMA integrity_check") as cursor:
+            assert [tuple(r) for r in await cursor.fetchall()] == [("ok",)]
+    finally:
+        await storage.close()
+    assert schema_of(db_path) == SNAPSHOT.read_text("utf-8")

@@ -316,3 +316,39 @@ async def test_refusals_of_typed_values_in_close_and_stats_are_private(
     assert not closed.ephemeral
     again = await zoe.slash(channel, "league close", reason="again")
     assert again.ephemeral and said(again) == ["Spring is closed: its last season is over."]
+
+
+async def test_a_league_of_expert_computers_seats_one_that_plays(simcord_env: simcord.Env) -> None:
+    """A league's computers may be experts: its rules name the level, a challenge seats one
+    and it plays its turns."""
+    table = Table(simcord_env, players=2)
+    alice, bob = table.players
+    zoe = admin_of(table, simcord_env)
+    channel, manager = table.channel, table.bot.manager
+    await zoe.slash(
+        channel, "league create", name="Experts", min_players=3, max_players=3, computers="expert"
+    )
+    rules = {f.name: f.value for f in standings_messages(table)[-1].embeds[0].fields}
+    assert "computers: Expert" in str(rules), rules
+    for player in (alice, bob):
+        await player.slash(channel, "league join")
+    await alice.slash(channel, "league challenge", opponent1=bob, computers=1)
+    invite = next(m for m in reversed(channel.history()) if "Bot 1" in m.content)
+    assert "**Bot 1 (Expert)**" in invite.content, invite.content
+    await bob.click(invite, custom_id=invite.components[0].children[0].custom_id)  # type: ignore[union-attr]
+    invite = next(m for m in channel.history() if m.id == invite.id)
+    game_id = game_number(invite.content)
+    row = await manager.game(game_id)
+    assert [(s.name, s.computer) for s in row.seats if s.computer] == [("Bot 1 (Expert)", "expert")]
+    assert table.bot.computer_turns is not None
+    rng = random.Random(5)
+    for _ in range(6):  # the expert's seat comes round at least once
+        await table.bot.computer_turns.idle()
+        view = await manager.decision(game_id)
+        assert view.user_id is not None and view.user_id > 0, "computers play on their own"
+        await play_random(manager, view, rng)
+        table.bot.computer_turns.kick(await manager.game(game_id))
+    await table.bot.computer_turns.idle()
+    log = await manager.storage.get_actions(game_id)
+    expert = next(s.seat for s in row.seats if s.computer)
+    assert any(a.seat == expert for a in log)

@@ -9,11 +9,13 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 import simcord
 from conftest_ui import (
     Table,
     attachment_bytes,
     commit,
+    components,
     make_bot,
     pick,
     said,
@@ -156,3 +158,84 @@ async def test_practice_starts_a_game_against_computers_at_once(simcord_env: sim
     await commit(alice, await pick(table, game_id, alice, prompt))
     await table.bot.computer_turns.idle()
     assert (await table.bot.manager.decision(game_id)).turn == 3
+
+
+async def test_a_short_game_against_an_expert_is_played_to_its_end(
+    simcord_env: simcord.Env,
+) -> None:
+    """An expert seat plays its turns at once (a worker's second at most each) until the end of
+    a game of six tiles, and the final scores are posted."""
+    import dataclasses
+
+    table = Table(simcord_env, players=1)
+    alice = table.players[0]
+    game_id, lobby = await lobby_with_computers(table, "expert")
+    manager = table.bot.manager
+    row = await manager.game(game_id)
+    await manager.storage.save_game(
+        dataclasses.replace(row, setup_extra={"draw": ["D", "U", "U", "A", "U", "B", "N"]})
+    )
+    await start(table, game_id, lobby)
+    assert table.bot.computer_turns is not None
+    for _ in range(6):
+        view = await manager.decision(game_id)
+        if view.finished:
+            break
+        assert view.seat == 0, "the expert plays its turns on its own"
+        await commit(alice, await pick(table, game_id, alice, table.last()))
+        await table.bot.computer_turns.idle()
+    assert (await manager.game(game_id)).status == "finished"
+    log = await manager.storage.get_actions(game_id)
+    tiles = [a for a in log if a.action["type"] == "place_tile"]
+    assert [a.seat for a in tiles].count(1) == 3 and len(tiles) == 6
+    assert all(a.forced is None for a in log)
+    assert any("Game over" in m.content for m in table.thread().history())
+
+
+@pytest.mark.parametrize(("lang", "word"), [("en", "Expert"), ("fr", "Expert"), ("de", "Experte")])
+async def test_the_expert_level_is_offered_in_every_language(
+    simcord_env: simcord.Env, lang: str, word: str
+) -> None:
+    """The lobby's menu of levels offers the expert in the game's language, and the commands'
+    level choices carry its name in French and German."""
+    table = Table(simcord_env, players=1)
+    await table.bot.manager.records.update_guild_settings(table.guild.id, locale=lang)
+    alice = table.players[0]
+    await alice.slash(table.channel, "carcassonne new")
+    lobby = table.channel.last_message
+    assert lobby is not None
+    game_id = int(re.search(r"\d+", lobby.embeds[0].title or "")[0])  # type: ignore[index]
+    opened = await alice.click(lobby, custom_id=f"cc:lobby:{game_id}:computer")
+    assert opened.response is not None
+    menu = next(
+        c for c in components(opened.response) if c.get("custom_id", "").endswith("computer_add")
+    )
+    options = {o["value"]: o["label"] for o in menu["options"]}
+    assert list(options) == ["easy", "medium", "hard", "expert"]
+    assert options["expert"] == word
+    assert "**" + word + "**" in shown(opened.response)
+    await alice.select(opened.response, ["expert"], custom_id=f"cc:lopt:{game_id}:computer_add")
+    row = await table.bot.manager.game(game_id)
+    assert [s.computer for s in row.seats] == [None, "expert"]
+    assert row.seats[1].name == f"Bot 1 ({word})"
+    synced = [r for r in simcord_env.http_requests if r.method == "PUT" and "commands" in r.path]
+    commands = synced[-1].json
+    assert isinstance(commands, list)
+    choices = [
+        choice
+        for command in commands
+        for choice in _choices(command)
+        if choice["value"] == "expert"
+    ]
+    assert len(choices) >= 2  # practice's level, a league's computers
+    for choice in choices:
+        assert choice["name"] == "expert"
+        assert choice["name_localizations"] == {"fr": "expert", "de": "experte"}
+
+
+def _choices(node: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every choice of a synced command's options, at any depth."""
+    found = list(node.get("choices") or ())
+    for option in node.get("options") or ():
+        found += _choices(option)
+    return found
