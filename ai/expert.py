@@ -63,6 +63,8 @@ OWN_STEPS = 4
 HAND_DEALS = 6
 #: What a searched position is worth: ``chance`` (to win) or ``objective`` (the hard level's).
 LEAF = "chance"
+#: The spread of the final margins in the chance to win, per square root of the tiles left.
+CHANCE_SPREAD = 2.5
 #: Never search longer than this (seconds): the budget ends far sooner on this machine.
 GUARD_SECONDS = 1.8
 
@@ -175,7 +177,7 @@ class ExpertPlayer(EndgamePlayer):
         if LEAF != "chance":
             return worth(world, seat, self.values, self.objective)
         left = tiles_left(world)
-        return win_probability(self.values(world), seat, left)
+        return win_probability(self.values(world), seat, left, CHANCE_SPREAD)
 
     def _own_steps(self, world: Game, seat: int) -> int:
         """The rest of ``seat``'s turn by one ply (a wagon to move); positions it cost."""

@@ -1,0 +1,155 @@
+"""The expert level: its search over the next player's draws and replies, its fixed budget, its
+wall-time guard, and decisions that depend on nothing hidden, in every game."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from ai_helpers import play_level_against_random
+
+from ai import expert as expert_module
+from ai import make_player
+from ai.evaluate import WinChance, margin
+from ai.expert import ExpertPlayer, win_probability
+from ai.observation import determinize, observe
+from ai.players import hard_heuristic, next_draws, options, whole_turns
+from engine import Game, Phase, Setup
+from engine.cli import random_action
+
+
+def to_a_tile(game: Game, moves: int, seed: int) -> Game:
+    rng = random.Random(seed)
+    for _ in range(moves):
+        game.play(random_action(game, rng))
+    while game.phase is not Phase.TILE:
+        game.play(random_action(game, rng))
+    return game
+
+
+def expert(budget: int = expert_module.BUDGET, seed: int = 3, **kw: Any) -> ExpertPlayer:
+    return ExpertPlayer(
+        "expert", hard_heuristic().values, 1, seed, WinChance(), budget=budget, **kw
+    )
+
+
+def mid_game(players: int = 2, seed: int = 21, hand: bool = False) -> Game:
+    names = tuple("ABCD"[:players])
+    setup = Setup(players=names, seed=seed, options={"farmers": "classic", "hand": hand})
+    return to_a_tile(Game(setup), moves=30, seed=seed)
+
+
+def test_the_expert_values_each_searched_turn_after_every_tile_the_next_player_may_draw(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each candidate turn meets each tile the next player may draw, and that player's reply is
+    # chosen among its replies to that very tile.
+    game = mid_game()
+    seat = game.actor
+    draws = next_draws(observe(game, seat))
+    assert len(draws) > 5
+    answered: list[tuple[int, str | None]] = []
+    real = ExpertPlayer._answer
+
+    def counted(self: ExpertPlayer, world: Game) -> Any:
+        answered.append((world.actor, world.tile))
+        return real(self, world)
+
+    monkeypatch.setattr(ExpertPlayer, "_answer", counted)
+    player = expert()
+    action = player.choose(game, seat)
+    assert action in options(observe(game, seat))
+    searched = player.stats.candidates
+    assert searched >= expert_module.FEWEST
+    assert {who for who, _ in answered} == {1 - seat}
+    for name in draws:  # drawn as the next tile in one deal per candidate (none unplaceable here)
+        assert sum(tile == name for _, tile in answered) == searched
+
+
+def test_the_expert_searches_within_its_budget_and_decides_the_same_on_any_machine() -> None:
+    game = mid_game()
+    seat = game.actor
+    small, large = expert(budget=1500), expert(budget=40_000)
+    first = small.choose(game, seat)
+    large.choose(game, seat)
+    assert small.stats.candidates < large.stats.candidates
+    assert small.stats.positions <= 1500 + small.stats.positions // small.stats.candidates
+    again = expert(budget=1500)
+    assert again.choose(game, seat) == first and vars(again.stats) == vars(small.stats)
+
+
+def test_the_wall_time_guard_stops_widening_but_never_below_two_candidates() -> None:
+    game = mid_game()
+    seat = game.actor
+    hurried = expert(budget=40_000, guard_seconds=0.0)
+    action = hurried.choose(game, seat)
+    assert action in options(observe(game, seat))
+    assert hurried.stats.candidates == expert_module.FEWEST and hurried.stats.guarded == 1
+
+
+@pytest.mark.parametrize("hand", [False, True])
+@pytest.mark.parametrize("players", [2, 4])
+def test_an_expert_decision_does_not_change_when_the_hidden_tiles_are_reshuffled(
+    hand: bool, players: int
+) -> None:
+    game = mid_game(players, seed=8, hand=hand)
+    seat = game.actor
+    decision = expert(budget=2000).choose(game, seat)
+    obs = observe(game, seat)
+    for seed in range(3):
+        other = game.fork()
+        world = determinize(obs, seat, random.Random(seed))
+        other.stack, other.hands = world.stack, [list(h) for h in world.hands]
+        other.hands[seat] = list(game.hands[seat])
+        assert other.stack != game.stack or other.hands != game.hands
+        assert expert(budget=2000).choose(other, seat) == decision
+
+
+SETUPS = [
+    ("carcassonne", ("abbey_mayor", "inns_cathedrals", "traders_builders", "river"), {}, 2),
+    ("carcassonne", ("abbey_mayor",), {"hand": True, "farmers": "classic"}, 3),
+    ("hunters", (), {}, 2),
+    ("castle", (), {}, 2),
+]
+
+
+@pytest.mark.parametrize(("name", "expansions", "rules", "players"), SETUPS)
+def test_the_expert_plays_only_legal_moves_to_the_end(
+    name: str,
+    expansions: tuple[str, ...],
+    rules: dict[str, Any],
+    players: int,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # One candidate, one checked reply, three of the tiles the next player may draw, to keep it
+    # quick: the rules are what is tested.
+    monkeypatch.setattr(expert_module, "WIDEST", 1)
+    monkeypatch.setattr(expert_module, "REPLY_CHECKED", 1)
+    monkeypatch.setattr(
+        expert_module, "next_draws", lambda obs: dict(list(next_draws(obs).items())[:3])
+    )
+    names = tuple(f"P{i}" for i in range(players))
+    game = Game(Setup(players=names, seed=5, game=name, expansions=expansions, options=rules))
+    play_level_against_random(game, "expert", seed=5)
+
+
+def test_the_chance_to_win_is_the_win_chances_probability_and_certain_at_the_end() -> None:
+    values = [30.0, 22.0, 27.0]
+    chance = win_probability(values, 0, 20)
+    assert chance == pytest.approx(2.718281828 ** WinChance()(values, 0, 20), rel=1e-6)
+    assert 0 < win_probability(values, 1, 20) < chance < 1
+    assert win_probability([10.0, 8.0], 0, 0) == 1.0
+    assert win_probability([8.0, 10.0], 0, 0) == 0.0
+    assert win_probability([9.0, 9.0], 0, 0) == 0.5
+    two = [win_probability([m, 0.0], 0, 30) for m in (-10.0, 0.0, 10.0)]
+    assert two == sorted(two) and two[1] == 0.5
+    assert margin([12.0, 2.0], 0) == 10.0
+
+
+def test_the_expert_is_a_level_of_the_bot_and_a_searcher_of_the_hard_levels_valuation() -> None:
+    player = make_player("expert", seed=1)
+    assert isinstance(player, ExpertPlayer) and player.name == "expert"
+    game = mid_game()
+    ranked = whole_turns(observe(game, game.actor), game.actor, player.values, player.objective)
+    assert len(ranked) > expert_module.FEWEST
