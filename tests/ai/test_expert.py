@@ -28,7 +28,7 @@ def to_a_tile(game: Game, moves: int, seed: int) -> Game:
     return game
 
 
-def expert(budget: int = expert_module.BUDGET, seed: int = 3, **kw: Any) -> ExpertPlayer:
+def expert(budget: int | None = None, seed: int = 3, **kw: Any) -> ExpertPlayer:
     return ExpertPlayer(
         "expert", hard_heuristic().values, 1, seed, WinChance(), budget=budget, **kw
     )
