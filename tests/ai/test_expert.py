@@ -70,12 +70,14 @@ def test_the_expert_values_each_searched_turn_after_every_tile_the_next_player_m
 def test_the_expert_searches_within_its_budget_and_decides_the_same_on_any_machine() -> None:
     game = mid_game()
     seat = game.actor
-    small, large = expert(budget=1500), expert(budget=40_000)
+    small, large = expert(budget=6000), expert(budget=40_000)
     first = small.choose(game, seat)
     large.choose(game, seat)
-    assert small.stats.candidates < large.stats.candidates
-    assert small.stats.positions <= 1500 + small.stats.positions // small.stats.candidates
-    again = expert(budget=1500)
+    assert expert_module.FEWEST <= small.stats.candidates < large.stats.candidates
+    # It widens while the positions spent and the costliest candidate yet fit in the budget.
+    each = small.stats.positions / small.stats.candidates
+    assert small.stats.positions - each <= 6000 < small.stats.positions + each
+    again = expert(budget=6000)
     assert again.choose(game, seat) == first and vars(again.stats) == vars(small.stats)
 
 
