@@ -50,6 +50,7 @@ class Outcome:
     margin: int  # --a's score minus the best other seat's
     seconds: tuple[float, ...]  # --a's time per decision
     cpu: tuple[float, ...] = ()  # --a's CPU time per decision (its thread's)
+    guarded: int = 0  # --a's decisions cut short by its wall-time guard (the expert's)
 
 
 def play_one(match: Match, deal: int, a_seat: int) -> Outcome:
@@ -80,7 +81,9 @@ def play_one(match: Match, deal: int, a_seat: int) -> Outcome:
     winners = game.winners
     share = 1 / len(winners) if a_seat in winners else 0.0
     others = max(s for p, s in enumerate(game.scores) if p != a_seat)
-    return Outcome(share, game.scores[a_seat] - others, tuple(seconds), tuple(cpu))
+    stats = getattr(seats[a_seat], "stats", None)
+    guarded = int(getattr(stats, "guarded", 0))
+    return Outcome(share, game.scores[a_seat] - others, tuple(seconds), tuple(cpu), guarded)
 
 
 def wilson(successes: float, total: int, z: float = 1.96) -> tuple[float, float]:
@@ -211,6 +214,8 @@ def summary(match: Match, outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "seconds_per_decision_p95": _quantile(seconds, 0.95),
         "cpu_per_decision_median": _quantile(cpu, 0.5),
         "cpu_per_decision_p95": _quantile(cpu, 0.95),
+        "decisions": len(seconds),
+        "guard_stops": sum(o.guarded for o in outcomes),
     }
 
 
