@@ -28,6 +28,7 @@ import math
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ai.evaluate import spent_end_values, tiles_left
@@ -106,17 +107,33 @@ class ExpertPlayer(EndgamePlayer):
             return self.decide(obs, seat)
 
     def _search(self, obs: Game, seat: int) -> Action:
-        started = time.perf_counter()
         ranked = sorted(whole_turns(obs, seat, self.values, self.objective), key=lambda t: -t[0])
         if len(ranked) == 1:
             return self._start(obs, seat, ranked[0][1])
+        searched = self._searched(obs, seat, ranked, self._leaf)
+        chosen, best = searched[0][1], searched[0][0]
+        for expected, actions in searched[1:]:
+            if expected > best + 1e-9:
+                best, chosen = expected, actions
+        return self._start(obs, seat, chosen)
+
+    def _searched(
+        self,
+        obs: Game,
+        seat: int,
+        ranked: list[tuple[float, tuple[Action, ...]]],
+        leaf: Callable[[Game, int], float],
+        also: tuple[Action, ...] | None = None,
+    ) -> list[tuple[float, tuple[Action, ...]]]:
+        """The candidates of ``ranked`` (whole turns by one ply, best first) searched within
+        the budget, each with its mean ``leaf`` over the deals, in that order; and ``also``
+        (a turn to value whatever its rank) last."""
+        started = time.perf_counter()
         best_one_ply = ranked[0][0]
         worlds = self._worlds(obs, seat)
         spent = len(ranked)
-        chosen = ranked[0][1]
-        best = -float("inf")
         cost = 0
-        searched = 0
+        found: list[tuple[float, tuple[Action, ...]]] = []
         budget = self.budget if self.budget is not None else BUDGETS.get(obs.setup.game, BUDGET)
         for index, (value, actions) in enumerate(ranked[:WIDEST]):
             if index >= FEWEST:
@@ -127,16 +144,36 @@ class ExpertPlayer(EndgamePlayer):
                 if time.perf_counter() - started > self.guard_seconds:
                     self.stats.guarded += 1
                     break
-            expected, used = self._expected(obs, seat, actions, worlds)
+            expected, used = self._expected(obs, seat, actions, worlds, leaf)
             cost = max(cost, used)
             spent += used
-            searched += 1
-            if expected > best + 1e-9:
-                best, chosen = expected, actions
+            found.append((expected, actions))
         self.stats.positions += spent
-        self.stats.candidates += searched
+        self.stats.candidates += len(found)
         self.stats.decisions += 1
-        return self._start(obs, seat, chosen)
+        if also is not None and all(actions != also for _, actions in found):
+            found.append((self._expected(obs, seat, also, worlds, leaf)[0], also))
+        return found
+
+    def appraise(
+        self, game: Game, seat: int, played: tuple[Action, ...]
+    ) -> list[tuple[float, tuple[Action, ...]]]:
+        """For a review of ``seat``'s tile decision now: its whole turns searched as a decision
+        searches them, and ``played`` (the turn it took) too, each valued in points of expected
+        final margin (its lead over the best other player, in the hard level's valuation, after
+        the next player's reply to every tile it may draw), best first. The same game, seat and
+        budget always give the same values."""
+        with roomy_collector():
+            obs = observe(game, seat)
+            ranked = sorted(
+                whole_turns(obs, seat, self.values, self.objective), key=lambda t: -t[0]
+            )
+            searched = self._searched(obs, seat, ranked, self._margin, played)
+        return sorted(searched, key=lambda t: -t[0])
+
+    def _margin(self, world: Game, seat: int) -> float:
+        """A searched position's worth in points: ``seat``'s lead over the best other player."""
+        return worth(world, seat, self.values, lead)
 
     def _worlds(self, obs: Game, seat: int) -> list[tuple[Game, float]]:
         """The deals searched, each with its weight: one per tile the next player may draw
@@ -159,7 +196,12 @@ class ExpertPlayer(EndgamePlayer):
         return worlds
 
     def _expected(
-        self, obs: Game, seat: int, actions: tuple[Action, ...], worlds: list[tuple[Game, float]]
+        self,
+        obs: Game,
+        seat: int,
+        actions: tuple[Action, ...],
+        worlds: list[tuple[Game, float]],
+        leaf: Callable[[Game, int], float],
     ) -> tuple[float, int]:
         """The mean worth to ``seat`` of its whole turn ``actions`` in each deal, after the
         next player's reply; and the positions that cost."""
@@ -173,7 +215,7 @@ class ExpertPlayer(EndgamePlayer):
             if not world.finished and world.phase is Phase.TILE:
                 world, replies = self._answer(world)
                 used += replies
-            total += weight * self._leaf(world, seat)
+            total += weight * leaf(world, seat)
             weights += weight
         return total / weights, used
 

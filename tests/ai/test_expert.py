@@ -155,3 +155,21 @@ def test_the_expert_is_a_level_of_the_bot_and_a_searcher_of_the_hard_levels_valu
     game = mid_game()
     ranked = whole_turns(observe(game, game.actor), game.actor, player.values, player.objective)
     assert len(ranked) > expert_module.FEWEST
+
+
+def test_an_appraisal_values_the_turn_played_beside_the_best_in_points() -> None:
+    # For a review: the searched turns and the one played, in points of expected final margin,
+    # best first; the worst turn by one ply is valued too though the search would not look at it.
+    game = mid_game()
+    seat = game.actor
+    obs = observe(game, seat)
+    player = expert(budget=6000)
+    ranked = sorted(whole_turns(obs, seat, player.values, player.objective), key=lambda t: -t[0])
+    worst = ranked[-1][1]
+    appraised = player.appraise(game, seat, worst)
+    values = [value for value, _ in appraised]
+    assert values == sorted(values, reverse=True)
+    assert worst in [actions for _, actions in appraised]
+    assert appraised[0][0] - dict((a, v) for v, a in appraised)[worst] > 1.0
+    assert all(-200 < value < 200 for value in values)  # points, not chances
+    assert expert(budget=6000).appraise(game, seat, worst) == appraised
