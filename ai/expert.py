@@ -34,9 +34,7 @@ from dataclasses import dataclass, field
 from ai.evaluate import spent_end_values, tiles_left
 from ai.observation import determinize, observe
 from ai.players import (
-    ENDGAME_TILES,
     EndgamePlayer,
-    _is_next,
     decision_rng,
     lead,
     next_draws,
@@ -93,18 +91,10 @@ class ExpertPlayer(EndgamePlayer):
     guard_seconds: float = GUARD_SECONDS
     stats: SearchStats = field(default_factory=SearchStats, repr=False, compare=False)
 
-    def choose(self, game: Game, seat: int) -> Action:
-        with roomy_collector():
-            obs = observe(game, seat)
-            planned, self.plan = self.plan, None
-            if planned is not None and _is_next(planned, obs, seat):
-                return planned[1]
-            left = tiles_left(obs)
-            if obs.phase is Phase.TILE and obs.players > 2 and 0 < left <= ENDGAME_TILES:
-                return self._endgame(obs, seat, left)
-            if obs.phase is Phase.TILE and left > 0:
-                return self._search(obs, seat)
-            return self.decide(obs, seat)
+    def _tile(self, obs: Game, seat: int, left: int) -> Action:
+        """A tile decision before the endgame (the hard level's, with several opponents):
+        the search."""
+        return self._search(obs, seat) if left > 0 else self.decide(obs, seat)
 
     def _search(self, obs: Game, seat: int) -> Action:
         ranked = sorted(whole_turns(obs, seat, self.values, self.objective), key=lambda t: -t[0])

@@ -252,9 +252,16 @@ class EndgamePlayer(OnePlyPlayer):
             left = tiles_left(obs)
             if obs.phase is Phase.TILE and obs.players > 2 and 0 < left <= ENDGAME_TILES:
                 return self._endgame(obs, seat, left)
-            if obs.phase is Phase.TILE and obs.players >= REPLY_PLAYERS and not obs.hand_mode:
-                return self._reply(obs, seat)
+            if obs.phase is Phase.TILE:
+                return self._tile(obs, seat, left)
             return self.decide(obs, seat)
+
+    def _tile(self, obs: Game, seat: int, left: int) -> Action:
+        """A tile decision before the endgame: with :data:`REPLY_PLAYERS` or more (and no
+        tactical hand) after the next player's reply, else by one ply."""
+        if obs.players >= REPLY_PLAYERS and not obs.hand_mode:
+            return self._reply(obs, seat)
+        return self.decide(obs, seat)
 
     def _reply(self, obs: Game, seat: int) -> Action:
         """The best of the :data:`REPLY_TURNS` best whole turns by one ply, each valued after

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from ai_helpers import play_level_against_random
+from ai_helpers import play_level_against_random, to_a_tile
 
 from ai import expert as expert_module
 from ai import make_player
@@ -15,17 +15,7 @@ from ai.evaluate import WinChance, margin
 from ai.expert import ExpertPlayer, win_probability
 from ai.observation import determinize, observe
 from ai.players import hard_heuristic, next_draws, options, whole_turns
-from engine import Game, Phase, Setup
-from engine.cli import random_action
-
-
-def to_a_tile(game: Game, moves: int, seed: int) -> Game:
-    rng = random.Random(seed)
-    for _ in range(moves):
-        game.play(random_action(game, rng))
-    while game.phase is not Phase.TILE:
-        game.play(random_action(game, rng))
-    return game
+from engine import Game, Setup
 
 
 def expert(budget: int | None = None, seed: int = 3, **kw: Any) -> ExpertPlayer:

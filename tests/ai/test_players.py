@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ai_helpers import play_level_against_random
+from ai_helpers import play_level_against_random, to_a_tile
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -80,16 +80,6 @@ def shuffled_copy(game: Game, seat: int, seed: int) -> Game:
                 other.hands[player] = [pool.pop() for _ in hand]
     other.stack = pool
     return other
-
-
-def to_a_tile(game: Game, moves: int = 30, seed: int = 4) -> Game:
-    """``game`` after ``moves`` random moves and then to its next tile decision."""
-    rng = random.Random(seed)
-    for _ in range(moves):
-        game.play(random_action(game, rng))
-    while game.phase is not Phase.TILE:
-        game.play(random_action(game, rng))
-    return game
 
 
 @pytest.mark.parametrize("level", ["greedy", "easy", "medium", "hard"])
