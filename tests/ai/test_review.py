@@ -176,6 +176,8 @@ def test_every_reason_reads_in_every_language() -> None:
     assert texts["fr"]["gave_points"] == "Votre coup fait gagner 6 points à Bob avec la ville."
     assert texts["de"]["stranded_follower"].endswith("die Straße je fertigstellen.")
     assert "4,2 Punkte" in reason_text(Reason("close", {"points": 4.2}), "de", ())
+    one = reason_text(Reason("close", {"points": 1.0}), "en", ())
+    assert one == "Only 1.0 points behind the best turn."
     assert "0,6" in texts["fr"]["close"] and "0.6" in texts["en"]["close"]
     for locale, by_key in texts.items():
         assert len(set(by_key.values())) == len(REASONS), locale
