@@ -205,3 +205,16 @@ def test_the_review_budget_switches_the_expert_s_guard_off() -> None:
     expert = review_module.reviewer(REVIEW_BUDGET)
     assert expert.budget == REVIEW_BUDGET and expert.guard_seconds == float("inf")
     assert review_module.budget_of({"game": "castle"}) == review_module.REVIEW_BUDGETS["castle"]
+
+
+def test_a_decision_is_valued_from_what_its_player_saw_not_the_tiles_still_face_down() -> None:
+    record, index = planted(4, 24, declines_own_city)
+    number = next(d.number for d in decisions(record) if d.index == index)
+    cut = {**record, "actions": record["actions"][: index + 2]}
+    draw = list(record["draw"])
+    seen = number + 2  # the start tile and one tile per decision so far, this one's included
+    hidden = draw[seen:]
+    shuffled = hidden[::-1]
+    assert shuffled != hidden
+    other = {**cut, "draw": draw[:seen] + shuffled, "seed": record["seed"] + 1}
+    assert appraise_at(other, number, BUDGET) == appraise_at(cut, number, BUDGET)
