@@ -30,6 +30,7 @@ from renderer.replay import REPLAY_LIMIT, render_replay
 from renderer.stats import stats_picture
 from renderer.steps import hand_picture, step_picture, wagon_picture
 from renderer.tiles_left import tiles_left_picture
+from renderer.tournament import bracket_image, standings_image
 from renderer.viewer.page import standalone_page
 
 
@@ -65,6 +66,13 @@ class Job:
     - ``stats``: a player's points by category (:func:`renderer.stats.stats_picture`), drawn
       from ``extra`` alone (``name``, ``games``, ``categories``, ``kinds``, ``style``); its
       ``record`` is empty: no game is rebuilt.
+    - ``standings``: page ``extra["page"]`` (default 0) of a tournament's standings
+      (:func:`renderer.tournament.standings_image`) of ``extra["table"]`` (a
+      ``StandingsTable``), in ``options.lang``; its ``record`` is empty.
+    - ``bracket``: page ``extra["page"]`` (default 0) of a knockout bracket
+      (:func:`renderer.tournament.bracket_image`) of ``extra["bracket"]`` (a ``BracketView``);
+      its ``record`` is empty. ``standings_page_count`` and ``bracket_page_count`` say how many
+      pages there are.
     - ``replay``: the animated replay of the whole record (:mod:`renderer.replay`): WebP bytes,
       not PNG; ``extra["max_bytes"]`` (optional) is the size it must stay under.
     - ``viewer``: the browser viewer page of the whole record (:mod:`renderer.viewer`): UTF-8
@@ -85,7 +93,7 @@ class Job:
 
 
 #: Kinds drawn from their plain data alone, without a game.
-PLAIN = ("stats",)
+PLAIN = ("stats", "standings", "bracket")
 #: The games this process drew lately, so that a game's next picture replays only its new moves.
 RECENT = RecentGames()
 
@@ -103,6 +111,14 @@ def draw(game: Game | None, job: Job) -> tuple[bytes, tuple[str, ...]]:
     of :data:`PLAIN`): the same in a thread or a worker."""
     if job.kind == "stats":
         return encode_png(stats_picture(job.extra, job.options), full_colour=True), ()
+    if job.kind == "standings":
+        page = int(job.extra.get("page", 0))
+        image = standings_image(job.extra["table"], job.options.lang, page)
+        return encode_png(image, full_colour=True), ()
+    if job.kind == "bracket":
+        page = int(job.extra.get("page", 0))
+        image = bracket_image(job.extra["bracket"], job.options.lang, page)
+        return encode_png(image, full_colour=True), ()
     if game is None:
         raise ValueError(f"the picture {job.kind!r} needs a game")
     tried = job.extra.get("tried")
