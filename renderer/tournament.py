@@ -643,9 +643,10 @@ def _tables_page(
         draw.text((PAD + 16, y + LINE / 2), _text("table", lang, n=match.table), font=small,
                   fill=pal.MUTED, anchor="lm")  # fmt: skip
         going = set(match.advancing or ())
+        final = r == bracket.rounds_total - 1
         players = list(match.players)
         scores = list(match.scores)
-        if r == bracket.rounds_total - 1 and match.advancing:
+        if final and match.advancing:
             # The final table: its players in their places, the winner alone emphasised.
             place = {seed: i for i, seed in enumerate(match.advancing)}
             order = sorted(range(len(players)), key=lambda i: place.get(players[i].seed, 99))
@@ -660,6 +661,7 @@ def _tables_page(
             if won:
                 draw.rounded_rectangle((PAD + 4, row_top + 3, WIDTH - PAD - 4, row_top + LINE - 3),
                                        9, fill=WIN_FILL)  # fmt: skip
+            if won and not final:
                 # An arrow: this player goes on.
                 ax = WIDTH - PAD - 22
                 draw.polygon([(ax - 14, cy - 12), (ax + 2, cy), (ax - 14, cy + 12)], fill=GOES_ON)

@@ -337,7 +337,8 @@ def test_a_finished_table_knockout_places_its_final_and_crowns_the_winner() -> N
     order = [m.what for m in sorted(rows, key=lambda m: m.box[1])]
     assert order[-4:] == names  # the final table in its places, after the second round
     colours = {c for _, c in image.convert("RGB").getcolors(1 << 20) or []}
-    assert WIN_FILL in colours and GOES_ON in colours
+    # The winner emphasised; no arrow: nobody goes on from the final.
+    assert WIN_FILL in colours and GOES_ON not in colours
 
 
 def test_the_round_being_played_shows_who_went_on_with_arrows() -> None:
