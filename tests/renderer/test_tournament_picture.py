@@ -141,7 +141,9 @@ def test_64_players_make_pages_of_even_length_then_the_tables() -> None:
     scores = {str(r.score) for r in table.rows}
     counts = []
     for p in range(pages):
-        ((_image, marks),) = drawn(lambda p=p: encode_png(standings_image(table, "en", p)))
+        ((_image, marks),) = drawn(
+            lambda p=p: encode_png(standings_image(table, "en", p), full_colour=True)
+        )
         counts.append(sum(1 for m in marks if m.kind == "text" and m.what in scores))
     assert counts[:4] == [16, 16, 16, 16] and counts[4:] == [0, 0]
     assert max(counts) <= ROWS
