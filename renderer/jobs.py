@@ -31,6 +31,7 @@ from renderer.review import MomentData, moment_picture
 from renderer.stats import stats_picture
 from renderer.steps import hand_picture, step_picture, wagon_picture
 from renderer.tiles_left import tiles_left_picture
+from renderer.tournament import bracket_image, standings_image
 from renderer.viewer.page import standalone_page
 
 
@@ -66,6 +67,13 @@ class Job:
     - ``stats``: a player's points by category (:func:`renderer.stats.stats_picture`), drawn
       from ``extra`` alone (``name``, ``games``, ``categories``, ``kinds``, ``style``); its
       ``record`` is empty: no game is rebuilt.
+    - ``standings``: page ``extra["page"]`` (default 0) of a tournament's standings
+      (:func:`renderer.tournament.standings_image`) of ``extra["table"]`` (a
+      ``StandingsTable``), in ``options.lang``; its ``record`` is empty.
+    - ``bracket``: page ``extra["page"]`` (default 0) of a knockout bracket
+      (:func:`renderer.tournament.bracket_image`) of ``extra["bracket"]`` (a ``BracketView``);
+      its ``record`` is empty. ``standings_page_count`` and ``bracket_page_count`` say how many
+      pages there are.
     - ``replay``: the animated replay of the whole record (:mod:`renderer.replay`): WebP bytes,
       not PNG; ``extra["max_bytes"]`` (optional) is the size it must stay under.
     - ``review``: one reviewed decision, the move played beside the best move
@@ -94,7 +102,7 @@ class Job:
 
 
 #: Kinds drawn from their plain data alone (a review from its record), without a game built.
-PLAIN = ("stats", "review")
+PLAIN = ("stats", "review", "standings", "bracket")
 #: The games this process drew lately, so that a game's next picture replays only its new moves.
 RECENT = RecentGames()
 
@@ -125,6 +133,14 @@ def draw(game: Game | None, job: Job) -> tuple[bytes, tuple[str, ...]]:
                 options=job.options,
             )
         return picture, ()
+    if job.kind == "standings":
+        page = int(job.extra.get("page", 0))
+        image = standings_image(job.extra["table"], job.options.lang, page)
+        return encode_png(image, full_colour=True), ()
+    if job.kind == "bracket":
+        page = int(job.extra.get("page", 0))
+        image = bracket_image(job.extra["bracket"], job.options.lang, page)
+        return encode_png(image, full_colour=True), ()
     if game is None:
         raise ValueError(f"the picture {job.kind!r} needs a game")
     tried = job.extra.get("tried")
