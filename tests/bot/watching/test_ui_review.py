@@ -1,0 +1,221 @@
+"""``/carcassonne review`` on Discord: a finished game's review (computed once in the review
+workers, stored, posted again from storage), who may see it, and ``hint: True`` in practice
+games only."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from typing import Any
+
+import discord
+import pytest
+import simcord
+from conftest import random_action
+from conftest_ui import PNG, UPLOAD_LIMIT, Table, at_once, attachment_bytes, said, simcord_bot
+
+from bot.storage import LeagueGame
+from bot.storage.faults import Faults, InjectedFault
+
+#: The base game's short forced draw: the start tile and ten tiles (five turns each).
+DRAW = ["D", "U", "V", "E", "K", "B", "L", "J", "A", "N", "W"]
+
+
+async def short_game(table: Table, *, private: bool = False, seed: int = 7) -> int:
+    """Alice and bob on the short forced draw, started (alice is in turn)."""
+    alice, bob = table.players[:2]
+    await alice.slash(table.channel, "carcassonne new", private=private)
+    lobby = table.channel.last_message
+    assert lobby is not None
+    game_id = int(re.search(r"\d+", lobby.embeds[0].title or "")[0])  # type: ignore[index]
+    await bob.click(lobby, custom_id=f"cc:lobby:{game_id}:join")
+    manager = table.bot.manager
+    row = await manager.game(game_id)
+    await manager.storage.save_game(dataclasses.replace(row, setup_extra={"draw": DRAW}))
+    manager.seeds = lambda: seed
+    await alice.click(lobby, custom_id=f"cc:lobby:{game_id}:start")
+    return game_id
+
+
+async def play_out(table: Table, game_id: int, seed: int = 3) -> None:
+    """Every turn left, played at random through the manager, to the game's end."""
+    manager = table.bot.manager
+    rng = random.Random(seed)
+    view = await manager.decision(game_id)
+    while not view.finished:
+        assert view.user_id is not None
+        action = random_action(view, rng)
+        result = await manager.play_turn(
+            game_id, view.user_id, action, turn=view.turn, phase=view.phase
+        )
+        view = result.view
+    assert (await manager.game(game_id)).status == "finished"
+
+
+def pictures(env: simcord.Env, result: Any) -> list[bytes]:
+    message = result.followups[-1] if result.followups else result.response
+    found = [attachment_bytes(env, a) for a in message.attachments]
+    for data in found:
+        assert data.startswith(PNG)
+        assert len(data) < UPLOAD_LIMIT
+    return found
+
+
+class Counted:
+    """The review workers' ``review``, counted (each call is one computation of a review)."""
+
+    def __init__(self, workers: Any) -> None:
+        self.real = workers.review
+        self.calls = 0
+        workers.review = self
+
+    async def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.calls += 1
+        return await self.real(*args, **kwargs)
+
+
+async def test_a_review_posts_accuracies_and_pictures_then_comes_from_storage(
+    simcord_env: simcord.Env,
+) -> None:
+    table = Table(simcord_env, players=2)
+    alice, bob = table.players
+    game_id = await short_game(table)
+    running = await alice.slash(table.thread(), "carcassonne review")
+    assert running.ephemeral
+    assert any(f"Game #{game_id} is still being played" in t for t in said(running)), said(running)
+    await play_out(table, game_id)
+    manager = table.bot.manager
+    counted = Counted(manager.reviews.workers)
+
+    first, second = await at_once(
+        simcord_env,
+        lambda: alice.slash(table.thread(), "carcassonne review"),
+        lambda: bob.slash(table.thread(), "carcassonne review"),
+    )
+    assert counted.calls == 1  # the two calls waited for one computation
+    text = said(first)[-1]
+    assert f"Review of game #{game_id}" in text, text
+    for name in ("alice", "bob"):
+        assert re.search(rf"\*\*{name}\*\*: accuracy \d+%, [\d.]+ points lost per turn", text)
+    stored = await manager.storage.get_review(game_id)
+    assert stored is not None and stored.budget == manager.reviews.budget
+    review = await manager.reviews.stored(game_id)
+    assert review is not None
+    assert len(pictures(simcord_env, first)) == len(review.costliest) > 0
+    assert said(second)[-1] == text
+    seats = await manager.storage.review_seats_of([game_id])
+    assert [(s.seat, s.decisions) for s in seats] == [(p.seat, p.decisions) for p in review.players]
+
+    again = await alice.slash(table.thread(), "carcassonne review")
+    assert counted.calls == 1  # from storage
+    assert said(again)[-1] == text
+    assert len(pictures(simcord_env, again)) == len(review.costliest)
+
+    stats = await alice.slash(table.channel, "carcassonne stats")
+    message = stats.followups[-1] if stats.followups else stats.response
+    fields = {f.name: f.value for f in message.embeds[0].fields}
+    assert re.match(
+        r"Accuracy \d+%, [\d.]+ points lost per turn \(1 game reviewed\)", fields["Game reviews"]
+    ), fields
+
+
+async def test_a_private_games_review_only_to_its_players_and_none_to_another_server(
+    simcord_env: simcord.Env,
+) -> None:
+    table = Table(simcord_env, players=3)
+    alice, _bob, carol = table.players
+    game_id = await short_game(table, private=True)
+    await play_out(table, game_id)
+    refused = await carol.slash(table.channel, "carcassonne review", game=game_id)
+    assert refused.ephemeral and any("is private" in t for t in said(refused)), said(refused)
+    assert await table.bot.manager.storage.get_review(game_id) is None
+    away = simcord_env.create_guild()
+    channel = away.create_text_channel("elsewhere")
+    admins = away.create_role("admins", permissions=discord.Permissions(manage_guild=True))
+    for person in (
+        away.add_member(simcord_env.create_user("frank")),
+        away.add_member(simcord_env.create_user("gina"), roles=[admins]),
+    ):
+        elsewhere = await person.slash(channel, "carcassonne review", game=game_id)
+        assert elsewhere.ephemeral
+        assert any(f"There is no game #{game_id} here" in t for t in said(elsewhere))
+    assert await table.bot.manager.storage.get_review(game_id) is None
+    allowed = await alice.slash(table.channel, "carcassonne review", game=game_id)
+    assert allowed.ephemeral  # outside the private thread: for the asker alone
+    assert f"Review of game #{game_id}" in said(allowed)[-1]
+
+
+async def test_a_failing_write_stores_no_half_review(simcord_env: simcord.Env) -> None:
+    table = Table(simcord_env, players=2)
+    game_id = await short_game(table)
+    await play_out(table, game_id)
+    manager = table.bot.manager
+    storage = manager.storage
+    faults = Faults(storage)
+    faults.arm()
+    await manager.reviews.review(game_id)
+    calls = faults.disarm()
+    at = calls.index("save_review") + 1
+    for point, landed in (("before", False), ("after", True)):
+        async with storage.engine.transaction() as db:
+            await db.execute("DELETE FROM review_seats WHERE game_id = ?", (game_id,))
+            await db.execute("DELETE FROM reviews WHERE game_id = ?", (game_id,))
+        faults.arm(at, point)
+        with pytest.raises(InjectedFault):
+            await manager.reviews.review(game_id)
+        faults.disarm()
+        assert (await storage.get_review(game_id) is not None) is landed, point
+        seats = await storage.review_seats_of([game_id])
+        assert bool(seats) is landed, point
+    assert await manager.reviews.stored(game_id) is not None
+
+
+async def practice(table: Table) -> int:
+    """Alice against one easy computer, started from ``/carcassonne practice``."""
+    alice = table.players[0]
+    table.bot.manager.seeds = lambda: 11
+    await alice.slash(table.channel, "carcassonne practice", level="easy")
+    rows = await table.bot.manager.records.games_in_channel(table.channel.id, ("active",))
+    return max(r.id for r in rows)
+
+
+async def test_a_hint_shows_the_player_in_turn_a_move_in_a_practice_game_only(
+    simcord_env: simcord.Env,
+) -> None:
+    table = Table(simcord_env, players=2)
+    alice, bob = table.players
+    game_id = await practice(table)
+    manager = table.bot.manager
+    view = await manager.decision(game_id)
+    assert view.user_id == alice.id
+    before = (await manager.game(game_id)).action_count
+    hint = await alice.slash(table.thread(), "carcassonne review", hint=True)
+    assert hint.ephemeral
+    assert any(f"Game #{game_id}, turn" in t and "Only you see" in t for t in said(hint))
+    assert len(pictures(simcord_env, hint)) == 1
+    assert (await manager.game(game_id)).action_count == before  # nothing was played
+    other = await bob.slash(table.thread(), "carcassonne review", game=game_id, hint=True)
+    assert other.ephemeral and any(f"not playing in game #{game_id}" in t for t in said(other))
+
+    # The same table as a league's game: rated, no hint.
+    league = await manager.leagues.create_league(
+        table.guild.id, table.channel.id, alice.id, "Spring", admin=True
+    )
+    await manager.storage.link_league_game(LeagueGame(game_id, league.id, 1, alice.id, 0.0))
+    rated = await alice.slash(table.thread(), "carcassonne review", hint=True)
+    assert rated.ephemeral and any("Hints are for practice games only" in t for t in said(rated))
+
+
+async def test_a_hint_is_refused_in_a_game_between_people(simcord_env: simcord.Env) -> None:
+    table = Table(simcord_env, players=2)
+    alice, bob = table.players
+    game_id = await short_game(table)
+    refused = await alice.slash(table.thread(), "carcassonne review", hint=True)
+    assert refused.ephemeral
+    assert any(f"game #{game_id} is not one" in t for t in said(refused)), said(refused)
+    waiting = await bob.slash(table.thread(), "carcassonne review", hint=True)
+    assert any("It is not your turn" in t for t in said(waiting)), said(waiting)
+
+
+__all__ = ["simcord_bot"]  # the fixture simcord_env needs
