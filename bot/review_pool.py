@@ -8,9 +8,10 @@ process with threads), their number is the setting ``REVIEW_WORKERS``; ``workers
 in one thread of this process instead (still off the event loop; for tests that are not about
 the workers).
 
-Reviews take their turn: at most :attr:`ReviewWorkers.running` reviews are appraised at a time
-(one per worker), the others wait on the event loop in the order they came, so that one
-review's decisions are not spread behind another's and the first asked is the first posted.
+Reviews take their turn: one review is appraised at a time, its decisions spread over every
+worker, and the others wait on the event loop in the order they came, so that one review's
+decisions never queue behind another's and the first asked is the first posted (two reviews
+at once would each take twice as long).
 """
 
 from __future__ import annotations
@@ -54,10 +55,9 @@ class ReviewWorkers:
 
     def __init__(self, workers: int = 1) -> None:
         self.workers = workers
-        #: Reviews appraised at a time, at most (the others wait their turn).
-        self.running = max(1, workers)
         self._pool: Executor | None = None
-        self._turns = asyncio.Semaphore(self.running)
+        #: One review at a time: the others wait their turn, first come first served.
+        self._turns = asyncio.Lock()
 
     def start(self) -> None:
         """Spawn the workers (at the first review: a bot that reviews nothing starts none)."""
