@@ -29,6 +29,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from ai import review
 from ai.levels import PLAYERS, make_player
 from engine import Game, Setup
 from engine.cli import parse_option
@@ -248,7 +249,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--stop-at", type=float, help="stop once the win share is clearly above or below this"
     )
     arena.add_argument("--min-games", type=int, default=100)
+    review.add_command(commands)
     args = parser.parse_args(argv)
+    if args.command == "review":
+        return review.run_command(args)
     match = Match(
         args.a,
         args.b,
