@@ -79,14 +79,14 @@ class ReviewOps:
         self._computing: dict[int, asyncio.Task[Review]] = {}
         self._progress: dict[int, Progress] = {}
 
-    @property
-    def budget(self) -> int:
-        """The expert's positions per decision (the setting, else ``ai.review.REVIEW_BUDGET``)."""
+    def budget(self, kind: str) -> int:
+        """The expert's positions per decision of a review of a game of ``kind``: the setting,
+        else the game's review budget (``ai.review.REVIEW_BUDGETS``)."""
         if self._budget is not None:
             return self._budget
-        from ai.review import REVIEW_BUDGET
+        from ai.review import REVIEW_BUDGET, REVIEW_BUDGETS
 
-        return int(REVIEW_BUDGET)
+        return int(REVIEW_BUDGETS.get(kind, REVIEW_BUDGET))
 
     def progress(self, game_id: int) -> Progress | None:
         """How far the game's review is, while it is computed (None: it is not)."""
@@ -99,7 +99,9 @@ class ReviewOps:
 
     async def _stored(self, row: GameRow) -> Review | None:
         found = await self.core.storage.get_review(row.id)
-        if found is None or found.action_count != row.action_count or found.budget != self.budget:
+        if found is None or found.action_count != row.action_count:
+            return None
+        if found.budget != self.budget(row.kind):  # the budget changed: computed again
             return None
         try:
             return Review.from_json(found.review)
@@ -138,7 +140,7 @@ class ReviewOps:
 
     async def _compute(self, row: GameRow) -> Review:
         record = await self.records.export_record(row.id)
-        budget = self.budget
+        budget = self.budget(row.kind)
         progress = self._progress.setdefault(row.id, Progress())
 
         def advance(done: int, total: int) -> None:

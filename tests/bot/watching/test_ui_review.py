@@ -16,7 +16,7 @@ from conftest import random_action
 from conftest_ui import PNG, UPLOAD_LIMIT, Table, at_once, attachment_bytes, said, simcord_bot
 
 from bot.storage import LeagueGame
-from bot.storage.faults import Faults, InjectedFault
+from bot.storage.faults import Faults, InjectedFault, Point
 
 #: The base game's short forced draw: the start tile and ten tiles (five turns each).
 DRAW = ["D", "U", "V", "E", "K", "B", "L", "J", "A", "N", "W"]
@@ -99,7 +99,7 @@ async def test_a_review_posts_accuracies_and_pictures_then_comes_from_storage(
     for name in ("alice", "bob"):
         assert re.search(rf"\*\*{name}\*\*: accuracy \d+%, [\d.]+ points lost per turn", text)
     stored = await manager.storage.get_review(game_id)
-    assert stored is not None and stored.budget == manager.reviews.budget
+    assert stored is not None and stored.budget == manager.reviews.budget("carcassonne")
     review = await manager.reviews.stored(game_id)
     assert review is not None
     assert len(pictures(simcord_env, first)) == len(review.costliest) > 0
@@ -114,7 +114,8 @@ async def test_a_review_posts_accuracies_and_pictures_then_comes_from_storage(
 
     stats = await alice.slash(table.channel, "carcassonne stats")
     message = stats.followups[-1] if stats.followups else stats.response
-    fields = {f.name: f.value for f in message.embeds[0].fields}
+    assert message is not None
+    fields = {f.name: f.value or "" for f in message.embeds[0].fields}
     assert re.match(
         r"Accuracy \d+%, [\d.]+ points lost per turn \(1 game reviewed\)", fields["Game reviews"]
     ), fields
@@ -157,7 +158,8 @@ async def test_a_failing_write_stores_no_half_review(simcord_env: simcord.Env) -
     await manager.reviews.review(game_id)
     calls = faults.disarm()
     at = calls.index("save_review") + 1
-    for point, landed in (("before", False), ("after", True)):
+    points: tuple[tuple[Point, bool], ...] = (("before", False), ("after", True))
+    for point, landed in points:
         async with storage.engine.transaction() as db:
             await db.execute("DELETE FROM review_seats WHERE game_id = ?", (game_id,))
             await db.execute("DELETE FROM reviews WHERE game_id = ?", (game_id,))
