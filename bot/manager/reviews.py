@@ -6,7 +6,9 @@ one decision per task). It is computed once and stored (tables ``reviews`` and
 ``review_seats``, one transaction): a second call reads it back, and calls on the same game
 while it is computed wait for that one computation (:meth:`ReviewOps.progress` tells how far it
 is). Only a finished game has a review: a running game's would tell the table the best moves of
-a game still played.
+a game still played. Several bot processes on one database may each compute the same game's
+review once: the same record and budget give the same review, and the last write replaces the
+first in one transaction.
 
 A **hint** is the expert's best turn for the player in turn of a practice game (one person
 against computer players, not a league game), decided by the computer players' workers

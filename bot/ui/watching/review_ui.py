@@ -107,16 +107,17 @@ async def show_review(interaction: discord.Interaction, row: GameRow) -> None:
     styles = images.seat_styles(row)
     lines = [tr("review_title", locale, game_id=row.id)]
     lines += player_lines(review, names, locale)
-    files = []
+    drawing = []
     for rank, index in enumerate(review.costliest, start=1):
         moment = review.moments[index]
         why = why_text(moment.reason, locale, names)
         lines.append(moment_line(moment, rank, names, locale, why))
-        files.append(
-            await images.review_file(
+        drawing.append(
+            images.review_file(
                 game, moment, locale, row.id, rank, why=why, names=names, styles=styles
             )
         )
+    files = list(await asyncio.gather(*drawing))  # the render workers draw them side by side
     if not review.costliest:
         lines.append(tr("review_flawless", locale))
     await interaction.edit_original_response(content="\n".join(lines), attachments=files)
