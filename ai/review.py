@@ -338,8 +338,8 @@ REASONS = (
     "best",  # the turn played was the best found
     "close",  # within ACCURATE_WITHIN points of it
     "stranded_follower",  # the turn put a follower on a feature no tile can ever complete
-    "missed_completion",  # the best turn completes the player's own feature: points
     "gave_points",  # the turn adds to or completes an opponent's feature: points
+    "missed_completion",  # the best turn completes the player's own feature: points
     "missed_figure",  # the best turn puts a figure where the turn played put none
     "kept_follower",  # the best turn keeps the figure the turn played put out
     "better_position",  # what the search sees beyond: the generic reason
@@ -380,7 +380,7 @@ def _effect(obs: Game, seat: int, actions: tuple[Action, ...]) -> _Effect:
                     if points > feature.get(player, (0, ""))[0]:
                         feature[player] = (points, event.feature)
         if isinstance(action, PlaceFigure) and action.figure in STRANDING:
-            stranded = _stranded(world, action)
+            stranded = stranded_feature(world, action)
     projected = world.projected_scores(consume=True)
     return _Effect(
         scored, {p: f for p, (_, f) in feature.items()}, projected, figure, stranded, joined
@@ -393,7 +393,7 @@ STRANDING = ("follower", "large_follower")
 COMPLETABLE = ("road", "city", "cloister")
 
 
-def _stranded(world: Game, action: PlaceFigure) -> str | None:
+def stranded_feature(world: Game, action: PlaceFigure) -> str | None:
     """The feature type ``action``'s figure stands on if no tile can ever complete it (an
     empty square it needs that no unplaced tile fits), else None."""
     placed = world.board.tiles.get((action.x, action.y))
@@ -463,20 +463,21 @@ def reason(
     mine, theirs = _effect(obs, seat, played), _effect(obs, seat, best)
     if mine.stranded is not None and theirs.stranded is None:
         return Reason("stranded_follower", {"feature": mine.stranded, "points": lost})
-    own_best, own_played = theirs.scored.get(seat, 0), mine.scored.get(seat, 0)
-    if own_best > own_played:
-        feature = theirs.scored_feature.get(seat, "")
-        return Reason("missed_completion", {"feature": feature, "points": own_best})
-    given = [
-        (mine.projected[p] - theirs.projected[p], p)
-        for p in range(len(mine.projected))
-        if p != seat and (p in mine.joined or mine.scored.get(p, 0) > theirs.scored.get(p, 0))
-    ]
+    given = []  # what the turn played gives each opponent more: scored now, or by the end
+    for player in range(len(mine.projected)):
+        scored = mine.scored.get(player, 0) - theirs.scored.get(player, 0)
+        if player != seat and (player in mine.joined or scored > 0):
+            later = mine.projected[player] - theirs.projected[player]
+            given.append((max(later, scored), player))
     if given:
         points, player = max(given)
         if points >= GIVEN_AT_LEAST:
             feature = mine.scored_feature.get(player) or mine.joined.get(player, "")
             return Reason("gave_points", {"feature": feature, "points": points, "player": player})
+    own_best, own_played = theirs.scored.get(seat, 0), mine.scored.get(seat, 0)
+    if own_best > own_played:
+        feature = theirs.scored_feature.get(seat, "")
+        return Reason("missed_completion", {"feature": feature, "points": own_best})
     if theirs.figure is not None and mine.figure is None:
         return Reason("missed_figure", {"points": lost})
     if mine.figure is not None and theirs.figure is None:
