@@ -118,6 +118,12 @@ class HintNotHere(ManagerError):
     key = "hint_not_practice"
 
 
+class HintAfterTile(ManagerError):
+    """A hint asked once the turn's tile is placed: a hint is a whole turn, tile first."""
+
+    key = "hint_after_tile"
+
+
 class HintUnavailable(ManagerError):
     """The expert could not decide the hint in time (its workers are busy)."""
 

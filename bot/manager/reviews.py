@@ -25,11 +25,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from ai.review import Review, summarise
-from bot.errors import HintNotHere, HintUnavailable, NotActive, ReviewAbandoned, ReviewNotReady
+from bot.errors import (
+    HintAfterTile,
+    HintNotHere,
+    HintUnavailable,
+    NotActive,
+    ReviewAbandoned,
+    ReviewNotReady,
+)
 from bot.manager.base import ManagerBase
 from bot.manager.records import RecordsOps
 from bot.review_pool import ReviewWorkers
 from bot.storage import GameRow, ReviewSeat, StoredReview
+from engine import Phase
 
 log = logging.getLogger(__name__)
 
@@ -171,6 +179,8 @@ class ReviewOps:
             game = live.game.fork()
         if game.finished:
             raise NotActive(game_id=game_id)
+        if game.decision.phase is not Phase.TILE:  # the tile is down: the turn is half played
+            raise HintAfterTile(game_id=game_id)
         seat, turn = game.decision.player, game.turn
         record = game.record()
         # The computer players' path: the expert decides each step from the seat's observation.

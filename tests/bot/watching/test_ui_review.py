@@ -15,8 +15,10 @@ import simcord
 from conftest import random_action
 from conftest_ui import PNG, UPLOAD_LIMIT, Table, at_once, attachment_bytes, said, simcord_bot
 
+from bot.manager import COMPUTER
 from bot.storage import LeagueGame
 from bot.storage.faults import Faults, InjectedFault, Point
+from engine import Pass
 
 #: The base game's short forced draw: the start tile and ten tiles (five turns each).
 DRAW = ["D", "U", "V", "E", "K", "B", "L", "J", "A", "N", "W"]
@@ -200,7 +202,20 @@ async def test_a_hint_shows_the_player_in_turn_a_move_in_a_practice_game_only(
     other = await bob.slash(table.thread(), "carcassonne review", game=game_id, hint=True)
     assert other.ephemeral and any(f"not playing in game #{game_id}" in t for t in said(other))
 
-    # The same table as a league's game: rated, no hint.
+    # Once the tile is down, the turn is half played: no hint for the rest of it.
+    placed = await manager.play_turn(
+        game_id, alice.id, view.placements[0], turn=view.turn, phase=view.phase
+    )
+    assert placed.view.user_id == alice.id and placed.view.phase == "figure"
+    late = await alice.slash(table.thread(), "carcassonne review", hint=True)
+    assert any("A hint is a whole turn, tile first" in t for t in said(late)), said(late)
+    await manager.play_turn(game_id, alice.id, Pass(), turn=view.turn, phase="figure")
+
+    # The same table as a league's game: rated, no hint (asked on alice's next turn).
+    now = await manager.decision(game_id)
+    while now.user_id != alice.id:
+        assert not now.finished
+        now = (await manager.play_turn(game_id, COMPUTER, turn=now.turn)).view
     league = await manager.leagues.create_league(
         table.guild.id, table.channel.id, alice.id, "Spring", admin=True
     )
