@@ -4,20 +4,24 @@ games only."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import itertools
 import random
 import re
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import discord
 import pytest
 import simcord
-from conftest import random_action
+from conftest import play_random, random_action, started_game
 from conftest_ui import PNG, UPLOAD_LIMIT, Table, at_once, attachment_bytes, said, simcord_bot
 
-from bot.manager import COMPUTER
+from bot.manager import COMPUTER, GameManager
 from bot.storage import LeagueGame
 from bot.storage.faults import Faults, InjectedFault, Point
+from bot.ui.watching import review_ui
 from engine import Pass
 
 #: The base game's short forced draw: the start tile and ten tiles (five turns each).
@@ -236,3 +240,47 @@ async def test_a_hint_is_refused_in_a_game_between_people(simcord_env: simcord.E
 
 
 __all__ = ["simcord_bot"]  # the fixture simcord_env needs
+
+
+class Answer:
+    """An interaction's answer as the review edits it: each edit's text and when it came."""
+
+    def __init__(self, manager: Any) -> None:
+        self.client = SimpleNamespace(manager=manager)
+        self.edits: list[tuple[float, str]] = []
+
+    async def edit_original_response(self, *, content: str) -> None:
+        self.edits.append((asyncio.get_running_loop().time(), content))
+
+
+async def test_the_progress_is_edited_at_most_every_few_seconds(
+    manager: GameManager, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Decisions done every 10 ms for 0.3 s: the answer shows the progress, edited no more
+    often than PROGRESS_EVERY (here 0.1 s), never twice the same."""
+    every = 0.1
+    monkeypatch.setattr(review_ui, "PROGRESS_EVERY", every)
+    view = await started_game(manager, seed=2)
+    rng = random.Random(1)
+    while not view.finished:
+        view = (await play_random(manager, view, rng)).view
+
+    async def slow(record: Any, budget: int, progress: Any) -> tuple[()]:
+        for done in range(31):
+            progress(done, 30)
+            await asyncio.sleep(0.01)
+        return ()
+
+    monkeypatch.setattr(manager.reviews.workers, "review", slow)
+    answer = Answer(manager)
+    row = await manager.game(view.game_id)
+    review = await review_ui._computed(cast(Any, answer), row, "en")
+    assert review.moments == ()
+    times = [t for t, _ in answer.edits]
+    texts = [text for _, text in answer.edits]
+    assert 2 <= len(texts) <= 4, texts
+    assert all(b - a >= every * 0.9 for a, b in itertools.pairwise(times)), times
+    assert len(set(texts)) == len(texts)
+    assert all(
+        re.search(rf"Reviewing game #{row.id}: \d+ of 30 decisions valued", t) for t in texts
+    )
