@@ -16,9 +16,19 @@ import discord
 import pytest
 import simcord
 from conftest import play_random, random_action, started_game
-from conftest_ui import PNG, UPLOAD_LIMIT, Table, at_once, attachment_bytes, said, simcord_bot
+from conftest_ui import (
+    PNG,
+    REVIEW_BUDGET,
+    UPLOAD_LIMIT,
+    Table,
+    at_once,
+    attachment_bytes,
+    said,
+    simcord_bot,
+)
 
 from bot.manager import COMPUTER, GameManager
+from bot.review_pool import ReviewWorkers
 from bot.storage import LeagueGame
 from bot.storage.faults import Faults, InjectedFault, Point
 from bot.ui.watching import review_ui
@@ -153,30 +163,40 @@ async def test_a_private_games_review_only_to_its_players_and_none_to_another_se
     assert f"Review of game #{game_id}" in said(allowed)[-1]
 
 
-async def test_a_failing_write_stores_no_half_review(simcord_env: simcord.Env) -> None:
-    table = Table(simcord_env, players=2)
-    game_id = await short_game(table)
-    await play_out(table, game_id)
-    manager = table.bot.manager
-    storage = manager.storage
-    faults = Faults(storage)
-    faults.arm()
-    await manager.reviews.review(game_id)
-    calls = faults.disarm()
-    at = calls.index("save_review") + 1
-    points: tuple[tuple[Point, bool], ...] = (("before", False), ("after", True))
-    for point, landed in points:
-        async with storage.engine.transaction() as db:
-            await db.execute("DELETE FROM review_seats WHERE game_id = ?", (game_id,))
-            await db.execute("DELETE FROM reviews WHERE game_id = ?", (game_id,))
-        faults.arm(at, point)
-        with pytest.raises(InjectedFault):
-            await manager.reviews.review(game_id)
-        faults.disarm()
-        assert (await storage.get_review(game_id) is not None) is landed, point
-        seats = await storage.review_seats_of([game_id])
-        assert bool(seats) is landed, point
-    assert await manager.reviews.stored(game_id) is not None
+async def test_a_failing_write_stores_no_half_review(database: str) -> None:
+    """The review and its seats' figures are one write: failing before it leaves neither,
+    failing after it (the answer lost) leaves both (on every storage engine)."""
+    manager = await GameManager.open(
+        database, reviews=ReviewWorkers(workers=0), review_budget=REVIEW_BUDGET
+    )
+    try:
+        view = await started_game(manager, seed=4)
+        rng = random.Random(2)
+        for _ in range(12):
+            view = (await play_random(manager, view, rng)).view
+        await manager.resign(view.game_id, view.user_id or 0)  # the other wins: finished
+        game_id = view.game_id
+        assert (await manager.game(game_id)).status == "finished"
+        storage = manager.storage
+        faults = Faults(storage)
+        faults.arm()
+        await manager.reviews.review(game_id)
+        calls = faults.disarm()
+        at = calls.index("save_review") + 1
+        points: tuple[tuple[Point, bool], ...] = (("before", False), ("after", True))
+        for point, landed in points:
+            async with storage.engine.transaction() as db:
+                await db.execute("DELETE FROM review_seats WHERE game_id = ?", (game_id,))
+                await db.execute("DELETE FROM reviews WHERE game_id = ?", (game_id,))
+            faults.arm(at, point)
+            with pytest.raises(InjectedFault):
+                await manager.reviews.review(game_id)
+            faults.disarm()
+            assert (await storage.get_review(game_id) is not None) is landed, point
+            assert bool(await storage.review_seats_of([game_id])) is landed, point
+        assert await manager.reviews.stored(game_id) is not None
+    finally:
+        await manager.close()
 
 
 async def practice(table: Table) -> int:
