@@ -26,6 +26,9 @@ class FamilyPictures:
     phone: Callable[..., Any] | None = None
     end: Callable[..., Image.Image] | None = None
     palette_sheet: Callable[[], Image.Image] | None = None
+    #: A reviewed move's part of the board (:mod:`renderer.review`): (game after the move's
+    #: tile, figures to draw, the move's squares, window, options) -> the window's squares.
+    review: Callable[..., Image.Image] | None = None
     #: The end table's categories in order, with their words: options -> (order, labels).
     categories: Callable[[Any], tuple[Sequence[str], Mapping[str, str]]] | None = None
 
@@ -81,7 +84,8 @@ PIECES: dict[str, FamilyPieces] = {}
 
 
 def register_pictures(family: str, **hooks: Any) -> None:
-    """Set some of ``family``'s pictures (``board``, ``phone``, ``end``, ``palette_sheet``)."""
+    """Set some of ``family``'s pictures (``board``, ``phone``, ``end``, ``palette_sheet``,
+    ``review``...)."""
     _PICTURES[family] = dataclasses.replace(_PICTURES.get(family, FamilyPictures()), **hooks)
 
 

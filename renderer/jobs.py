@@ -27,6 +27,7 @@ from renderer.phone import TileCard, turn_picture
 from renderer.recent import RecentGames
 from renderer.render import render_board, render_figure_spots, render_preview
 from renderer.replay import REPLAY_LIMIT, render_replay
+from renderer.review import MomentData, moment_picture
 from renderer.stats import stats_picture
 from renderer.steps import hand_picture, step_picture, wagon_picture
 from renderer.tiles_left import tiles_left_picture
@@ -67,6 +68,14 @@ class Job:
       ``record`` is empty: no game is rebuilt.
     - ``replay``: the animated replay of the whole record (:mod:`renderer.replay`): WebP bytes,
       not PNG; ``extra["max_bytes"]`` (optional) is the size it must stay under.
+    - ``review``: one reviewed decision, the move played beside the best move
+      (:func:`renderer.review.moment_picture`), drawn from ``record`` replayed up to the
+      decision, in ``options.lang``: ``extra["moment"]`` (the decision as
+      :meth:`renderer.review.MomentData.to_json` writes it: ``index``, ``turn``, ``seat``,
+      ``played`` and ``best`` as record actions, ``played`` empty for a hint, ``played_value``,
+      ``best_value``, ``loss``), ``extra["why"]`` (the sentence, already translated) and
+      ``extra["names"]`` (optional: the players' names by seat);
+      :func:`renderer.review.moment_extra` makes that ``extra``.
     - ``viewer``: the browser viewer page of the whole record (:mod:`renderer.viewer`): UTF-8
       HTML bytes, not PNG, with the game, its tile art and its figures embedded.
 
@@ -84,8 +93,8 @@ class Job:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
-#: Kinds drawn from their plain data alone, without a game.
-PLAIN = ("stats",)
+#: Kinds drawn from their plain data alone (a review from its record), without a game built.
+PLAIN = ("stats", "review")
 #: The games this process drew lately, so that a game's next picture replays only its new moves.
 RECENT = RecentGames()
 
@@ -103,6 +112,19 @@ def draw(game: Game | None, job: Job) -> tuple[bytes, tuple[str, ...]]:
     of :data:`PLAIN`): the same in a thread or a worker."""
     if job.kind == "stats":
         return encode_png(stats_picture(job.extra, job.options), full_colour=True), ()
+    if job.kind == "review":
+        moment = MomentData.from_json(job.extra["moment"])
+        names = job.extra.get("names")
+        with pal.seat_styles(job.styles):
+            picture = moment_picture(
+                job.record,
+                moment,
+                job.options.lang,
+                why=str(job.extra.get("why", "")),
+                names=None if names is None else tuple(names),
+                options=job.options,
+            )
+        return picture, ()
     if game is None:
         raise ValueError(f"the picture {job.kind!r} needs a game")
     tried = job.extra.get("tried")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
@@ -94,8 +94,10 @@ def draw_castle(
     spot_labels: tuple[Pos, Mapping[SpotKey, str]] | None = None,
     feature_labels: Mapping[FeatureKey, str] | None = None,
     measures: Measures | None = None,
+    figures: Iterable[Figure] | None = None,
 ) -> tuple[Image.Image, Frame]:
-    """The castle with its walls, track, tiles and figures (no players strip)."""
+    """The castle with its walls, track, tiles and figures (no players strip); ``figures``
+    drawn instead of the game's (a reviewed move's)."""
     track = castle_track()
     interior = game.geometry.interior
     frame = make_frame(track, interior, options)
@@ -128,7 +130,8 @@ def draw_castle(
     for player, palace in enumerate(game.palaces):
         if palace is not None:
             _palace(image, frame, game, player, palace.where, palace.tiles)
-    for figure in sorted(game.figures(), key=lambda f: (f.pos[1], f.pos[0])):
+    shown = game.figures() if figures is None else figures
+    for figure in sorted(shown, key=lambda f: (f.pos[1], f.pos[0])):
         under = tiles.get(figure.pos)
         if under is None:
             continue

@@ -8,7 +8,7 @@ tiles are a reconstruction.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
@@ -33,6 +33,7 @@ from renderer.options import RenderOptions
 if TYPE_CHECKING:
     from engine import Game, PlaceTile
     from engine.castle.game import CastleGame
+    from engine.core.board import Figure
     from renderer.phone import PhonePicture, TileCard
 
 
@@ -317,6 +318,34 @@ def castle_phone_picture(
     return PhonePicture(image, measures, None, hidden)
 
 
+def castle_review_region(
+    game: Game,
+    figures: Sequence[Figure],
+    squares: Sequence[Pos],
+    window: tuple[int, int, int, int],
+    options: RenderOptions,
+) -> Image.Image:
+    """A reviewed move's part of the castle (:mod:`renderer.review`): the squares of
+    ``window``, its tile framed, ``figures`` on it."""
+    import dataclasses
+
+    opts = dataclasses.replace(options, max_side=100_000, figure_scale=1.6)
+    board, frame = draw_castle(_castle(game), opts, figures=figures)
+    wx, wy, wc, wr = window
+    x0, y0, _, _ = frame.box((wx, wy))
+    # The window's squares where the picture has them: the rest (beyond the walls) is left
+    # as the background, so that each square lies where the window puts it.
+    region = Image.new("RGB", (wc * frame.tile, wr * frame.tile), pal.BACKGROUND)
+    box = (
+        max(0, x0),
+        max(0, y0),
+        min(board.width, x0 + wc * frame.tile),
+        min(board.height, y0 + wr * frame.tile),
+    )
+    region.paste(board.crop(box), (box[0] - x0, box[1] - y0))
+    return region
+
+
 def _legend_samples() -> dict[str, Callable[[str, int], Image.Image]]:
     """The Castle's marks for the help's legend (:mod:`renderer.legend`), as its pictures draw
     them: a seat's subject, each subject's role, the palace, a score marker, a wall tile and a
@@ -353,4 +382,5 @@ families.register_pictures(
     phone=castle_phone_picture,
     end=castle_end_picture,
     categories=lambda options: (CATEGORIES, category_names(options)),
+    review=castle_review_region,
 )
