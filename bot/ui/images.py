@@ -42,6 +42,7 @@ from renderer.jobs import Job
 from renderer.options import RenderOptions
 from renderer.phone import TileCard
 from renderer.replay import REPLAY_LIMIT
+from renderer.review import moment_extra
 
 if TYPE_CHECKING:
     from ai.review import Moment
@@ -310,7 +311,7 @@ async def stats_file(data: Mapping[str, Any], lang: str) -> discord.File:
 
 
 async def review_file(
-    game: Game,
+    record: Mapping[str, Any],
     moment: Moment,
     lang: str,
     game_id: int,
@@ -320,9 +321,10 @@ async def review_file(
     names: Sequence[str],
     styles: Sequence[int] = (),
 ) -> discord.File:
-    """One reviewed decision (:mod:`renderer.review`): the board before it with the move played
-    beside the best, and ``why`` under them; a moment with nothing played (a hint) shows the
-    best move alone. ``rank``: the costliest decisions' order (0 for a hint)."""
-    extra = {"moment": moment, "why": why, "names": tuple(names)}
-    job = Job("review", game.record(), RenderOptions(lang=lang), tuple(styles), extra=extra)
-    return (await _picture(f"carcassonne-{game_id}-review-{rank}.png", game, job))[0]
+    """One reviewed decision of the game of ``record`` (:mod:`renderer.review`): the board
+    before it with the move played beside the best, and ``why`` under them; a moment with
+    nothing played (a hint) shows the best move alone. ``rank``: the costliest decisions'
+    order (0 for a hint). Drawn from the record by a render worker (or a thread)."""
+    extra = moment_extra(moment, why=why, names=names)
+    job = Job("review", record, RenderOptions(lang=lang), tuple(styles), extra=extra)
+    return (await _picture(f"carcassonne-{game_id}-review-{rank}.png", None, job))[0]

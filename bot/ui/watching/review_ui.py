@@ -103,7 +103,7 @@ async def show_review(interaction: discord.Interaction, row: GameRow) -> None:
     if review is None:
         review = await _computed(interaction, row, locale)
     names = list(player_names(row.seats))
-    game = await manager.engine_copy(row.id)
+    record = (await manager.engine_copy(row.id)).record()
     styles = images.seat_styles(row)
     lines = [tr("review_title", locale, game_id=row.id)]
     lines += player_lines(review, names, locale)
@@ -114,7 +114,7 @@ async def show_review(interaction: discord.Interaction, row: GameRow) -> None:
         lines.append(moment_line(moment, rank, names, locale, why))
         drawing.append(
             images.review_file(
-                game, moment, locale, row.id, rank, why=why, names=names, styles=styles
+                record, moment, locale, row.id, rank, why=why, names=names, styles=styles
             )
         )
     files = list(await asyncio.gather(*drawing))  # the render workers draw them side by side
@@ -155,6 +155,11 @@ async def show_hint(interaction: discord.Interaction, row: GameRow) -> None:
     hint = await manager.reviews.hint(row.id)
     names = list(player_names(row.seats))
     game = await manager.engine_copy(row.id)
+    if not game.hand_mode:  # what the table has seen, no seed: the picture draws from that
+        game = await manager.records.public_copy(row.id)
+    # (A tactical hand's move names the player's own tile, which only the real game holds;
+    # the picture shows the board and that move, nothing of the stack or others' hands.)
+    record = game.record()
     # Only the best move: nothing was played yet (the picture shows the board and that move).
     moment = Moment(
         index=hint.index,
@@ -169,7 +174,7 @@ async def show_hint(interaction: discord.Interaction, row: GameRow) -> None:
     )
     why = tr("hint_why", locale)
     file = await images.review_file(
-        game, moment, locale, row.id, 0, why=why, names=names, styles=images.seat_styles(row)
+        record, moment, locale, row.id, 0, why=why, names=names, styles=images.seat_styles(row)
     )
     text = tr("hint_shown", locale, game_id=row.id, turn=hint.turn + 1)
     await interaction.edit_original_response(content=text, attachments=[file])
