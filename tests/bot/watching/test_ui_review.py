@@ -27,6 +27,7 @@ from conftest_ui import (
     simcord_bot,
 )
 
+from bot.app import Settings
 from bot.manager import COMPUTER, GameManager
 from bot.review_pool import ReviewWorkers
 from bot.storage import LeagueGame
@@ -304,3 +305,14 @@ async def test_the_progress_is_edited_at_most_every_few_seconds(
     assert all(
         re.search(rf"Reviewing game #{row.id}: \d+ of 30 decisions valued", t) for t in texts
     )
+
+
+def test_the_review_workers_and_budget_are_read_from_the_environment() -> None:
+    base = {"DISCORD_TOKEN": "token"}
+    default = Settings.from_env(base)
+    assert (default.review_workers, default.review_budget) == (1, None)
+    chosen = Settings.from_env({**base, "REVIEW_WORKERS": "2", "REVIEW_BUDGET": "500"})
+    assert (chosen.review_workers, chosen.review_budget) == (2, 500)
+    for name, bad in (("REVIEW_WORKERS", "65"), ("REVIEW_WORKERS", "two"), ("REVIEW_BUDGET", "0")):
+        with pytest.raises(SystemExit, match=f"{name} must be a number"):
+            Settings.from_env({**base, name: bad})
