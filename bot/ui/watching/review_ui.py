@@ -128,7 +128,8 @@ async def _computed(interaction: discord.Interaction, row: GameRow, locale: str)
     its progress at most every :data:`PROGRESS_EVERY` seconds meanwhile."""
     manager = bot_of(interaction).manager
     task = asyncio.ensure_future(manager.reviews.review(row.id))
-    shown: tuple[int, int | None] | None = None
+    await interaction.edit_original_response(content=tr("review_starting", locale, game_id=row.id))
+    shown: tuple[int, int | None] = (0, None)
     while True:
         done, _ = await asyncio.wait({task}, timeout=PROGRESS_EVERY)
         if done:

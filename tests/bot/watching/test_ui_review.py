@@ -277,8 +277,9 @@ class Answer:
 async def test_the_progress_is_edited_at_most_every_few_seconds(
     manager: GameManager, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Decisions done every 10 ms for 0.3 s: the answer shows the progress, edited no more
-    often than PROGRESS_EVERY (here 0.1 s), never twice the same."""
+    """Decisions done every 10 ms for 0.3 s: the answer says at once that the review started,
+    then shows its progress, edited no more often than PROGRESS_EVERY (here 0.1 s), never
+    twice the same."""
     every = 0.1
     monkeypatch.setattr(review_ui, "PROGRESS_EVERY", every)
     view = await started_game(manager, seed=2)
@@ -299,6 +300,8 @@ async def test_the_progress_is_edited_at_most_every_few_seconds(
     assert review.moments == ()
     times = [t for t, _ in answer.edits]
     texts = [text for _, text in answer.edits]
+    assert texts[0] == f"📋 Reviewing game #{row.id}: counting its decisions…"
+    texts = texts[1:]
     assert 2 <= len(texts) <= 4, texts
     assert all(b - a >= every * 0.9 for a, b in itertools.pairwise(times)), times
     assert len(set(texts)) == len(texts)
