@@ -3,7 +3,12 @@ expert finds (:meth:`ai.expert.ExpertPlayer.appraise`, at a fixed budget, so tha
 always gives the same review), in points of expected final margin.
 
 This module holds the review's data (what the bot stores, shows and counts in statistics) and
-its JSON form; :func:`review` computes it (see its docstring).
+its JSON form, and computes it: :func:`decisions` lists a record's tile decisions,
+:func:`appraise_at` values one (a picklable call, for worker processes), :func:`review` values
+them all (in a process pool with ``jobs``) and :func:`summarise` counts them;
+:func:`reason` says why the best turn was better and :func:`reason_text` words it.
+Each decision is valued from what its player could see then (:func:`ai.observation.observe`),
+by :func:`reviewer`, the expert at :data:`REVIEW_BUDGET` positions with its wall-time guard off.
 
 - A **moment** is one tile decision: the whole turn played (the tile and the figure step the
   same player took right after it, as record actions), the best whole turn found, both values,
@@ -498,13 +503,14 @@ def reason_text(reason: Reason, locale: str, names: Sequence[str]) -> str:
         seat = int(params["player"])
         params["player"] = names[seat] if 0 <= seat < len(names) else str(seat + 1)
     if "points" in params:
-        params["points"] = _number(float(params["points"]), locale)
+        params["points"] = _number(params["points"], locale)
     return catalogs.text("review", reason.key, locale, **params)
 
 
-def _number(value: float, locale: str) -> str:
-    """A number of points as the language writes it (one decimal at most)."""
-    shown = f"{value:.0f}" if abs(value - round(value)) < 0.05 else f"{value:.1f}"
+def _number(value: Any, locale: str) -> str:
+    """Points as the language writes them: points scored (an int) whole, points of margin (a
+    float) with one decimal."""
+    shown = str(value) if isinstance(value, int) else f"{float(value):.1f}"
     return shown.replace(".", ",") if catalogs.language(locale) != "en" else shown
 
 

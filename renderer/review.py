@@ -208,6 +208,15 @@ def window_around(squares: Sequence[Pos]) -> Window:
     )
 
 
+def windows_for(squares: Sequence[Pos]) -> list[Window]:
+    """The parts of the board a move shows: one around all its squares when they fit within
+    :data:`SHARED`, else one around each (a bonus tile placed far from the turn's tile)."""
+    whole = window_around(squares)
+    if whole[2] <= SHARED[0] and whole[3] <= SHARED[1]:
+        return [whole]
+    return [window_around([pos]) for pos in squares]
+
+
 def board_region(move: Move, window: Window, options: RenderOptions) -> Image.Image:
     """The squares of ``window`` with ``move`` on them, :data:`renderer.phone.WIDTH` wide at
     most (the family's own board through its ``review`` hook)."""
@@ -281,6 +290,19 @@ def _title(family: str, seat: int, name: str, turn: int, lang: str) -> Image.Ima
     return image
 
 
+def _boards(move: Move, windows: Sequence[Window], options: RenderOptions) -> Image.Image:
+    """The parts of the board ``move`` shows, one under the other."""
+    drawn = [board_region(move, window, options) for window in windows]
+    width = max(d.width for d in drawn)
+    height = sum(d.height for d in drawn) + PAD * (len(drawn) - 1)
+    image = Image.new("RGB", (width, height), pal.BACKGROUND)
+    y = 0
+    for part in drawn:
+        image.paste(part, ((width - part.width) // 2, y))
+        y += part.height + PAD
+    return image
+
+
 def _panel(heading: str, ink: pal.RGB, board: Image.Image) -> Image.Image:
     size = round(TEXT * 1.1)
     head = _text_part(_lines(heading, size), size, ink, gap=12)
@@ -307,25 +329,21 @@ def moment_image(
     name = players[moment.seat] if 0 <= moment.seat < len(players) else str(moment.seat + 1)
     best = play_move(before, moment.seat, moment.best)
     played = play_move(before, moment.seat, moment.played) if moment.played else None
-    shared = window_around([*best.squares, *(played.squares if played else ())])
     family = before.setup.game
     parts = [_title(family, moment.seat, name, moment.turn, lang)]
     small = max(TEXT, least_font(WIDTH))
     if played is None:
-        window = window_around(best.squares)
         heading = word(lang, "hint", value=points(moment.best_value, lang))
-        parts.append(_panel(heading, BEST_INK, board_region(best, window, options)))
+        parts.append(_panel(heading, BEST_INK, _boards(best, windows_for(best.squares), options)))
     else:
-        together = shared[2] <= SHARED[0] and shared[3] <= SHARED[1]
-        windows = (
-            (shared, shared)
-            if together
-            else (window_around(played.squares), window_around(best.squares))
-        )
+        shared = window_around([*played.squares, *best.squares])
+        fits = shared[2] <= SHARED[0] and shared[3] <= SHARED[1]
         heading = word(lang, "played", value=points(moment.played_value, lang))
-        parts.append(_panel(heading, PLAYED_INK, board_region(played, windows[0], options)))
+        seen = [shared] if fits else windows_for(played.squares)
+        parts.append(_panel(heading, PLAYED_INK, _boards(played, seen, options)))
         heading = word(lang, "best", value=points(moment.best_value, lang))
-        parts.append(_panel(heading, BEST_INK, board_region(best, windows[1], options)))
+        seen = [shared] if fits else windows_for(best.squares)
+        parts.append(_panel(heading, BEST_INK, _boards(best, seen, options)))
         lost = word(lang, "lost", value=points(moment.loss, lang, signed=False))
         parts.append(_text_part(_lines(lost, round(TEXT * 1.1)), round(TEXT * 1.1)))
     if why.strip():

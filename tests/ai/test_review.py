@@ -176,6 +176,8 @@ def test_every_reason_reads_in_every_language() -> None:
     assert texts["fr"]["gave_points"] == "Votre coup fait gagner 6 points à Bob avec la ville."
     assert texts["de"]["stranded_follower"].endswith("die Straße je fertigstellen.")
     assert "4,2 Punkte" in reason_text(Reason("close", {"points": 4.2}), "de", ())
+    one = reason_text(Reason("close", {"points": 1.0}), "en", ())
+    assert one == "Only 1.0 points behind the best turn."
     assert "0,6" in texts["fr"]["close"] and "0.6" in texts["en"]["close"]
     for locale, by_key in texts.items():
         assert len(set(by_key.values())) == len(REASONS), locale
@@ -203,3 +205,16 @@ def test_the_review_budget_switches_the_expert_s_guard_off() -> None:
     expert = review_module.reviewer(REVIEW_BUDGET)
     assert expert.budget == REVIEW_BUDGET and expert.guard_seconds == float("inf")
     assert review_module.budget_of({"game": "castle"}) == review_module.REVIEW_BUDGETS["castle"]
+
+
+def test_a_decision_is_valued_from_what_its_player_saw_not_the_tiles_still_face_down() -> None:
+    record, index = planted(4, 24, declines_own_city)
+    number = next(d.number for d in decisions(record) if d.index == index)
+    cut = {**record, "actions": record["actions"][: index + 2]}
+    draw = list(record["draw"])
+    seen = number + 2  # the start tile and one tile per decision so far, this one's included
+    hidden = draw[seen:]
+    shuffled = hidden[::-1]
+    assert shuffled != hidden
+    other = {**cut, "draw": draw[:seen] + shuffled, "seed": record["seed"] + 1}
+    assert appraise_at(other, number, BUDGET) == appraise_at(cut, number, BUDGET)

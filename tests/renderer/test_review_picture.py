@@ -35,6 +35,7 @@ from renderer.review import (
     moment_picture,
     play_move,
     window_around,
+    windows_for,
     word,
 )
 
@@ -224,6 +225,16 @@ def test_the_review_job_draws_the_same_picture() -> None:
     assert hint["moment"]["played"] == []
     drawn, _ = jobs.run(Job("review", record, RenderOptions(lang="fr"), extra=hint))
     assert decode(drawn).height < decode(png).height
+
+
+def test_a_move_shows_its_squares_together_or_each_apart() -> None:
+    """Squares near each other share one part of the board, at least 5 by 3 around them; a
+    tile far from the turn's other tile (a bonus tile) gets its own part: no picture grows
+    as tall as the board between them."""
+    assert windows_for([(0, 0)]) == [(-2, -1, 5, 3)]
+    assert windows_for([(0, 0), (1, 1)]) == [(-1, -1, 5, 4)]
+    far = windows_for([(0, 1), (0, -6)])
+    assert far == [window_around([(0, 1)]), window_around([(0, -6)])]
 
 
 def test_a_move_that_places_no_tile_is_refused() -> None:
