@@ -124,6 +124,11 @@ class Settings:
     art_cache: str | None = None
     #: Render worker processes for every picture (0: threads of the bot's process).
     render_workers: int = 0
+    #: Worker processes computing game reviews, one decision per task (0: one thread of the
+    #: bot's process).
+    review_workers: int = 1
+    #: The expert's positions per decision of a review (None: ``ai.review.REVIEW_BUDGET``).
+    review_budget: int | None = None
     #: Games kept in memory, ready to move without a replay (see bot.live.LIVE_GAMES).
     live_games: int = LIVE_GAMES
     #: The address of the hosted viewer page (``python -m renderer viewer``): ``/carcassonne
@@ -180,6 +185,12 @@ class Settings:
         from bot.render_pool import default_workers
 
         render_workers = int(renders) if renders else default_workers()
+        reviews = env.get("REVIEW_WORKERS", "1").strip() or "1"
+        if not reviews.isdigit() or int(reviews) > 64:
+            raise SystemExit(f"REVIEW_WORKERS must be a number from 0 to 64, got {reviews!r}")
+        budget = env.get("REVIEW_BUDGET", "").strip()
+        if budget and (not budget.isdigit() or not 1 <= int(budget) <= 1_000_000):
+            raise SystemExit(f"REVIEW_BUDGET must be a number from 1 to 1000000, got {budget!r}")
         live = env.get("LIVE_GAMES", "").strip() or str(LIVE_GAMES)
         if not live.isdigit() or not 1 <= int(live) <= 1_000_000:
             raise SystemExit(f"LIVE_GAMES must be a number from 1 to 1000000, got {live!r}")
@@ -201,6 +212,8 @@ class Settings:
             activity=activity_of(env),
             art_cache=art_cache,
             render_workers=render_workers,
+            review_workers=int(reviews),
+            review_budget=int(budget) if budget else None,
             live_games=int(live),
             token=token,
             database=database_of(env),
@@ -313,6 +326,7 @@ class CarcassonneBot(discord.AutoShardedClient):
     async def setup_hook(self) -> None:
         from bot.computers import ComputerPlayers
         from bot.manager import GameManager
+        from bot.review_pool import ReviewWorkers
         from bot.storage.backends import open_storage
         from bot.ui import install
         from bot.ui.turn.computer_turns import ComputerTurns
@@ -328,6 +342,8 @@ class CarcassonneBot(discord.AutoShardedClient):
             self._storage,
             clock=discord_clock,
             computers=computers,
+            reviews=ReviewWorkers(self.settings.review_workers),
+            review_budget=self.settings.review_budget,
             cache_size=self.settings.live_games,
         )
         self.computer_turns = ComputerTurns(self, pace=self.settings.computer_pace)

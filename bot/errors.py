@@ -100,6 +100,36 @@ class GameOver(ManagerError):
     key = "game_over"
 
 
+class ReviewNotReady(ManagerError):
+    """A review asked of a game still running: it comes when the game ends."""
+
+    key = "review_running"
+
+
+class ReviewAbandoned(ManagerError):
+    """A review asked of a game that was stopped before its end: only finished games have one."""
+
+    key = "review_abandoned"
+
+
+class HintNotHere(ManagerError):
+    """A hint asked outside a practice game (one person against computers, not a league game)."""
+
+    key = "hint_not_practice"
+
+
+class HintAfterTile(ManagerError):
+    """A hint asked once the turn's tile is placed: a hint is a whole turn, tile first."""
+
+    key = "hint_after_tile"
+
+
+class HintUnavailable(ManagerError):
+    """The expert could not decide the hint in time (its workers are busy)."""
+
+    key = "hint_unavailable"
+
+
 class AlreadyJoined(ManagerError):
     key = "already_joined"
 

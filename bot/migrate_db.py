@@ -1,12 +1,12 @@
 """``python -m bot migrate-db --to postgresql://...``: move a SQLite database to PostgreSQL.
 
 Everything is copied (games, seats, action logs, deadlines, votes, settings, dashboards,
-followers, leagues with their seasons, members, results and log) in one transaction on the
-target, then checked in that same transaction before it commits: every table must hold the same
-rows on both sides, and every started game is replayed from its record on both sides and must
-reach the same state. Any difference rolls the whole copy back and prints what differs; the
-SQLite file is only read. The target must be empty (a database just created, or one the bot has
-only migrated).
+followers, leagues with their seasons, members, results and log, game reviews) in one
+transaction on the target, then checked in that same transaction before it commits: every table
+must hold the same rows on both sides, and every started game is replayed from its record on
+both sides and must reach the same state. Any difference rolls the whole copy back and prints
+what differs; the SQLite file is only read. The target must be empty (a database just created,
+or one the bot has only migrated).
 """
 
 from __future__ import annotations
@@ -50,6 +50,8 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("league_placings", "result_id, seat"),
     ("league_audit", "id"),
     ("forgotten", "number"),
+    ("reviews", "game_id"),
+    ("review_seats", "game_id, seat"),
 )
 #: Tables whose ids come from an identity column: its sequence goes on after the copied ids.
 IDENTITIES = (

@@ -117,6 +117,19 @@ POLICY: dict[str, Rule] = {
         "the game's record; while it runs, its position (what the table has seen, no seed)"
     ),
     "carcassonne rules": see("the rules and the game's options"),
+    "carcassonne review": rule(
+        G,
+        EVERYONE,
+        "a finished game's review: accuracies, points lost, the costliest moves beside the best "
+        "(a running game is refused: it would show best moves while the game is played)",
+        "players_only",
+        private={PLAYER},
+    ),
+    "carcassonne review hint": in_turn(
+        "the expert's best move for the caller's own turn, privately, decided from what the "
+        "caller sees (practice games only: one person against computers, no league)",
+        "not_your_turn",
+    ),
     "carcassonne place": in_turn("plays the turn", "not_your_turn"),
     "carcassonne resign": rule(G, {PLAYER}, "leaves the game", "players_only"),
     "carcassonne undo": rule(G, {PLAYER}, "takes back a turn, or asks the players", "players_only"),

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from bot.live import setup_of
-from bot.storage import ActionRow, GameRow, SeatStats
+from bot.storage import ActionRow, GameRow, ReviewSeat, SeatStats
 from engine import Game, action_from_json
 from engine.core.events import FigurePlaced, FigureReturned
 
@@ -120,23 +120,43 @@ class PlayerStats:
     #: Median seconds per turn over the timed (play-by-post) games, and how many turns.
     median_turn: float | None = None
     timed_turns: int = 0
+    #: From the games reviewed (``/carcassonne review``): how many, the player's decisions in
+    #: them, the share within 1 point of the best and the mean points lost per turn (None: no
+    #: game reviewed).
+    reviewed: int = 0
+    reviewed_decisions: int = 0
+    accuracy: float | None = None
+    lost_per_turn: float | None = None
 
     @property
     def average_score(self) -> float:
         return self.total_score / self.games if self.games else 0.0
 
 
-def player_stats(user_id: int, rows: Iterable[SeatStats]) -> PlayerStats:
-    """The sums for ``user_id`` over the games of ``rows`` (every seat of each game)."""
+def player_stats(
+    user_id: int, rows: Iterable[SeatStats], reviews: Iterable[ReviewSeat] = ()
+) -> PlayerStats:
+    """The sums for ``user_id`` over the games of ``rows`` (every seat of each game), with the
+    review figures of those games that were reviewed (``reviews``, any seats): accuracy and
+    points lost per turn weighted by each game's decisions."""
     games = wins = shared = computers = total = placed = returned = 0
     best: int | None = None
     categories: dict[str, int] = {}
     kinds: dict[str, int] = {}
     times: list[float] = []
+    reviewed = {(r.game_id, r.seat): r for r in reviews}
+    counted = decisions = 0
+    accurate = lost = 0.0
     for seats in by_game(rows).values():
         own = _own_seat(seats, user_id)
         if own is None:
             continue
+        found = reviewed.get((own.game_id, own.seat))
+        if found is not None:
+            counted += 1
+            decisions += found.decisions
+            accurate += found.accuracy * found.decisions
+            lost += found.lost_per_turn * found.decisions
         games += 1
         if own.won:
             wins += 1
@@ -164,6 +184,10 @@ def player_stats(user_id: int, rows: Iterable[SeatStats]) -> PlayerStats:
         figures_returned=returned,
         median_turn=statistics.median(times) if times else None,
         timed_turns=len(times),
+        reviewed=counted,
+        reviewed_decisions=decisions,
+        accuracy=accurate / decisions if decisions else None,
+        lost_per_turn=lost / decisions if decisions else None,
     )
 
 

@@ -10,7 +10,7 @@ services use), plays the turns (:mod:`bot.manager.turns`: moves, timeouts, compu
 saving) and lets players leave or take back (:mod:`bot.manager.leaving`: resign, abandon, undo,
 with their policies). Everything else belongs to a service the manager holds, which callers
 call directly (``manager.lobbies.start(...)``, ``manager.leagues.schedule(...)``): lobbies,
-records, timing, clocks, leagues, stats, watch and privacy (see :class:`GameManager`).
+records, timing, clocks, leagues, stats, watch, privacy and reviews (see :class:`GameManager`).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from bot.manager.leaving import LeavingManager, last_turn
 from bot.manager.lobbies import LobbyOps
 from bot.manager.privacy import Forgotten, PrivacyOps
 from bot.manager.records import RecordsOps
+from bot.manager.reviews import Hint, Progress, ReviewOps
 from bot.manager.stats import StatsOps, StatsReport
 from bot.manager.timing import TimingOps
 from bot.manager.turns import (
@@ -37,6 +38,7 @@ from bot.manager.turns import (
 from bot.manager.watch import WatchOps
 
 if TYPE_CHECKING:
+    from bot.review_pool import ReviewWorkers
     from bot.storage.sql import Storage
 
 __all__ = [
@@ -47,8 +49,10 @@ __all__ = [
     "ComputerNamer",
     "Forgotten",
     "GameManager",
+    "Hint",
     "Move",
     "PauseVote",
+    "Progress",
     "StatsReport",
     "Step",
     "Timeout",
@@ -79,14 +83,23 @@ class GameManager(LeavingManager):
     - :attr:`stats` (:class:`StatsOps`): players' statistics;
     - :attr:`watch` (:class:`WatchOps`): followers and dashboards;
     - :attr:`privacy` (:class:`PrivacyOps`): players' data, forgetting a player, deleting
-      finished games past a server's ``keep_days``.
+      finished games past a server's ``keep_days``;
+    - :attr:`reviews` (:class:`ReviewOps`): finished games' reviews (worker processes, stored
+      once) and hints in practice games.
 
     The services use the core through its public interface only (see
     :class:`~bot.manager.base.ManagerBase`); a game's end reaches the league results and the
     statistics as listeners of :meth:`on_game_end`, subscribed here.
     """
 
-    def __init__(self, storage: Storage, **options: Any) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        reviews: ReviewWorkers | None = None,
+        review_budget: int | None = None,
+        **options: Any,
+    ) -> None:
         super().__init__(storage, **options)
         self.lobbies = LobbyOps(self)
         self.records = RecordsOps(self)
@@ -96,6 +109,12 @@ class GameManager(LeavingManager):
         self.clocks = ClockOps(self)
         self.watch = WatchOps(self)
         self.privacy = PrivacyOps(self, self.lobbies, self.leagues)
+        self.reviews = ReviewOps(self, self.records, reviews, review_budget)
         # A game's end: its league result first (its standings then show it), then statistics.
         self.on_game_end(self.leagues.game_ended)
         self.on_game_end(self.stats.game_ended)
+
+    async def close(self) -> None:
+        """Stop the review workers, then the core (computer workers, listening, storage)."""
+        self.reviews.close()
+        await super().close()

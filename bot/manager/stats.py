@@ -117,4 +117,6 @@ class StatsOps:
             row = await storage.get_game(latest)
             seat = row.seat_of(user_id) if row is not None else None
             colour = seat.colour if seat is not None else None
-        return StatsReport(player_stats(user_id, rows), together, scope, summarised, colour)
+        reviews = await storage.review_seats_of(sorted({r.game_id for r in rows}))
+        player = player_stats(user_id, rows, reviews)
+        return StatsReport(player, together, scope, summarised, colour)

@@ -247,6 +247,34 @@ class SeatStats:
     kind: str = "carcassonne"
 
 
+# -- game reviews ----------------------------------------------------------------------------
+# Rows of the review tables (migration 0016): a finished game's review, computed once.
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewSeat:
+    """A seat's figures in a stored review (table ``review_seats``), for statistics: its own
+    reviewed decisions, the share within 1 point of the best, the mean points lost."""
+
+    game_id: int
+    seat: int
+    decisions: int
+    accuracy: float
+    lost_per_turn: float
+
+
+@dataclass(frozen=True, slots=True)
+class StoredReview:
+    """A finished game's review (table ``reviews``): ``review`` is the JSON form of
+    ``ai.review.Review``, computed at ``budget`` from the first ``action_count`` actions."""
+
+    game_id: int
+    budget: int
+    action_count: int
+    review: dict[str, Any]
+    created_at: float
+
+
 # -- leagues ---------------------------------------------------------------------------------
 # Rows of the league tables (migration 0003). Ratings and standings are not stored: they are
 # recomputed from the counted results in order (see bot.leagues).

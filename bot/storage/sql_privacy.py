@@ -35,6 +35,7 @@ RECORD_TABLES = (
     "pause_votes",
     "notices",
     "followers",
+    "reviews",
 )
 
 #: Finished games a server keeps no longer: ended more than its ``keep_days`` ago, not in a

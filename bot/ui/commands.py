@@ -31,7 +31,7 @@ from bot.ui.timing import chess_clock, pbp_commands
 from bot.ui.turn import abandon, final, place_cmd, post, undo
 from bot.ui.turn.state import resolve, snapshot
 from bot.ui.watching import dashboard as dashboards
-from bot.ui.watching import stats_ui, viewer
+from bot.ui.watching import review_ui, stats_ui, viewer
 from engine.core.record import MAX_RECORD_BYTES, RecordError
 from engine.core.setup import EXPANSIONS as GAME_EXPANSIONS
 from engine.core.setup import OPTIONS as GAME_OPTIONS
@@ -420,6 +420,30 @@ class CarcassonneGroup(app_commands.Group):
         else:
             view = viewer.link_view(url, locale)
             await interaction.edit_original_response(content=done, attachments=files, view=view)
+
+    @heavy
+    @app_commands.command(
+        name=_("review"),
+        description=_("A finished game's review: accuracy and the costliest moves"),
+    )
+    @app_commands.rename(game=_("game"), hint=_("hint"))
+    @app_commands.describe(
+        game=_("Game number (default: the game of this thread)"),
+        hint=_("Practice games: the expert's best move for your turn, for you alone"),
+    )
+    async def review(
+        self, interaction: discord.Interaction, game: GameNumber | None = None, hint: bool = False
+    ) -> None:
+        """A finished game's review, computed once in the review workers (see
+        :mod:`bot.ui.watching.review_ui`); with ``hint``, the expert's move for the caller's
+        turn in a practice game."""
+        if hint:
+            row = await resolve(interaction, game, "carcassonne review hint")
+            await review_ui.show_hint(interaction, row)
+            return
+        row = await resolve(interaction, game, "carcassonne review")
+        require_started(row)
+        await review_ui.show_review(interaction, row)
 
     @app_commands.command(
         name=_("status"), description=_("Scores, tiles left and whose turn it is")

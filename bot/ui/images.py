@@ -24,7 +24,7 @@ import io
 import logging
 import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -42,6 +42,10 @@ from renderer.jobs import Job
 from renderer.options import RenderOptions
 from renderer.phone import TileCard
 from renderer.replay import REPLAY_LIMIT
+from renderer.review import moment_extra
+
+if TYPE_CHECKING:
+    from ai.review import Moment
 
 log = logging.getLogger(__name__)
 
@@ -301,3 +305,26 @@ async def stats_file(data: Mapping[str, Any], lang: str) -> discord.File:
     ``data`` holds ``name``, ``games``, ``categories``, ``kinds`` and ``style``."""
     job = Job("stats", {}, RenderOptions(lang=lang), extra=dict(data))
     return (await _picture("stats.png", None, job))[0]
+
+
+# -- game reviews ---------------------------------------------------------------------------------
+
+
+async def review_file(
+    record: Mapping[str, Any],
+    moment: Moment,
+    lang: str,
+    game_id: int,
+    rank: int,
+    *,
+    why: str,
+    names: Sequence[str],
+    styles: Sequence[int] = (),
+) -> discord.File:
+    """One reviewed decision of the game of ``record`` (:mod:`renderer.review`): the board
+    before it with the move played beside the best, and ``why`` under them; a moment with
+    nothing played (a hint) shows the best move alone. ``rank``: the costliest decisions'
+    order (0 for a hint). Drawn from the record by a render worker (or a thread)."""
+    extra = moment_extra(moment, why=why, names=names)
+    job = Job("review", record, RenderOptions(lang=lang), tuple(styles), extra=extra)
+    return (await _picture(f"carcassonne-{game_id}-review-{rank}.png", None, job))[0]

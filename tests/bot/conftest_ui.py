@@ -27,6 +27,8 @@ PNG = b"\x89PNG\r\n\x1a\n"
 #: Discord refuses uploads over 10 MiB; we aim far lower.
 UPLOAD_LIMIT = 10 * 1024 * 1024
 TARGET = 2 * 1024 * 1024
+#: The expert's positions per decision of a review in tests: small, so that reviews are quick.
+REVIEW_BUDGET = 8
 
 
 #: How long simcord waits for the bot to settle after an event before failing the test (its own
@@ -46,6 +48,8 @@ def make_bot(
     shard_count: int = 1,
     render_workers: int = 0,
     activity: ActivitySettings | None = None,
+    review_workers: int = 0,
+    review_budget: int = REVIEW_BUDGET,
 ) -> CarcassonneBot:
     """A bot on ``database``. Computer players decide in a thread and move without a pause
     (``computer_workers=1``: in a worker process, as in production)."""
@@ -59,6 +63,8 @@ def make_bot(
         shard_count=shard_count,
         render_workers=render_workers,
         activity=activity,
+        review_workers=review_workers,
+        review_budget=review_budget,
     )
     if tick_seconds is not None:
         settings = dataclasses.replace(settings, tick_seconds=tick_seconds)

@@ -392,6 +392,8 @@ ROWS: dict[str, tuple[str, list[Use]]] = {
     "carcassonne status": ("game", [slash("carcassonne status", game="GAME")]),
     "carcassonne export": ("game", [slash("carcassonne export", game="GAME")]),
     "carcassonne rules": ("game", [slash("carcassonne rules", game="GAME")]),
+    "carcassonne review": ("game", [slash("carcassonne review", game="GAME")]),
+    "carcassonne review hint": ("game", [slash("carcassonne review", game="GAME", hint=True)]),
     "carcassonne place": ("game", [slash("carcassonne place", cell="A", game="GAME")]),
     "carcassonne resign": ("game", [slash("carcassonne resign", game="GAME")]),
     "carcassonne undo": ("game", [slash("carcassonne undo", game="GAME")]),

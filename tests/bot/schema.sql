@@ -253,6 +253,29 @@ CREATE TABLE pause_votes (
     PRIMARY KEY (game_id, user_id)
 ) WITHOUT ROWID;
 
+-- table review_seats
+CREATE TABLE review_seats (
+    game_id       INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat          INTEGER NOT NULL CHECK (seat >= 0),
+    -- The player's own decisions reviewed (the bot's forced ones left out).
+    decisions     INTEGER NOT NULL CHECK (decisions >= 0),
+    -- Share of them within 1 point of the best (0..1).
+    accuracy      REAL    NOT NULL CHECK (accuracy >= 0 AND accuracy <= 1),
+    -- Mean points of expected final margin lost per decision.
+    lost_per_turn REAL    NOT NULL CHECK (lost_per_turn >= 0),
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+
+-- table reviews
+CREATE TABLE reviews (
+    game_id      INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    budget       INTEGER NOT NULL CHECK (budget > 0),
+    action_count INTEGER NOT NULL,
+    -- JSON: ai.review.Review.to_json() (its format number inside).
+    review       TEXT    NOT NULL,
+    created_at   REAL    NOT NULL
+);
+
 -- table seats
 CREATE TABLE seats (
     game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,

@@ -14,7 +14,7 @@ from conftest import ALICE, BOB, CAROL, Postgres, play_random, started_game
 
 from bot.manager import GameManager
 from bot.migrate_db import MigrationFailed, main, migrate
-from bot.storage import GuildSettings, UserSettings
+from bot.storage import GuildSettings, ReviewSeat, StoredReview, UserSettings
 from bot.storage.postgres import open_postgres
 
 
@@ -49,6 +49,9 @@ async def filled(path: Path) -> dict[int, tuple[int, int]]:
         while not view.finished:
             view = (await play_random(manager, view, rng)).view
         games = await manager.storage.list_games(statuses=("lobby", "active", "finished"))
+        ended = next(g for g in games if g.status == "finished")
+        review = StoredReview(ended.id, 8, ended.action_count, {"format": 1, "moments": []}, 2.5)
+        await manager.storage.save_review(review, [ReviewSeat(ended.id, 0, 12, 0.75, 1.25)])
         return {g.id: (g.turn, g.action_count) for g in games}
     finally:
         await manager.close()
@@ -61,6 +64,7 @@ async def test_everything_moves_and_the_games_go_on(tmp_path: Path, pg_url: str)
     assert report.differences == [] and report.games_replayed == len(games)
     assert report.rows["games"] == len(games) and report.rows["league_results"] == 1
     assert report.rows["deadlines"] > 0 and report.rows["actions"] > 100
+    assert (report.rows["reviews"], report.rows["review_seats"]) == (1, 1)
     manager = await GameManager.open(pg_url)
     try:
         moved = await manager.storage.list_games(statuses=("lobby", "active", "finished"))
@@ -69,6 +73,11 @@ async def test_everything_moves_and_the_games_go_on(tmp_path: Path, pg_url: str)
         table = await manager.leagues.season_table(league.id)
         assert table.games == 1 and sum(s.games for s in table.rows) == 2
         assert (await manager.records.guild_settings(1)).locale == "fr"
+        reviewed = next(g for g in moved if g.status == "finished")
+        stored = await manager.storage.get_review(reviewed.id)
+        assert stored is not None and stored.review == {"format": 1, "moments": []}
+        seats = await manager.storage.review_seats_of([reviewed.id])
+        assert seats == [ReviewSeat(reviewed.id, 0, 12, 0.75, 1.25)]
         assert await manager.records.user_settings(ALICE) == UserSettings(ALICE, "de", True, 4e9)
         active = next(g for g in moved if g.status == "active")
         view = await manager.decision(active.id)

@@ -125,3 +125,38 @@ async def test_the_expert_level_is_accepted_and_nothing_stored_is_lost(
     finally:
         await storage.close()
     assert schema_of(db_path) == SNAPSHOT.read_text("utf-8")
+
+
+async def test_reviews_are_added_to_a_database_with_games_and_go_with_their_game(
+    tmp_path: Path, db_path: Path
+) -> None:
+    """Migration 16 adds the review tables to a database that has games: a review and its
+    seats' figures refer to a game, and both go when the game's row does."""
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    for migration in discover()[:15]:
+        (folder / migration.name).write_text(migration.sql, "utf-8")
+    storage = await open_sqlite(db_path, migrations=folder)
+    await storage.close()
+    with sqlite3.connect(db_path) as db:
+        db.execute(
+            "INSERT INTO games (id, owner_id, created_at, updated_at, status) "
+            "VALUES (3, 7, 0, 0, 'finished')"
+        )
+    storage = await open_sqlite(db_path)
+    try:
+        assert isinstance(storage.engine, SqliteEngine)
+        conn = storage.engine._conn
+        await conn.execute("INSERT INTO reviews VALUES (3, 100, 40, '{\"format\": 1}', 0)")
+        await conn.execute("INSERT INTO review_seats VALUES (3, 0, 12, 0.75, 1.5)")
+        with pytest.raises(sqlite3.IntegrityError):
+            await conn.execute("INSERT INTO review_seats VALUES (3, 1, 12, 1.5, 1.5)")
+        with pytest.raises(sqlite3.IntegrityError):
+            await conn.execute("INSERT INTO reviews VALUES (4, 100, 40, '{}', 0)")
+        await conn.execute("DELETE FROM games WHERE id = 3")
+        for table in ("reviews", "review_seats"):
+            async with conn.execute(f"SELECT count(*) FROM {table}") as cursor:
+                assert [tuple(r) for r in await cursor.fetchall()] == [(0,)]
+    finally:
+        await storage.close()
+    assert schema_of(db_path) == SNAPSHOT.read_text("utf-8")

@@ -202,6 +202,45 @@ def test_a_private_game_shows_only_to_its_table() -> None:
     assert policy.decide("carcassonne follow", Actor(DAVE, HOME), private).allowed
 
 
+def test_a_review_shows_to_members_but_a_private_one_only_to_its_players() -> None:
+    private = GameFacts(
+        7,
+        HOME,
+        private=True,
+        owner_id=ALICE,
+        players=frozenset({ALICE, BOB}),
+        followers=frozenset({CAROL}),
+    )
+    for user in (ALICE, BOB):
+        assert policy.decide("carcassonne review", Actor(user, HOME), private).allowed
+    assert not policy.decide("carcassonne review", Actor(CAROL, HOME), private).allowed
+    assert policy.decide("carcassonne review", Actor(DAVE, HOME, True), private).refusal == (
+        policy.PRIVATE
+    )
+    assert policy.decide("carcassonne review", Actor(DAVE, HOME), GAME).allowed
+    for user in (ALICE, DAVE):
+        refused = policy.decide("carcassonne review", Actor(user, AWAY, True), GAME)
+        assert refused.refusal == policy.ELSEWHERE
+
+
+def test_a_hint_is_only_for_the_player_in_turn() -> None:
+    assert policy.decide("carcassonne review hint", Actor(BOB, HOME), GAME).allowed
+    for user, admin in ((ALICE, False), (CAROL, False), (DAVE, True)):
+        decided = policy.decide("carcassonne review hint", Actor(user, HOME, admin), GAME)
+        assert decided.refusal == "not_your_turn", user
+
+
+async def test_the_carcassonne_group_stays_within_discords_25_subcommands() -> None:
+    """Discord refuses a group of more than 25 subcommands and subgroups: the hint is an option
+    of ``review`` for that reason."""
+    group = next(c for c in (await tree()).get_commands() if c.name == "carcassonne")
+    assert isinstance(group, app_commands.Group)
+    assert len(group.commands) <= 25
+    review = next(c for c in group.commands if c.name == "review")
+    assert isinstance(review, app_commands.Command)
+    assert "hint" in {p.name for p in review.parameters}
+
+
 def test_an_unknown_action_is_refused() -> None:
     assert policy.decide("carcassonne launch", Actor(ALICE, HOME), GAME).refusal == "not_allowed"
 

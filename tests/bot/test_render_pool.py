@@ -14,6 +14,7 @@ import pytest
 import simcord
 from conftest_ui import SETTLE, Table, assert_png, close_bots, make_bot, put_options, step_of
 
+from ai.review import Moment, Reason, decisions
 from bot.render_pool import DEPTH, RenderPool, _Worker, home_of
 from bot.turn_view import tried, turn_screen, wagon_labels
 from bot.ui import help_ui, images
@@ -25,6 +26,7 @@ from renderer.board import GhostSpot
 from renderer.jobs import Job
 from renderer.options import RenderOptions
 from renderer.phone import TileCard
+from renderer.review import moment_extra
 
 
 def a_game(name: str, expansions: tuple[str, ...] = (), moves: int = 25) -> Game:
@@ -180,6 +182,14 @@ async def test_workers_draw_the_same_pictures_as_a_thread() -> None:
         "style": 3,
     }
     pictures.append((None, Job("stats", {}, RenderOptions(lang="fr"), extra=stats)))
+    # A reviewed decision, the move played beside the best, drawn from the record alone.
+    decision = decisions(ended.record())[3]
+    moment = Moment(
+        decision.index, decision.turn, decision.seat, decision.played, decision.played,
+        -1.5, 2.0, 3.5, Reason("better_position", {"points": 3.5}),
+    )  # fmt: skip
+    extra = moment_extra(moment, why="Because.", names=("a", "b", "c"))
+    pictures.append((None, Job("review", ended.record(), RenderOptions(lang="de"), extra=extra)))
     # The replay of a game in progress, its seats in chosen colours: WebP, not PNG.
     for name in ("carcassonne", "hunters"):
         going = a_game(name, moves=30)
@@ -208,7 +218,7 @@ async def test_workers_draw_the_same_pictures_as_a_thread() -> None:
         workers.close()
     assert kinds == {
         "turn", "board", "preview", "spots", "end", "step", "wagon", "hand", "help", "walls",
-        "stats", "tiles", "replay", "viewer",
+        "stats", "tiles", "replay", "viewer", "review",
     }  # fmt: skip
 
 

@@ -25,6 +25,7 @@ from bot.storage import (
     LeaguePlacing,
     LeagueResult,
     LeagueRow,
+    ReviewSeat,
     SeasonRow,
     SeatStats,
 )
@@ -75,6 +76,21 @@ def test_a_players_sums_over_their_games() -> None:
     assert (stats.median_turn, stats.timed_turns) == (90.0, 5)
     nobody = player_stats(404, ROWS)
     assert (nobody.games, nobody.best_score, nobody.median_turn) == (0, None, None)
+
+
+def test_accuracy_and_points_lost_weigh_each_reviewed_game_by_its_decisions() -> None:
+    reviews = [
+        ReviewSeat(1, 0, 10, 0.8, 1.0),  # Alice's seat in game 1
+        ReviewSeat(1, 1, 10, 0.2, 5.0),  # Bob's: not Alice's figures
+        ReviewSeat(2, 1, 30, 0.4, 2.0),  # Alice's seat in game 2
+        ReviewSeat(4, 0, 50, 1.0, 0.0),  # game 4 does not count for her
+    ]
+    stats = player_stats(ALICE, ROWS, reviews)
+    assert (stats.reviewed, stats.reviewed_decisions) == (2, 40)
+    assert stats.accuracy == pytest.approx((8 + 12) / 40)
+    assert stats.lost_per_turn == pytest.approx((10 + 60) / 40)
+    unreviewed = player_stats(ALICE, ROWS)
+    assert (unreviewed.reviewed, unreviewed.accuracy, unreviewed.lost_per_turn) == (0, None, None)
 
 
 def test_head_to_head_counts_the_games_together() -> None:

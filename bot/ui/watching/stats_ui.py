@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 import discord
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 
 from bot.errors import NoSuchSeason
 from bot.i18n import language, shown_text
@@ -123,6 +123,18 @@ def stats_embed(
         else tr("stats_turns_none", locale)
     )
     embed.add_field(name=tr("stats_turns", locale), value=turns, inline=False)
+    reviewed = (
+        trn(
+            "stats_review_value",
+            stats.reviewed,
+            locale,
+            accuracy=format_percent(stats.accuracy, format="0%", locale=language(locale)),
+            lost=_decimal(stats.lost_per_turn or 0.0, locale),
+        )
+        if stats.accuracy is not None
+        else tr("stats_review_none", locale)
+    )
+    embed.add_field(name=tr("stats_review", locale), value=reviewed, inline=False)
     together = report.versus
     if together is not None and versus is not None:
         value = (
