@@ -330,10 +330,10 @@ def moment_image(
     best = play_move(before, moment.seat, moment.best)
     played = play_move(before, moment.seat, moment.played) if moment.played else None
     family = before.setup.game
-    parts = [_title(family, moment.seat, name, moment.turn, lang)]
+    parts = [_title(family, moment.seat, name, moment.turn + 1, lang)]
     small = max(TEXT, least_font(WIDTH))
     if played is None:
-        heading = word(lang, "hint", value=points(moment.best_value, lang))
+        heading = word(lang, "hint")  # a hint is the computer's choice: no value to show
         parts.append(_panel(heading, BEST_INK, _boards(best, windows_for(best.squares), options)))
     else:
         shared = window_around([*played.squares, *best.squares])
@@ -348,7 +348,8 @@ def moment_image(
         parts.append(_text_part(_lines(lost, round(TEXT * 1.1)), round(TEXT * 1.1)))
     if why.strip():
         parts.append(_text_part(_lines(why, TEXT), TEXT))
-    parts.append(_text_part(_lines(word(lang, "scale"), small), small, pal.MUTED, gap=PAD))
+    if played is not None:
+        parts.append(_text_part(_lines(word(lang, "scale"), small), small, pal.MUTED, gap=PAD))
     height = sum(p.height for p in parts)
     image = Image.new("RGB", (WIDTH, height), pal.BACKGROUND)
     y = 0
