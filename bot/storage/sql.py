@@ -44,6 +44,7 @@ from bot.storage.db import Db, Engine, Listening, Step, run_steps, upsert
 from bot.storage.sql_leagues import SqlLeagues
 from bot.storage.sql_privacy import SqlPrivacy
 from bot.storage.sql_stats import SqlStats
+from bot.storage.sql_tournaments import SqlTournaments
 from bot.storage.sql_watch import SqlWatch
 
 log = logging.getLogger(__name__)
@@ -352,7 +353,7 @@ def move_statement(
     return MOVE.format(timers=TIMERS), [*args, kinds, *(_columns(timers) or [[]] * 8)]
 
 
-class Storage(SqlLeagues, SqlStats, SqlWatch, SqlPrivacy):
+class Storage(SqlLeagues, SqlTournaments, SqlStats, SqlWatch, SqlPrivacy):
     """Async persistence of games on the connections of ``engine``; open one with
     :func:`bot.storage.backends.open_storage` (or an engine's ``open_*`` function), close it
     with :meth:`close` (or ``async with``)."""

@@ -75,7 +75,14 @@ def test_each_call_of_the_storage_is_written_once() -> None:
     twice = {name: where for name, where in defined.items() if len(where) != 1}
     assert not twice
     homes = {where[0].split(":")[0] for where in defined.values()}
-    assert homes == {"sql.py", "sql_leagues.py", "sql_privacy.py", "sql_stats.py", "sql_watch.py"}
+    assert homes == {
+        "sql.py",
+        "sql_leagues.py",
+        "sql_privacy.py",
+        "sql_stats.py",
+        "sql_tournaments.py",
+        "sql_watch.py",
+    }
     assert "announce" in CALLS and "listen" not in CALLS
 
 
