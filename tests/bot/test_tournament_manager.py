@@ -16,7 +16,7 @@ from conftest import play_random
 
 from bot import tournaments
 from bot.leagues import OnlyAdmins, OnlyOrganisers, ReasonNeeded
-from bot.manager import GameManager
+from bot.manager import COMPUTER, GameManager
 from bot.manager.tournaments import TournamentChange, result_of
 from bot.outcomes import TurnView
 from bot.storage import TournamentAudit, TournamentEntrant, TournamentGame, TournamentRow
@@ -90,9 +90,13 @@ async def in_play(mgr: GameManager, tid: int) -> list[TournamentGame]:
 
 
 async def finish(mgr: GameManager, game_id: int, rng: random.Random) -> None:
+    """Play a game to its end: people at random, computer seats by their own decisions."""
     view = await mgr.decision(game_id)
     while not view.finished:
-        view = (await play_random(mgr, view, rng)).view
+        if view.user_id is not None and view.user_id < 0:
+            view = (await mgr.play_turn(game_id, COMPUTER, turn=view.turn)).view
+        else:
+            view = (await play_random(mgr, view, rng)).view
 
 
 async def play_all(mgr: GameManager, tid: int, seed: int = 1) -> int:
@@ -173,6 +177,44 @@ async def test_a_knockout_of_six_with_best_of_three(mgr: GameManager) -> None:
     for g in table.games:  # every game of a match is numbered in order
         same = [o.game_no for o in table.games if (o.round, o.table) == (g.round, g.table)]
         assert sorted(same) == list(range(1, len(same) + 1))
+
+
+async def test_swiss_rounds_at_tables_of_three_then_a_final_table(mgr: GameManager) -> None:
+    """Five players at tables of 3: a table of 3 and one of 2 that a computer fills, two Swiss
+    rounds, then the top three play the final table, whose places come first."""
+    found = await open_tournament(
+        mgr, 5, format="swiss_final", table_size=3, rounds=2, computers="easy"
+    )
+    assert found.advance == 3
+    started = await mgr.tournaments.start_tournament(found.id, ADMIN, admin=True)
+    assert sorted(len(v.game.seats) for v in started) == [3, 3]
+    assert sum(s.computer is not None for v in started for s in v.game.seats) == 1
+    await play_all(mgr, found.id)
+    table = await mgr.tournaments.table(found.id)
+    assert table.tournament.state == "finished" and table.tournament.round == 3
+    (final,) = [g for g in table.games if g.round == 3]
+    top = [s.key for s in table.standings[:3]]
+    assert sorted(final.players) == sorted(top) and final.players == tuple(top)
+    result = result_of(final)
+    seeds = {p: i for i, p in enumerate(s.key for s in table.standings)}
+    assert table.places[:3] == result.order(seeds)
+    assert table.places[3:] == [s.key for s in table.standings[3:]]
+    swiss = [result_of(g) for g in table.games if g.round <= 2]
+    assert all(len(r.players) in (2, 3) for r in swiss), "people only: the computer is not ranked"
+
+
+async def test_a_knockout_at_tables_of_three(mgr: GameManager) -> None:
+    found = await open_tournament(mgr, 6, name="Tri", format="knockout", table_size=3)
+    first = await mgr.tournaments.start_tournament(found.id, ADMIN, admin=True)
+    assert sorted(len(v.game.seats) for v in first) == [3, 3]
+    await play_all(mgr, found.id, seed=2)
+    bracket = await mgr.tournaments.bracket(found.id)
+    assert bracket is not None and bracket.finished
+    assert [len(r) for r in bracket.rounds] == [2, 1]
+    final = bracket.rounds[1][0]
+    going = {p for m in bracket.rounds[0] for p in m.advancing or ()}
+    assert set(final.players) == going and len(going) == 2
+    assert bracket.winner_order[:2] == list(final.advancing or ())
 
 
 async def test_a_drop_out_forfeits_the_game_in_play_and_is_paired_no_more(
