@@ -13,12 +13,14 @@ from pathlib import Path
 
 import pytest
 from conftest import play_random
+from scheduler_fakes import DAY, HOUR, FakeClock, FakeNotifier
 
 from bot import tournaments
 from bot.leagues import OnlyAdmins, OnlyOrganisers, ReasonNeeded
 from bot.manager import COMPUTER, GameManager
 from bot.manager.tournaments import TournamentChange, result_of
 from bot.outcomes import TurnView
+from bot.scheduler import Scheduler
 from bot.storage import TournamentAudit, TournamentEntrant, TournamentGame, TournamentRow
 from bot.storage.backends import open_storage
 from bot.tournaments import (
@@ -344,32 +346,44 @@ async def test_check_in_leaves_out_who_did_not_confirm(mgr: GameManager) -> None
 
 
 async def test_the_round_deadline_decides_the_games_still_in_play(mgr: GameManager) -> None:
-    now = [1_000_000.0]
-    mgr.clock = lambda: now[0]
+    """Play-by-post: at the round's deadline the scheduler stops the game still in play and
+    decides it on its scores, the player whose turn it was absent (the forfeit policy)."""
+    clock = FakeClock()
+    mgr.clock = clock
+    start = clock.now
     found = await open_tournament(
-        mgr, 4, format="swiss", rounds=2, pace="post", turn_hours=2, round_hours=24,
+        mgr, 4, format="swiss", rounds=2, pace="post", turn_hours=24, round_hours=24,
         timeout_policy="forfeit",
     )  # fmt: skip
-    assert (found.turn_seconds, found.round_seconds) == (7200, 86400)
+    assert (found.turn_seconds, found.round_seconds) == (DAY, DAY)
     await mgr.tournaments.start_tournament(found.id, ADMIN, admin=True)
-    assert (await mgr.tournaments.tournament(found.id)).round_deadline == now[0] + 86400
-    tables = await in_play(mgr, found.id)
-    done = tables[0]
-    assert done.game_id is not None
+    assert (await mgr.tournaments.tournament(found.id)).round_deadline == start + DAY
+    done, late = await in_play(mgr, found.id)
+    assert done.game_id is not None and late.game_id is not None
+    clock.now += HOUR
     await finish(mgr, done.game_id, random.Random(1))
-    assert await mgr.tournaments.run_deadlines() == [], "not due yet"
-    late = tables[1]
-    assert late.game_id is not None
-    waiting = (await mgr.game(late.game_id)).current_user
-    now[0] += 86400
-    assert await mgr.tournaments.run_deadlines() == [late.game_id]
+    rng = random.Random(2)
+    view = await mgr.decision(late.game_id)
+    first_turn = view.turn
+    while view.turn == first_turn:  # one turn played: the late game's turn clock restarts
+        view = (await play_random(mgr, view, rng)).view
+    assert not view.finished
+    waiting = view.user_id
+    assert waiting is not None
+    scheduler = Scheduler(mgr, FakeNotifier(clock), clock=clock, retention_every=None)
+    assert (await scheduler.tick()).round_deadlines == [], "not due yet"
+    clock.now = start + DAY
+    report = await scheduler.tick()
+    assert report.round_deadlines == [late.game_id] and not report.forced
     (decided,) = [
         g for g in await mgr.storage.tournament_games(found.id) if g.game_id == late.game_id
     ]
     assert decided.decided and decided.absent == (waiting,)
+    assert result_of(decided).points()[waiting] == 0
     assert (await mgr.game(late.game_id)).status == "abandoned"
     current = await mgr.tournaments.tournament(found.id)
-    assert current.round == 2 and current.round_deadline == now[0] + 86400
+    assert current.round == 2 and current.round_deadline == clock.now + DAY
+    assert len(await in_play(mgr, found.id)) == 2
 
 
 async def test_a_league_tournament_counts_for_the_league_ratings(mgr: GameManager) -> None:
