@@ -42,9 +42,11 @@ once the bracket's next round is paired, its games can no longer be annulled.
 Who may do what, from two facts the Discord layer passes: ``admin`` (the member can manage the
 server) and the tournament's organiser. Creating one needs ``admin`` or organising the league
 it belongs to; opening check-in, starting, annulling, cancelling, dropping someone else and
-reading the log need the organiser or ``admin``. ``forget-me`` leaves the tournament tables as
-they are (user ids only, no names but the entrants'); ``keep_days`` may delete a finished game:
-its table keeps its decided result.
+reading the log need the organiser or ``admin``. ``forget-me`` during a tournament makes the
+player "former player N" in its entrants, tables and log as everywhere (their games in play are
+resigned first, so their tables count them as they left); the standings add up the same, and a
+former player is paired no more (their knockout matches are forfeited), as after a drop-out.
+``keep_days`` deletes a finished game's record only: its table keeps its decided result.
 """
 
 from __future__ import annotations
@@ -83,6 +85,7 @@ from bot.storage import (
     TournamentFormat,
     TournamentGame,
     TournamentRow,
+    forgotten_number,
 )
 from bot.tournaments import (
     AlreadyDropped,
@@ -168,6 +171,11 @@ def result_of(table: TournamentGame) -> Result:
         absent=frozenset(table.absent),
         annulled=table.annulled_at is not None,
     )
+
+
+def in_play(entrant: TournamentEntrant) -> bool:
+    """Whether the entrant is still paired: not dropped out, and not forgotten."""
+    return entrant.playing and forgotten_number(entrant.user_id) is None
 
 
 def check_name(name: str) -> str:
@@ -494,7 +502,7 @@ class TournamentOps:
         to play; for a knockout, the next round's matches (their first game)."""
         round_no = tournament.round + 1
         results = [result_of(g) for g in games if g.decided]
-        playing = [Entrant(e.user_id, e.rating) for e in entrants if e.playing]
+        playing = [Entrant(e.user_id, e.rating) for e in entrants if in_play(e)]
         tid = tournament.id
         if tournament.format == "knockout":
             bracket = self._bracket(tournament, entrants, games)
@@ -536,7 +544,7 @@ class TournamentOps:
             size=tournament.table_size,
             best_of=tournament.best_of,
             advance=tournament.advance,
-            dropped=[e.user_id for e in entrants if not e.playing],
+            dropped=[e.user_id for e in entrants if not in_play(e)],
         )
 
     # -- the games of a round -----------------------------------------------------------------
@@ -549,7 +557,7 @@ class TournamentOps:
         for table in await self.core.storage.tournament_games(tournament.id):
             if table.round != tournament.round or table.decided or table.game_id is not None:
                 continue
-            if len(table.players) < 2 or any(not entrants[p].playing for p in table.players):
+            if len(table.players) < 2 or any(not in_play(entrants[p]) for p in table.players):
                 continue
             view = await self._open_game(tournament, table, entrants)
             if view is not None:
@@ -623,7 +631,7 @@ class TournamentOps:
         for table in await self.core.storage.tournament_games(tournament.id):
             if table.round != tournament.round or table.decided or table.game_id is not None:
                 continue
-            gone = tuple(p for p in table.players if not entrants[p].playing)
+            gone = tuple(p for p in table.players if not in_play(entrants[p]))
             if not gone:
                 continue
             decided = dataclasses.replace(

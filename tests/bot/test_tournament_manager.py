@@ -21,7 +21,14 @@ from bot.manager import COMPUTER, GameManager
 from bot.manager.tournaments import TournamentChange, result_of
 from bot.outcomes import TurnView
 from bot.scheduler import Scheduler
-from bot.storage import TournamentAudit, TournamentEntrant, TournamentGame, TournamentRow
+from bot.storage import (
+    FORGOTTEN_BASE,
+    TournamentAudit,
+    TournamentEntrant,
+    TournamentGame,
+    TournamentRow,
+    former_name,
+)
 from bot.storage.backends import open_storage
 from bot.tournaments import (
     AlreadyDropped,
@@ -246,6 +253,30 @@ async def test_a_drop_out_forfeits_the_game_in_play_and_is_paired_no_more(
     assert (row.points, row.games) == (Fraction(0), 1), "their past results stay"
     log = await mgr.tournaments.tournament_log(found.id, ADMIN, admin=True)
     assert ("drop", quitter) in [(a.action, a.user_id) for a in log]
+
+
+async def test_a_player_forgotten_during_a_tournament_is_a_former_player_paired_no_more(
+    mgr: GameManager,
+) -> None:
+    found = await open_tournament(mgr, 4, format="swiss", rounds=2)
+    await mgr.tournaments.start_tournament(found.id, ADMIN, admin=True)
+    forgotten = await mgr.privacy.forget(PLAYERS[0])
+    assert forgotten.number is not None
+    former = FORGOTTEN_BASE + forgotten.number
+    entrants = {e.user_id: e for e in await mgr.tournaments.entrants(found.id)}
+    assert PLAYERS[0] not in entrants and entrants[former].name == former_name(forgotten.number)
+    games = await mgr.storage.tournament_games(found.id)
+    (theirs,) = [g for g in games if former in g.players]
+    assert theirs.decided, "their game was resigned: decided as they left"
+    assert all(PLAYERS[0] not in g.players for g in games)
+    await play_all(mgr, found.id)
+    table = await mgr.tournaments.table(found.id)
+    second = [g for g in table.games if g.round == 2]
+    assert former not in {p for g in second for p in g.players}
+    assert table.tournament.state == "finished"
+    # Round 1: two tables; round 2: a table and a bye, a point each.
+    assert sum((s.points for s in table.standings), Fraction(0)) == 2 + 2
+    assert sorted(len(g.players) for g in second) == [1, 2]
 
 
 async def test_a_knockout_match_of_a_player_gone_is_forfeited(mgr: GameManager) -> None:
