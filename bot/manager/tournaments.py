@@ -60,7 +60,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from bot import leagues, lobby, tournaments
-from bot.errors import BadLevel, BadSetup, reason
+from bot.errors import BadLevel, BadSetup, ManagerError, reason
 from bot.i18n import shown_name
 from bot.leagues import LeagueNotFound, OnlyAdmins, OnlyOrganisers
 from bot.live import LiveGame
@@ -840,30 +840,36 @@ class TournamentOps:
         stopped."""
         stopped: list[int] = []
         for found in await self.core.storage.running_tournaments(due_by=self.core.clock()):
-            async with self._lock(found.id):
-                stopped += await self._stop_round(found)
+            stopped += await self._stop_round(found)
             await self.advance(found.id)
         return stopped
 
     async def _stop_round(self, found: TournamentRow) -> list[int]:
+        """Stop the round's games still in play. Not under the tournament's lock: a game's
+        end listener, holding the game's lock, waits for that one (a move in progress is left
+        to end, and the next tick stops the game if it is still in play). The late player is
+        marked absent before the game stops, so whoever decides the table counts them so."""
         stopped: list[int] = []
         manager = cast("GameManager", self.core)
         for table in await self.core.storage.tournament_games(found.id):
             if table.round != found.round or table.decided or table.game_id is None:
                 continue
+            if self.core.lock(table.game_id).locked():
+                continue
             row = await self.core.game(table.game_id)
             if row.status != "active":
                 continue
-            late: set[int] = set()
             current = row.current_user
-            if found.timeout_policy == "forfeit" and current is not None:
-                late = {current} & set(table.players)
+            if found.timeout_policy == "forfeit" and current in table.players:
+                await self.core.storage.mark_absent(table, (*table.absent, current))
             try:
                 ended = await manager.abandon(table.game_id, found.organiser_id, admin=True)
-            except Exception:
-                log.exception("tournament game %s not stopped at its deadline", row.id)
+            except ManagerError as error:  # it ended meanwhile: its own result counts
+                log.info("tournament game %s not stopped: %s", table.game_id, error.key)
+                await self.core.storage.mark_absent(table, table.absent)
                 continue
-            await self._decide_stopped(table, ended, late)
+            marked = await self.core.storage.tournament_game(table.game_id)
+            await self._decide_stopped(marked or table, ended, set())
             stopped.append(row.id)
             log.info("tournament %s: game %s decided at the deadline", found.id, row.id)
         return stopped
