@@ -71,6 +71,14 @@ async def mgr(db_path: Path) -> AsyncIterator[GameManager]:
     await manager.close()
 
 
+@pytest.fixture
+async def on_both(manager: GameManager) -> GameManager:
+    """The manager of conftest, once per storage engine, with the short draw."""
+    manager.seeds = lambda: 7
+    shorten(manager)
+    return manager
+
+
 async def open_tournament(
     mgr: GameManager, count: int, name: str = "Open", **rules: object
 ) -> TournamentRow:
@@ -279,7 +287,8 @@ async def test_a_player_forgotten_during_a_tournament_is_a_former_player_paired_
     assert sorted(len(g.players) for g in second) == [1, 2]
 
 
-async def test_a_knockout_match_of_a_player_gone_is_forfeited(mgr: GameManager) -> None:
+async def test_a_knockout_match_of_a_player_gone_is_forfeited(on_both: GameManager) -> None:
+    mgr = on_both
     found = await open_tournament(mgr, 4, name="Cup", format="knockout", best_of=3)
     await mgr.tournaments.start_tournament(found.id, ADMIN, admin=True)
     await mgr.tournaments.drop_out(found.id, PLAYERS[3], ADMIN, admin=True, why="ill")
@@ -349,7 +358,8 @@ async def test_annulling_after_the_next_round_was_paired(mgr: GameManager) -> No
     assert (await mgr.tournaments.tournament(found.id)).state == "finished"
 
 
-async def test_check_in_leaves_out_who_did_not_confirm(mgr: GameManager) -> None:
+async def test_check_in_leaves_out_who_did_not_confirm(on_both: GameManager) -> None:
+    mgr = on_both
     found = await open_tournament(mgr, 5, format="swiss", rounds=1)
     with pytest.raises(CheckinClosed):
         await mgr.tournaments.check_in(found.id, PLAYERS[0])
