@@ -49,6 +49,10 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("league_results", "id"),
     ("league_placings", "result_id, seat"),
     ("league_audit", "id"),
+    ("tournaments", "id"),
+    ("tournament_entrants", "tournament_id, user_id"),
+    ("tournament_games", "tournament_id, round, table_no, game_no"),
+    ("tournament_audit", "id"),
     ("forgotten", "number"),
 )
 #: Tables whose ids come from an identity column: its sequence goes on after the copied ids.
@@ -57,6 +61,8 @@ IDENTITIES = (
     ("leagues", "id"),
     ("league_results", "id"),
     ("league_audit", "id"),
+    ("tournaments", "id"),
+    ("tournament_audit", "id"),
     ("forgotten", "number"),
 )
 
