@@ -49,6 +49,10 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("league_results", "id"),
     ("league_placings", "result_id, seat"),
     ("league_audit", "id"),
+    ("tournaments", "id"),
+    ("tournament_entrants", "tournament_id, user_id"),
+    ("tournament_games", "tournament_id, round, table_no, game_no"),
+    ("tournament_audit", "id"),
     ("forgotten", "number"),
     ("reviews", "game_id"),
     ("review_seats", "game_id, seat"),
@@ -59,6 +63,8 @@ IDENTITIES = (
     ("leagues", "id"),
     ("league_results", "id"),
     ("league_audit", "id"),
+    ("tournaments", "id"),
+    ("tournament_audit", "id"),
     ("forgotten", "number"),
 )
 

@@ -12,7 +12,10 @@ Every ``interval`` seconds :meth:`Scheduler.tick` reads what is due from storage
    (:meth:`Notifier.forced`);
 5. digests: once a day per guild with a digest channel, the list of whose turn it is where;
 6. retention: every ``retention_every`` seconds, the record of finished games past their
-   server's ``keep_days`` is deleted (:meth:`bot.manager.privacy.PrivacyOps.delete_expired`).
+   server's ``keep_days`` is deleted (:meth:`bot.manager.privacy.PrivacyOps.delete_expired`);
+7. tournaments: the games still in play when their play-by-post round's deadline comes are
+   decided, and the next rounds paired
+   (:meth:`bot.manager.tournaments.TournamentOps.run_deadlines`).
 
 All state is in the database (the ``deadlines``, ``notices`` and ``digests`` tables), so a
 restarted bot carries on where it stopped, and several bot processes can run a scheduler each on
@@ -119,6 +122,8 @@ class TickReport:
     clocks_resumed: list[int] = field(default_factory=list)
     #: Finished games whose record was deleted (a server's ``keep_days``).
     deleted: list[int] = field(default_factory=list)
+    #: Tournament games stopped and decided at their round's deadline.
+    round_deadlines: list[int] = field(default_factory=list)
     failures: list[tuple[str, int]] = field(default_factory=list)
 
 
@@ -220,6 +225,7 @@ class Scheduler:
             self._deadlines,
             self._digests,
             self._retention,
+            self._tournaments,
         )
         return await self._run(report, steps)
 
@@ -445,6 +451,11 @@ class Scheduler:
             return
         self._retention_at = report.now + self.retention_every
         report.deleted += await self.manager.privacy.delete_expired()
+
+    async def _tournaments(self, report: TickReport) -> None:
+        """Decide the tournament games whose round's deadline has come (one process at a time
+        per tournament; a table is decided once, a round paired once)."""
+        report.round_deadlines += await self.manager.tournaments.run_deadlines()
 
     def _day(self, when: float) -> int:
         """The digest day of a time: days change at ``digest_at`` UTC."""

@@ -45,8 +45,13 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any, ClassVar
 
 import networkx as nx
+
+import catalogs
+from bot.errors import ManagerError
+from bot.i18n import shown_text
 
 FORMATS = ("swiss", "knockout", "swiss_final")
 BEST_OF = (1, 3, 5)
@@ -507,3 +512,54 @@ def final_places(
     rank = {p: i for i, p in enumerate(order)}
     top = final.order(rank)
     return top + [p for p in order if p not in top]
+
+
+# -- refusals --------------------------------------------------------------------------------
+
+#: Swiss rounds a tournament may have.
+MAX_ROUNDS = 20
+NAME_LENGTH = 50
+#: The parameters of tournament refusals that hold text users typed, and how much is shown.
+FREE_TEXT = {"tournament": NAME_LENGTH, "name": NAME_LENGTH, "names": 10 * (NAME_LENGTH + 2)}
+
+
+class TournamentError(ManagerError):
+    """A refusal about tournaments, in the player's language (catalog context
+    ``tournament``); the names in it are shown harmlessly (:func:`bot.i18n.shown_text`)."""
+
+    key: ClassVar[str] = "tournament_not_found"
+
+    def __init__(self, **params: Any) -> None:
+        self.params = {
+            k: shown_text(v, FREE_TEXT[k]) if k in FREE_TEXT and isinstance(v, str) else v
+            for k, v in params.items()
+        }
+        ValueError.__init__(self, self.message("en"))
+
+    def message(self, locale: str | None = None) -> str:
+        return catalogs.text("tournament", self.key, locale, **self.params)
+
+
+def _error(key: str) -> type[TournamentError]:
+    return type("".join(part.title() for part in key.split("_")), (TournamentError,), {"key": key})
+
+
+TournamentNotFound = _error("tournament_not_found")
+NoTournament = _error("no_tournament")
+SeveralTournaments = _error("several_tournaments")
+TournamentNameTaken = _error("tournament_name_taken")
+BadTournamentName = _error("bad_tournament_name")
+BadTableSize = _error("bad_table_size")
+BadRounds = _error("bad_rounds")
+BadBestOf = _error("bad_best_of")
+BadAdvance = _error("bad_advance")
+BadRoundHours = _error("bad_round_hours")
+AlreadyEntered = _error("already_entered")
+NotEntered = _error("not_entered")
+SignupClosed = _error("signup_closed")
+CheckinClosed = _error("checkin_closed")
+TooFewEntrants = _error("too_few_entrants")
+NotRunning = _error("not_running")
+AlreadyDropped = _error("already_dropped")
+NotTournamentGame = _error("not_tournament_game")
+NoTournamentResult = _error("no_tournament_result")

@@ -10,7 +10,8 @@ services use), plays the turns (:mod:`bot.manager.turns`: moves, timeouts, compu
 saving) and lets players leave or take back (:mod:`bot.manager.leaving`: resign, abandon, undo,
 with their policies). Everything else belongs to a service the manager holds, which callers
 call directly (``manager.lobbies.start(...)``, ``manager.leagues.schedule(...)``): lobbies,
-records, timing, clocks, leagues, stats, watch, privacy and reviews (see :class:`GameManager`).
+records, timing, clocks, leagues, tournaments, stats, watch, privacy and reviews (see
+:class:`GameManager`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from bot.manager.records import RecordsOps
 from bot.manager.reviews import Hint, Progress, ReviewOps
 from bot.manager.stats import StatsOps, StatsReport
 from bot.manager.timing import TimingOps
+from bot.manager.tournaments import TournamentOps
 from bot.manager.turns import (
     AUTOPLAY_LEVEL,
     COMPUTER,
@@ -80,6 +82,7 @@ class GameManager(LeavingManager):
     - :attr:`timing` (:class:`TimingOps`): play-by-post turn clocks, absences, digests;
     - :attr:`clocks` (:class:`ClockOps`): chess clocks and agreed pauses;
     - :attr:`leagues` (:class:`LeagueOps`): leagues, members, league games, results, seasons;
+    - :attr:`tournaments` (:class:`TournamentOps`): tournaments, sign-up, rounds, results;
     - :attr:`stats` (:class:`StatsOps`): players' statistics;
     - :attr:`watch` (:class:`WatchOps`): followers and dashboards;
     - :attr:`privacy` (:class:`PrivacyOps`): players' data, forgetting a player, deleting
@@ -110,9 +113,12 @@ class GameManager(LeavingManager):
         self.watch = WatchOps(self)
         self.privacy = PrivacyOps(self, self.lobbies, self.leagues)
         self.reviews = ReviewOps(self, self.records, reviews, review_budget)
-        # A game's end: its league result first (its standings then show it), then statistics.
+        self.tournaments = TournamentOps(self, self.lobbies, self.leagues)
+        # A game's end: its league result first (its standings then show it), then statistics,
+        # then its tournament table (which may start the next round's games).
         self.on_game_end(self.leagues.game_ended)
         self.on_game_end(self.stats.game_ended)
+        self.on_game_end(self.tournaments.game_ended)
 
     async def close(self) -> None:
         """Stop the review workers, then the core (computer workers, listening, storage)."""

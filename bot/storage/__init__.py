@@ -396,3 +396,104 @@ class LeagueAudit:
     reason: str = ""
     season: int | None = None
     game_id: int | None = None
+
+
+# -- tournaments -----------------------------------------------------------------------------
+# Rows of the tournament tables (migration 0017). Standings and brackets are not stored: they are
+# computed from the decided tables (see bot.tournaments).
+
+TournamentFormat = Literal["swiss", "knockout", "swiss_final"]
+TournamentState = Literal["signup", "checkin", "running", "finished", "cancelled"]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    """A tournament's rules and where it stands (``round``: the round being played, 0 before
+    the first)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    name: str
+    organiser_id: int
+    format: TournamentFormat
+    table_size: int = 2
+    league_id: int | None = None
+    kind: str = "carcassonne"
+    expansions: tuple[str, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)
+    #: The Swiss rounds (``swiss``, ``swiss_final``); None for a knockout.
+    rounds: int | None = None
+    best_of: int = 1
+    #: Players going on from each knockout table of 3 to 5; the final table's size after Swiss.
+    advance: int = 1
+    pace: LeaguePace = "live"
+    turn_seconds: int | None = None
+    round_seconds: int | None = None
+    timeout_policy: TimeoutPolicy = "skip"
+    #: The level of the computer players that fill short tables, None if none may.
+    computers: str | None = None
+    state: TournamentState = "signup"
+    round: int = 0
+    round_deadline: float | None = None
+    message_id: int | None = None
+    created_at: float = 0.0
+    ended_at: float | None = None
+
+    @property
+    def open(self) -> bool:
+        """Not finished or cancelled yet."""
+        return self.state in ("signup", "checkin", "running")
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentEntrant:
+    tournament_id: int
+    user_id: int
+    name: str
+    joined_at: float
+    #: The seeding: the player's rating when the tournament started.
+    rating: int = 1000
+    checked_in: bool = False
+    #: The round they dropped out in (0: before the first); None while they play on.
+    dropped_round: int | None = None
+
+    @property
+    def playing(self) -> bool:
+        return self.dropped_round is None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentGame:
+    """One game of one table of one round (``game_no``: the game of a best-of match). A bye or
+    a forfeit has no ``game_id``; ``ranks`` and ``scores`` (aligned with ``players``) are set
+    once decided, ``absent`` lists who forfeited."""
+
+    tournament_id: int
+    round: int
+    table: int
+    players: tuple[int, ...]
+    game_no: int = 1
+    game_id: int | None = None
+    ranks: tuple[int, ...] | None = None
+    scores: tuple[int, ...] = ()
+    absent: tuple[int, ...] = ()
+    decided_at: float | None = None
+    annulled_at: float | None = None
+
+    @property
+    def decided(self) -> bool:
+        return self.ranks is not None
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentAudit:
+    """One act of an organiser (or of a player dropping out): who, what, and why."""
+
+    tournament_id: int
+    user_id: int
+    action: str
+    created_at: float
+    reason: str = ""
+    round: int | None = None
+    game_id: int | None = None

@@ -45,6 +45,7 @@ from bot.storage.sql_leagues import SqlLeagues
 from bot.storage.sql_privacy import SqlPrivacy
 from bot.storage.sql_reviews import SqlReviews
 from bot.storage.sql_stats import SqlStats
+from bot.storage.sql_tournaments import SqlTournaments
 from bot.storage.sql_watch import SqlWatch
 
 log = logging.getLogger(__name__)
@@ -353,7 +354,7 @@ def move_statement(
     return MOVE.format(timers=TIMERS), [*args, kinds, *(_columns(timers) or [[]] * 8)]
 
 
-class Storage(SqlLeagues, SqlStats, SqlWatch, SqlPrivacy, SqlReviews):
+class Storage(SqlLeagues, SqlTournaments, SqlStats, SqlWatch, SqlPrivacy, SqlReviews):
     """Async persistence of games on the connections of ``engine``; open one with
     :func:`bot.storage.backends.open_storage` (or an engine's ``open_*`` function), close it
     with :meth:`close` (or ``async with``)."""

@@ -5,11 +5,11 @@ A mixin of :class:`bot.storage.sql.Storage`, on the connections of its ``engine`
 for every database engine (tables of ``migrations/0014_privacy.sql`` and its PostgreSQL twin).
 
 Forgetting replaces the player's user id by ``FORGOTTEN_BASE + N`` and their name by
-"former player N" in every row that keeps a game, a league table or a statistic, so that each of
-those still adds up (the substitute is one player, distinct from every other), and deletes what
-is only theirs (settings, follows, votes). Deleting a game keeps its summary row in ``games``
-(status, scores, action count: what statistics and league tables are made of) and deletes its
-record: moves, seats, timers, votes, notices and followers.
+"former player N" in every row that keeps a game, a league or tournament table or a statistic,
+so that each of those still adds up (the substitute is one player, distinct from every other),
+and deletes what is only theirs (settings, follows, votes). Deleting a game keeps its summary
+row in ``games`` (status, scores, action count: what statistics and league tables are made of)
+and deletes its record: moves, seats, timers, votes, notices and followers.
 """
 
 from __future__ import annotations
@@ -130,9 +130,11 @@ class SqlPrivacy:
                 ("league_games", "created_by"),
                 ("league_results", "annulled_by"),
                 ("league_audit", "user_id"),
+                ("tournaments", "organiser_id"),
+                ("tournament_audit", "user_id"),
             ):
                 await db.execute(f"UPDATE {table} SET {column} = ? WHERE {column} = ?", ids)
-            for table in ("league_members", "league_placings"):
+            for table in ("league_members", "league_placings", "tournament_entrants"):
                 await db.execute(
                     f"UPDATE {table} SET user_id = ?, name = ? WHERE user_id = ?",
                     (former, name, user_id),
@@ -208,6 +210,9 @@ async def _anything_of(db: Db, user_id: int) -> bool:
         "SELECT 1 FROM league_placings WHERE user_id = ?",
         "SELECT 1 FROM league_audit WHERE user_id = ?",
         "SELECT 1 FROM leagues WHERE organiser_id = ?",
+        "SELECT 1 FROM tournament_entrants WHERE user_id = ?",
+        "SELECT 1 FROM tournament_audit WHERE user_id = ?",
+        "SELECT 1 FROM tournaments WHERE organiser_id = ?",
     ]
     union = " UNION ALL ".join(checks)
     return await db.fetchone(
@@ -223,11 +228,14 @@ def _replaced(value: Any, user_id: int, former: int) -> Any:
 
 async def _rewrite_json(db: Db, user_id: int, former: int) -> None:
     """The user ids inside JSON columns: who refused a follower, who a challenge waits for,
-    who abandoned a game."""
+    who sat at a tournament table and who forfeited there, who abandoned a game."""
     pattern = f"%{user_id}%"
+    table_key = "tournament_id, round, table_no, game_no"
     spots: Sequence[tuple[str, str, str]] = (
         ("followers", "refused_by", "game_id, user_id"),
         ("league_games", "invited", "game_id"),
+        ("tournament_games", "players", table_key),
+        ("tournament_games", "absent", table_key),
     )
     for table, column, key in spots:
         rows = await db.fetchall(

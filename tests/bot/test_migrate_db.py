@@ -48,6 +48,10 @@ async def filled(path: Path) -> dict[int, tuple[int, int]]:
         )
         while not view.finished:
             view = (await play_random(manager, view, rng)).view
+        cup = await manager.tournaments.create_tournament(1, 2, 3, "Cup", admin=True, rounds=1)
+        for user in (ALICE, CAROL):
+            await manager.tournaments.sign_up(cup.id, user, f"user{user}")
+        await manager.tournaments.start_tournament(cup.id, 3, admin=True)
         games = await manager.storage.list_games(statuses=("lobby", "active", "finished"))
         ended = next(g for g in games if g.status == "finished")
         review = StoredReview(ended.id, 8, ended.action_count, {"format": 1, "moments": []}, 2.5)
@@ -65,6 +69,7 @@ async def test_everything_moves_and_the_games_go_on(tmp_path: Path, pg_url: str)
     assert report.rows["games"] == len(games) and report.rows["league_results"] == 1
     assert report.rows["deadlines"] > 0 and report.rows["actions"] > 100
     assert (report.rows["reviews"], report.rows["review_seats"]) == (1, 1)
+    assert report.rows["tournament_games"] == 1 and report.rows["tournament_audit"] == 2
     manager = await GameManager.open(pg_url)
     try:
         moved = await manager.storage.list_games(statuses=("lobby", "active", "finished"))
@@ -78,6 +83,9 @@ async def test_everything_moves_and_the_games_go_on(tmp_path: Path, pg_url: str)
         assert stored is not None and stored.review == {"format": 1, "moments": []}
         seats = await manager.storage.review_seats_of([reviewed.id])
         assert seats == [ReviewSeat(reviewed.id, 0, 12, 0.75, 1.25)]
+        (cup,) = await manager.tournaments.guild_tournaments(1)
+        assert (cup.state, cup.round) == ("running", 1)
+        assert len(await manager.tournaments.entrants(cup.id)) == 2
         assert await manager.records.user_settings(ALICE) == UserSettings(ALICE, "de", True, 4e9)
         active = next(g for g in moved if g.status == "active")
         view = await manager.decision(active.id)

@@ -160,3 +160,40 @@ async def test_reviews_are_added_to_a_database_with_games_and_go_with_their_game
     finally:
         await storage.close()
     assert schema_of(db_path) == SNAPSHOT.read_text("utf-8")
+
+
+async def test_the_tournament_tables_check_their_values_and_go_with_their_tournament(
+    db_path: Path,
+) -> None:
+    """Migration 17: a tournament's rules are checked by the database too, and deleting a
+    tournament deletes its entrants, tables and log."""
+    storage = await open_sqlite(db_path)
+    await storage.close()
+    with sqlite3.connect(db_path) as db:
+        db.execute("PRAGMA foreign_keys = ON")
+        columns = "guild_id, channel_id, name, organiser_id, table_size, format, pace, created_at"
+        db.execute(
+            f"INSERT INTO tournaments ({columns}) VALUES (5, 6, 'Open', 7, 2, 'swiss', 'live', 0)"
+        )
+        for bad in ("6, 'swiss'", "2, 'ladder'"):
+            with pytest.raises(sqlite3.IntegrityError):
+                db.execute(
+                    f"INSERT INTO tournaments ({columns}) VALUES (5, 6, 'Bad', 7, {bad}, 'live', 0)"
+                )
+        db.execute(
+            "INSERT INTO tournament_entrants (tournament_id, user_id, name, joined_at) "
+            "VALUES (1, 8, 'a', 0)"
+        )
+        db.execute(
+            "INSERT INTO tournament_games (tournament_id, round, table_no, players) "
+            "VALUES (1, 1, 1, '[8]')"
+        )
+        db.execute(
+            "INSERT INTO tournament_audit (tournament_id, user_id, action, created_at) "
+            "VALUES (1, 7, 'create', 0)"
+        )
+        with pytest.raises(sqlite3.IntegrityError):
+            db.execute("UPDATE tournaments SET state = 'paused'")
+        db.execute("DELETE FROM tournaments")
+        for table in ("tournament_entrants", "tournament_games", "tournament_audit"):
+            assert db.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == 0

@@ -318,7 +318,7 @@ async def test_stopping_lets_the_tick_in_progress_finish(
     # A tick never raises: with the database gone, each step fails alone and is logged.
     await manager.storage.close()
     report = await scheduler.tick_safely()
-    assert report is not None and len(report.failures) == 6  # every step, the pauses too
+    assert report is not None and len(report.failures) == 7  # every step, the pauses too
 
 
 class Dying(FakeNotifier):

@@ -81,6 +81,7 @@ def test_each_call_of_the_storage_is_written_once() -> None:
         "sql_privacy.py",
         "sql_reviews.py",
         "sql_stats.py",
+        "sql_tournaments.py",
         "sql_watch.py",
     }
     assert "announce" in CALLS and "listen" not in CALLS
