@@ -349,6 +349,23 @@ async def test_a_turn_timing_out_plays_the_timeouts_move_and_the_board_follows(
 # -- 4. an undo from the board -----------------------------------------------------------------
 
 
+async def toast_shown(driver: Any, expected: str, seconds: float = 5.0) -> str:
+    """The toast's text once it is ``expected`` (or the last one seen after ``seconds``): the
+    answer that sets it may come after the pushed state the test waited for, as it does on a
+    loaded machine."""
+    end = time.monotonic() + seconds
+    text = ""
+    while time.monotonic() < end:
+        text = await run(
+            driver.execute_script,
+            "const t = document.getElementById('toast'); return t.hidden ? '' : t.textContent",
+        )
+        if text == expected:
+            return str(text)
+        await asyncio.sleep(0.02)
+    return str(text)
+
+
 async def test_an_undo_from_the_board_at_once_and_asked_of_the_others(
     live: Live, browser: Any
 ) -> None:
@@ -368,9 +385,7 @@ async def test_an_undo_from_the_board_at_once_and_asked_of_the_others(
         shown = await wait_for(browser, lambda s: at(start)(s) and bool(s.get("you")), seconds=5)
         as_engine(shown, await manager.engine_copy(game_id))
         assert shown["you"]["version"] == len(start.actions)
-        toast = await run(
-            browser.execute_script, "return document.getElementById('toast').textContent"
-        )
+        toast = await toast_shown(browser, refusal_text("undo_done", "en"))
         assert toast == refusal_text("undo_done", "en"), toast
         posted = await next_post(table, before)
         assert "The last turn was taken back (alice)." in (posted.content or ""), posted.content
@@ -386,9 +401,7 @@ async def test_an_undo_from_the_board_at_once_and_asked_of_the_others(
         request = await next_post(table, before)
         yes = [i for i in custom_ids(request, "cc:undo:") if i.endswith(":yes")]
         assert yes, f"the thread got no request to agree to: {request.content}"
-        toast = await run(
-            browser.execute_script, "return document.getElementById('toast').textContent"
-        )
+        toast = await toast_shown(browser, refusal_text("undo_asked", "en"))
         assert toast == refusal_text("undo_asked", "en"), toast
         assert len((await manager.engine_copy(game_id)).actions) == asked_at  # nothing yet
         for player in table.players[1:]:
