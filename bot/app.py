@@ -581,6 +581,10 @@ class CarcassonneBot(discord.AutoShardedClient):
             log.info("invite the bot to a server with: %s", invite_link(self.user.id))
         if self.computer_turns is not None:  # computers whose turn came before a restart
             await self.computer_turns.resume()
+        if self._manager is not None:  # tournaments a stop left behind: rounds, threads
+            from bot.ui.tournaments.tournament_commands import resume
+
+            await resume(self)
 
     async def close(self) -> None:
         """Stop cleanly: the scheduler after its tick, the gateway (no new interactions), the

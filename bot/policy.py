@@ -1,4 +1,5 @@
-"""Who may do what, to which game or league, from which server: the one authorisation policy.
+"""Who may do what, to which game, league or tournament, from which server: the one
+authorisation policy.
 
 Every slash command, button, menu and autocomplete names an *action* (a row of :data:`POLICY`)
 and asks :func:`decide` before it reads or changes anything. A row says which *roles* may act,
@@ -14,7 +15,7 @@ tiles, export, replay, viewer link) to its players and admitted followers only.
 
 This module is part of the bot's core: it knows nothing of Discord (the Discord layer turns an
 interaction into an :class:`Actor` and the stored rows into :class:`GameFacts` or
-:class:`LeagueFacts`, see ``bot.ui.access``).
+:class:`LeagueFacts` or :class:`TournamentFacts`, see ``bot.ui.access``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from enum import StrEnum
 
 
 class Role(StrEnum):
-    """What a caller is to a game or league (a caller usually holds several)."""
+    """What a caller is to a game, league or tournament (a caller usually holds several)."""
 
     TURN = "player in turn"
     PLAYER = "player"
@@ -33,15 +34,17 @@ class Role(StrEnum):
     FOLLOWER = "admitted follower"
     MEMBER = "member of its server"
     ADMIN = "server admin"
-    ORGANISER = "league organiser"
+    ORGANISER = "organiser"
     OUTSIDER = "anyone else"
 
 
 class Scope(StrEnum):
-    """What an action acts on: a game, a league, the caller's server, or the caller alone."""
+    """What an action acts on: a game, a league, a tournament, the caller's server, or the
+    caller alone."""
 
     GAME = "game"
     LEAGUE = "league"
+    TOURNAMENT = "tournament"
     SERVER = "server"
     SELF = "self"
 
@@ -85,7 +88,7 @@ def rule(
     )
 
 
-G, L, S, ME = Scope.GAME, Scope.LEAGUE, Scope.SERVER, Scope.SELF
+G, L, T, S, ME = Scope.GAME, Scope.LEAGUE, Scope.TOURNAMENT, Scope.SERVER, Scope.SELF
 
 
 def see(what: str) -> Rule:
@@ -186,6 +189,51 @@ POLICY: dict[str, Rule] = {
     ),
     "league annul": rule(L, {ADMIN}, "annuls a game's result", "manage_only"),
     "autocomplete league": rule(S, EVERYONE, "the names of this server's leagues"),
+    # -- /tournament ---------------------------------------------------------------------
+    "tournament create": rule(
+        S,
+        EVERYONE,
+        "creates a tournament (an admin; for a league's tournament, its organiser too: the "
+        "tournament checks)",
+    ),
+    "tournament signup": rule(T, EVERYONE, "signs the caller up (command or button)"),
+    "tournament withdraw": rule(
+        T, EVERYONE, "withdraws the caller before the first round (command or button)"
+    ),
+    "tournament checkin": rule(T, EVERYONE, "checks the caller in (command or button)"),
+    "tournament checkin open": rule(
+        T, {ORGANISER, ADMIN}, "opens check-in before the first round", "tournament_organisers_only"
+    ),
+    "tournament start": rule(
+        T, {ORGANISER, ADMIN}, "pairs round 1 and starts its games", "tournament_organisers_only"
+    ),
+    "tournament standings": rule(T, EVERYONE, "the standings or the bracket, as a picture"),
+    "tournament drop": rule(T, EVERYONE, "the caller leaves the tournament (their results stay)"),
+    "tournament drop player": rule(
+        T,
+        {ORGANISER, ADMIN},
+        "drops another player, with a reason (logged)",
+        "tournament_organisers_only",
+    ),
+    "tournament annul": rule(
+        T,
+        {ORGANISER, ADMIN},
+        "annuls a tournament game's result, with a reason (logged); the pairing stands",
+        "tournament_organisers_only",
+    ),
+    "tournament cancel": rule(
+        T,
+        {ORGANISER, ADMIN},
+        "cancels the tournament and stops its games, with a reason (logged)",
+        "tournament_organisers_only",
+    ),
+    "tournament log": rule(
+        T,
+        {ORGANISER, ADMIN},
+        "who did what in the tournament, and why",
+        "tournament_organisers_only",
+    ),
+    "autocomplete tournament": rule(S, EVERYONE, "the names of this server's tournaments"),
     # -- autocomplete of /carcassonne place ----------------------------------------------
     "autocomplete place cell": in_turn("the squares where the tile fits", "not_your_turn"),
     "autocomplete place rotation": in_turn("the rotations that fit", "not_your_turn"),
@@ -262,13 +310,20 @@ class LeagueFacts:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentFacts:
+    tournament_id: int
+    guild_id: int
+    organiser_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class ServerFacts:
     """The caller's own server (or their own settings): the subject of server-wide actions."""
 
     guild_id: int | None
 
 
-Subject = GameFacts | LeagueFacts | ServerFacts
+Subject = GameFacts | LeagueFacts | TournamentFacts | ServerFacts
 
 
 def roles(actor: Actor, subject: Subject) -> frozenset[Role]:
@@ -291,7 +346,7 @@ def roles(actor: Actor, subject: Subject) -> frozenset[Role]:
             held.add(FOLLOWER)
         if user == subject.organiser_id:
             held.add(ORGANISER)
-    elif isinstance(subject, LeagueFacts) and user == subject.organiser_id:
+    elif isinstance(subject, LeagueFacts | TournamentFacts) and user == subject.organiser_id:
         held.add(ORGANISER)
     return frozenset(held)
 
@@ -343,7 +398,7 @@ below, including a member and an admin of another server and a non-player in a p
 
 ## Roles
 
-A role is what the caller is *to the game or league* acted on, from what the bot stores:
+A role is what the caller is *to the game, league or tournament* acted on, from what the bot stores:
 
 | role | who |
 |---|---|
@@ -351,9 +406,9 @@ A role is what the caller is *to the game or league* acted on, from what the bot
 | player | seated in the game (also after resigning) |
 | game creator | opened the lobby |
 | admitted follower | follows the game (in a private game: a player let them in) |
-| member of its server | a member of the server where the game or league lives |
+| member of its server | a member of the server where the game, league or tournament lives |
 | server admin | a member there with Manage Server or Administrator |
-| league organiser | created the league |
+| organiser | created the league or the tournament |
 | anyone else | everybody else, a member or admin of another server included |
 
 A caller who is *anyone else* is told exactly what a number that does not exist gets
@@ -367,10 +422,10 @@ daily digests.
 ## The table
 
 "Who may" lists the roles allowed; "private game" the roles allowed when the game is private
-(when they differ). Scope: what the action is checked against (a game, a league, the caller's
-server, or only the caller's own data). "Refused with" is the text key (in `catalogs/`) a
-member without the role reads; `not_your_turn` and `players_only` say "It is not your turn:
-… is playing" or "You are not playing in game #…".
+(when they differ). Scope: what the action is checked against (a game, a league, a tournament,
+the caller's server, or only the caller's own data). "Refused with" is the text key (in
+`catalogs/`) a member without the role reads; `not_your_turn` and `players_only` say "It is
+not your turn: … is playing" or "You are not playing in game #…".
 """
 
 OUTRO = """
@@ -378,8 +433,9 @@ OUTRO = """
 
 - **A member or admin of another server** can use the bot in their own server only: every
   game number, league game or component of another server is refused as a number that does not
-  exist. League names are looked up in the caller's server only. Nothing of another server's
-  games, leagues, players or statistics is shown to them.
+  exist. League and tournament names are looked up (and suggested) in the caller's server only.
+  Nothing of another server's games, leagues, tournaments, players or statistics is shown to
+  them.
 - **A member who is not a player, in a public game**: what the game's thread shows anyway
   (board, status, tiles left, the record, the replay), following it, and the lobby's **Join**.
   They cannot play, undo, resign, vote, or change the lobby.
@@ -387,7 +443,8 @@ OUTRO = """
   exists and who opened it (the lobby was posted in the channel), and asking to follow it; the
   players decide. Nothing else: no board, status, tiles, record, replay, link or statistics.
 - **A server admin who does not play** can stop (abandon) any game of their server at once,
-  change the server's settings, create leagues, annul results and act as a league organiser;
+  change the server's settings, create leagues and tournaments, annul results and act as a
+  league's or tournament's organiser;
   like any member, they do not see private games they do not play or follow.
 - **Statistics**: a member's statistics count a private game only when the asker played it or
   follows it; the asker's own statistics may include their private games, shown where they ask.

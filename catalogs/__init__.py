@@ -59,7 +59,7 @@ def _message(context: str, key: str, lang: str) -> tuple[Any, str]:
     return found, lang
 
 
-_COMMAND = re.compile(r"/(carcassonne|league)\b(?: ([a-z_]+)\b)?")
+_COMMAND = re.compile(r"/(carcassonne|league|tournament)\b(?: ([a-z_]+)\b)?")
 
 
 def commands_in(template: str, lang: str) -> str:

@@ -91,7 +91,7 @@ def test_texts_name_the_commands_as_the_client_shows_them(lang: str) -> None:
             continue
         for form in forms:
             shown = catalogs.commands_in(form, lang)
-            for group, sub in re.findall(r"/(carcassonne|league) ([\w-]+)", shown):
+            for group, sub in re.findall(r"/(carcassonne|league|tournament) ([\w-]+)", shown):
                 local = catalogs.commands_in(f"/{group} {sub}", lang)
                 assert local == f"/{group} {sub}" or sub not in english_names, (key, shown)
     assert catalogs.text("ui", "empty_file", "fr").endswith("`/carcassonne exporter`.")
@@ -105,6 +105,7 @@ def command_names() -> set[str]:
     from bot.ui.commands import CarcassonneGroup
     from bot.ui.leagues.league_commands import LeagueGroup
     from bot.ui.timing import pbp_commands
+    from bot.ui.tournaments.tournament_commands import TournamentGroup
     from bot.ui.watching import watch_commands
 
     carcassonne = CarcassonneGroup()
@@ -112,7 +113,7 @@ def command_names() -> set[str]:
     watch_commands.register(carcassonne)
     privacy.register(carcassonne)
     names: set[str] = set()
-    for group in (carcassonne, LeagueGroup()):
+    for group in (carcassonne, LeagueGroup(), TournamentGroup()):
         names.add(group._locale_name.message if group._locale_name else group.name)
         for command in group.walk_commands():
             assert isinstance(command, app_commands.Command)
@@ -149,7 +150,7 @@ def test_the_commands_a_text_names_exist_in_its_language(lang: str) -> None:
             continue
         for form in forms:
             shown = catalogs.commands_in(form, lang)
-            for sub in re.findall(r"/(?:carcassonne|league) ([\w-]+)", shown):
+            for sub in re.findall(r"/(?:carcassonne|league|tournament) ([\w-]+)", shown):
                 if sub not in local:
                     found.append(f"{key}: /{sub} in {shown}")
     assert found == [], found

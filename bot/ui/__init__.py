@@ -27,6 +27,7 @@ async def install(bot: CarcassonneBot) -> None:
     from bot.ui.privacy import register as register_privacy
     from bot.ui.timing import pbp_commands
     from bot.ui.timing.chess_clock import PauseButton
+    from bot.ui.tournaments.tournament_commands import install as install_tournaments
     from bot.ui.translator import Translator
     from bot.ui.turn import flow  # noqa: F401
     from bot.ui.turn.abandon import AbandonButton
@@ -52,6 +53,7 @@ async def install(bot: CarcassonneBot) -> None:
         LiveBoardButton,
     )
     await install_leagues(bot)
+    await install_tournaments(bot)
 
     async def on_tree_error(
         interaction: discord.Interaction, error: app_commands.AppCommandError

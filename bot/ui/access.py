@@ -1,5 +1,5 @@
-"""The Discord side of :mod:`bot.policy`: an interaction becomes an actor, a stored game or
-league becomes facts, and a refusal becomes the caller's private message.
+"""The Discord side of :mod:`bot.policy`: an interaction becomes an actor, a stored game,
+league or tournament becomes facts, and a refusal becomes the caller's private message.
 
 Every command, component and autocomplete calls :func:`authorise` (commands acting on the
 caller's server or on themselves through their group's check, see :func:`authorise_command`)
@@ -17,12 +17,22 @@ import discord
 from bot import logs, policy
 from bot.errors import GameNotFound, NotAPlayer, NotYourTurn
 from bot.lobby import player_names
-from bot.policy import Actor, Decision, GameFacts, LeagueFacts, Role, Scope, ServerFacts
+from bot.policy import (
+    Actor,
+    Decision,
+    GameFacts,
+    LeagueFacts,
+    Role,
+    Scope,
+    ServerFacts,
+    TournamentFacts,
+)
+from bot.tournaments import TournamentNotFound
 from bot.ui.errors import UIError
 
 if TYPE_CHECKING:
     from bot.app import CarcassonneBot
-    from bot.storage import GameRow, LeagueRow
+    from bot.storage import GameRow, LeagueRow, TournamentRow
 
 log = logging.getLogger(__name__)
 
@@ -61,11 +71,13 @@ def _log(interaction: discord.Interaction, decision: Decision, subject: object) 
     )
 
 
-def _subject_name(subject: GameFacts | LeagueFacts | ServerFacts) -> str:
+def _subject_name(subject: policy.Subject) -> str:
     if isinstance(subject, GameFacts):
         return f"game {subject.game_id}"
     if isinstance(subject, LeagueFacts):
         return f"league {subject.league_id}"
+    if isinstance(subject, TournamentFacts):
+        return f"tournament {subject.tournament_id}"
     return "its server"
 
 
@@ -75,17 +87,20 @@ async def authorise(
     row: GameRow | None = None,
     *,
     league: LeagueRow | None = None,
+    tournament: TournamentRow | None = None,
     game_id: int | None = None,
 ) -> Decision:
     """Refuse (raising the caller's message) unless the policy lets the caller do ``action``
-    to ``row``, ``league`` or (neither given) their own server; ``game_id`` names the game a
-    league action was asked about (its refusal names it)."""
-    subject: GameFacts | LeagueFacts | ServerFacts
+    to ``row``, ``league``, ``tournament`` or (none given) their own server; ``game_id`` names
+    the game a league or tournament action was asked about (its refusal names it)."""
+    subject: policy.Subject
     if row is not None:
         logs.GAME.set(row.id)  # the game of every log line of this interaction from here on
         subject = await game_facts(interaction, row, policy.needs(action))
     elif league is not None:
         subject = LeagueFacts(league.id, league.guild_id, league.organiser_id)
+    elif tournament is not None:
+        subject = TournamentFacts(tournament.id, tournament.guild_id, tournament.organiser_id)
     else:
         subject = ServerFacts(interaction.guild_id)
     decision = policy.decide(action, actor(interaction), subject)
@@ -93,6 +108,8 @@ async def authorise(
     if decision.refusal is None:
         return decision
     if decision.refusal == policy.ELSEWHERE:
+        if tournament is not None and game_id is None:  # the words of a name not found
+            raise TournamentNotFound(name=str(tournament.id))
         number = row.id if row is not None else game_id
         raise GameNotFound(game_id=number or 0)  # the words of a number that does not exist
     raise refusal(decision, row, subject)
@@ -131,8 +148,8 @@ def command_action(interaction: discord.Interaction) -> str | None:
 
 async def authorise_command(interaction: discord.Interaction) -> None:
     """The groups' check, before any command runs: a command without a row is refused; one
-    acting on the caller's server or on themselves is decided here; one acting on a game or a
-    league is decided when its game or league is found (``resolve``)."""
+    acting on the caller's server or on themselves is decided here; one acting on a game, a
+    league or a tournament is decided when it is found (``resolve``)."""
     action = command_action(interaction)
     found = policy.POLICY.get(action or "")
     if found is None:

@@ -482,3 +482,19 @@ class ChallengeAnswer(ComponentId):
 
     LAYOUT = "lg:ch:{game}:{accept}"
     accept: YesNo
+
+
+#: The sign-up message's buttons (``tn:op:TOURNAMENT:OP``).
+TOURNAMENT_OPS = ("signup", "withdraw", "checkin")
+TOURNAMENT_OP = _words("tournament_op", *TOURNAMENT_OPS)
+TournamentOpName = Annotated[str, TOURNAMENT_OP]
+
+
+@kind
+@dataclass(frozen=True)
+class TournamentOp(ComponentId):
+    """Sign up / Withdraw / Check in, on a tournament's sign-up message
+    (bot.ui.tournaments.tournament_commands): ``game`` holds the tournament's number."""
+
+    LAYOUT = "tn:op:{game}:{op}"
+    op: TournamentOpName

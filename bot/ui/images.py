@@ -307,6 +307,13 @@ async def stats_file(data: Mapping[str, Any], lang: str) -> discord.File:
     return (await _picture("stats.png", None, job))[0]
 
 
+async def draw_plain(job: Job) -> bytes:
+    """A picture drawn from plain data alone (:data:`renderer.jobs.PLAIN`: a tournament's
+    standings or bracket), by a render worker or in a thread."""
+    data, _ = await _drawn(None, job)
+    return data
+
+
 # -- game reviews ---------------------------------------------------------------------------------
 
 

@@ -37,6 +37,7 @@ Cell = app_commands.Range[str, 1, 12]
 Figure = app_commands.Range[str, 1, 24]
 Rotation = app_commands.Range[int, 0, 270]
 LeagueName = app_commands.Range[str, 1, 50]
+TournamentName = app_commands.Range[str, 1, 50]
 Day = app_commands.Range[str, 1, 10]
 Points = app_commands.Range[str, 1, 30]
 Reason = app_commands.Range[str, 1, 300]
@@ -52,6 +53,8 @@ RULES: dict[str, str] = {
     "game": "the number of a game of this server",
     "name": "no mentions (@, <…>), control or text-direction characters; unique in the server",
     "league": "a league of this server (default: the league of this channel)",
+    "tournament": "a tournament of this server (default: the open tournament of this channel, "
+    "else the server's only open one)",
     "starts": "a date YYYY-MM-DD, years 2000 to 2100",
     "ends": "a date YYYY-MM-DD, years 2000 to 2100, after the start",
     "next_ends": "a date YYYY-MM-DD, years 2000 to 2100",
@@ -59,8 +62,8 @@ RULES: dict[str, str] = {
     "max_players": "at least min_players",
     "file": "a JSON record exported with /carcassonne export: at most 1 MiB, nested at most "
     "32 deep, numbers in range, every action legal",
-    "reason": "shown to the league as typed: control and direction characters left out, "
-    "markdown and mentions shown as plain text",
+    "reason": "shown to the league or tournament as typed: control and direction characters "
+    "left out, markdown and mentions shown as plain text",
     "season": "a season of the league",
     "turn_hours": "whole hours",
 }

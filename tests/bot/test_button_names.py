@@ -22,7 +22,7 @@ import catalogs
 
 UI = Path(__file__).parents[2] / "bot" / "ui"
 #: The functions that read a text of the catalogs, and the context each reads.
-READERS = {"tr": "ui", "trn": "ui", "lt": "league_ui"}
+READERS = {"tr": "ui", "trn": "ui", "lt": "league_ui", "tt": "tournament_ui"}
 #: Calls that make a button, and the position of their label (None: only ``label=``).
 MAKERS: dict[str, int | None] = {"button": 1, "TurnButton": 1, "LobbyButton": 1, "Button": None}
 BOLD = re.compile(r"\*\*(.+?)\*\*")

@@ -19,6 +19,7 @@ from bot.ui.leagues.league_commands import ChallengeButton
 from bot.ui.live_board import LiveBoardButton
 from bot.ui.privacy import ForgetButton
 from bot.ui.timing.chess_clock import PauseButton
+from bot.ui.tournaments.tournament_commands import TournamentButton
 from bot.ui.turn.abandon import AbandonButton
 from bot.ui.turn.undo import UndoButton
 from bot.ui.watching.follow import FollowButton
@@ -39,6 +40,7 @@ DOMAINS: dict[str, st.SearchStrategy[Any]] = {
     "lobby_op": st.sampled_from(ids.LOBBY_OPS),
     "yes_no": st.booleans(),
     "wall_phase": st.sampled_from(sorted(ids.WALL_PHASES.values())),
+    "tournament_op": st.sampled_from(ids.TOURNAMENT_OPS),
 }
 
 
@@ -113,6 +115,8 @@ SENT: dict[str, ids.ComponentId] = {
     "cc:pause:5:no": ids.PauseAnswer(5, False),
     "cc:follow:3:1456074443980800011:no": ids.FollowAnswer(3, 1456074443980800011, False),
     "lg:ch:9:yes": ids.ChallengeAnswer(9, True),
+    "tn:op:3:signup": ids.TournamentOp(3, "signup"),
+    "tn:op:3:checkin": ids.TournamentOp(3, "checkin"),
     "cc:live:3": ids.LiveBoard(3),
     # Earlier releases: squares-only menus, Play my abbey, a hand's tile buttons, and the
     # No figure button of the first step (a rotation button with a choice).
@@ -164,6 +168,7 @@ def test_every_id_in_the_golden_records_reads_back() -> None:
         "cc:undo:1:2:maybe",
         "cc:endno:1:2",
         "lg:ch:1:yes:no",
+        "tn:op:1:dance",
         "xx:ok:1:2:3:4:90:-:none",
     ],
 )
@@ -199,6 +204,7 @@ def test_every_kind_is_answered_once() -> None:
         ChallengeButton,
         ForgetButton,
         LiveBoardButton,
+        TournamentButton,
     ]
     answered = {*components.BUTTON_KINDS, *components.MENU_KINDS, ids.LobbyOp, ids.LobbyMenu}
     for text, value in SENT.items():
@@ -213,7 +219,7 @@ def test_every_kind_is_answered_once() -> None:
 
 def test_no_id_is_written_outside_the_id_module() -> None:
     """The id prefixes appear in the bot's source only where the layouts are."""
-    prefix = re.compile(r"""[fr]?["'](cc|lg):""")
+    prefix = re.compile(r"""[fr]?["'](cc|lg|tn):""")
     found = [
         f"{path.relative_to(ROOT)}:{number}"
         for path in sorted((ROOT / "bot").rglob("*.py"))

@@ -13,12 +13,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot import policy
-from bot.policy import Actor, GameFacts, LeagueFacts, Role, ServerFacts
-from bot.ui import access, components
+from bot.policy import Actor, GameFacts, LeagueFacts, Role, ServerFacts, TournamentFacts
+from bot.ui import access, components, ids
 from bot.ui.leagues.league_commands import ChallengeButton
 from bot.ui.live_board import LiveBoardButton
 from bot.ui.privacy import ForgetButton
 from bot.ui.timing.chess_clock import PauseButton
+from bot.ui.tournaments.tournament_commands import TournamentButton
 from bot.ui.turn.abandon import AbandonButton
 from bot.ui.turn.undo import UndoButton
 from bot.ui.watching.follow import FollowButton
@@ -49,7 +50,7 @@ async def test_every_slash_command_has_a_row() -> None:
 
 async def test_every_autocomplete_has_a_row() -> None:
     """Each option typed with suggestions asks the row named after it (``place``'s options
-    one each, every league name one)."""
+    one each, every league name one, every tournament name one)."""
     found = set()
     for command in leaves(await tree()):
         for param in command.parameters:
@@ -57,8 +58,8 @@ async def test_every_autocomplete_has_a_row() -> None:
                 if command.qualified_name == "carcassonne place":
                     found.add(f"autocomplete place {param.name}")
                 else:
-                    assert param.name == "league", (command.qualified_name, param.name)
-                    found.add("autocomplete league")
+                    assert param.name in ("league", "tournament"), (command.qualified_name, param)
+                    found.add(f"autocomplete {param.name}")
     assert found == {r for r in policy.POLICY if r.startswith("autocomplete ")}
 
 
@@ -88,8 +89,11 @@ def test_every_component_has_a_row() -> None:
         ChallengeButton,
         ForgetButton,
         LiveBoardButton,
+        TournamentButton,
     ):
         assert button.action in policy.POLICY, button
+    for op in ids.TOURNAMENT_OPS:  # the sign-up message's buttons ask the command's row
+        assert f"tournament {op}" in policy.POLICY, op
     # Every persistent component class the bot registers is one of those above.
     known = {
         components.LobbyButton,
@@ -103,6 +107,7 @@ def test_every_component_has_a_row() -> None:
         ChallengeButton,
         ForgetButton,
         LiveBoardButton,
+        TournamentButton,
     }
     registered = set(components.DYNAMIC_ITEMS) | {
         UndoButton,
@@ -112,6 +117,7 @@ def test_every_component_has_a_row() -> None:
         ChallengeButton,
         ForgetButton,
         LiveBoardButton,
+        TournamentButton,
     }
     assert registered == known
     source = (ROOT / "bot" / "ui" / "__init__.py").read_text()
@@ -129,13 +135,19 @@ def test_every_component_has_a_row() -> None:
     assert (
         '"challenge answer"' in (ROOT / "bot" / "ui" / "leagues" / "league_commands.py").read_text()
     )
+    tournament_ui = (ROOT / "bot" / "ui" / "tournaments" / "tournament_commands.py").read_text()
+    assert "bot.add_dynamic_items(TournamentButton)" in tournament_ui
 
 
 async def test_every_row_is_asked_somewhere() -> None:
     """No row is dead: each is a command's own name (asked by its group's check, or by
     ``resolve`` naming it), a component's table entry, or a literal the code asks."""
     source = "\n".join(p.read_text() for p in (ROOT / "bot").rglob("*.py") if p.name != "policy.py")
-    for group in ("commands.py", "leagues/league_commands.py"):
+    for group in (
+        "commands.py",
+        "leagues/league_commands.py",
+        "tournaments/tournament_commands.py",
+    ):
         text = (ROOT / "bot" / "ui" / group).read_text()
         assert "await access.authorise_command(interaction)" in text, group
     commands = {command.qualified_name for command in leaves(await tree())}
@@ -188,6 +200,10 @@ def test_roles_follow_the_facts() -> None:
     league = LeagueFacts(1, HOME, DAVE)
     assert policy.roles(Actor(DAVE, HOME), league) == {Role.MEMBER, Role.ORGANISER}
     assert policy.roles(Actor(DAVE, AWAY, True), league) == {Role.OUTSIDER}
+    tournament = TournamentFacts(1, HOME, DAVE)
+    assert policy.roles(Actor(DAVE, HOME), tournament) == {Role.MEMBER, Role.ORGANISER}
+    assert policy.roles(Actor(CAROL, HOME, True), tournament) == {Role.MEMBER, Role.ADMIN}
+    assert policy.roles(Actor(DAVE, AWAY, True), tournament) == {Role.OUTSIDER}
     assert policy.roles(Actor(DAVE, AWAY, True), ServerFacts(AWAY)) == {Role.MEMBER, Role.ADMIN}
 
 
@@ -239,6 +255,30 @@ async def test_the_carcassonne_group_stays_within_discords_25_subcommands() -> N
     review = next(c for c in group.commands if c.name == "review")
     assert isinstance(review, app_commands.Command)
     assert "hint" in {p.name for p in review.parameters}
+
+
+async def test_the_tournament_group_stays_within_discords_25_subcommands() -> None:
+    group = next(c for c in (await tree()).get_commands() if c.name == "tournament")
+    assert isinstance(group, app_commands.Group)
+    assert 10 <= len(group.commands) <= 25
+
+
+def test_a_tournament_organiser_is_refused_elsewhere_and_others_are_refused_organising() -> None:
+    """Organising rows: the tournament's organiser and admins; a member reads the tournament's
+    refusal; anyone acting from another server is an outsider, whatever they are there."""
+    tournament = TournamentFacts(5, HOME, DAVE)
+    organising = [a for a, r in policy.POLICY.items() if r.scope is policy.Scope.TOURNAMENT]
+    assert len(organising) >= 10
+    for action in organising:
+        found = policy.POLICY[action]
+        for user, admin in ((DAVE, False), (CAROL, True), (BOB, False)):
+            decided = policy.decide(action, Actor(user, HOME, admin), tournament)
+            expected = user == DAVE or admin or Role.MEMBER in found.who
+            assert decided.allowed == expected, (action, user)
+            if not expected:
+                assert decided.refusal == "tournament_organisers_only", action
+            elsewhere = policy.decide(action, Actor(user, AWAY, admin), tournament)
+            assert elsewhere.refusal == policy.ELSEWHERE, action
 
 
 def test_an_unknown_action_is_refused() -> None:

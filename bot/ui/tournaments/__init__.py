@@ -1,0 +1,1 @@
+"""The ``/tournament`` group, its sign-up message, round announcements and pictures."""
