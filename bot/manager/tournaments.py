@@ -209,6 +209,11 @@ class TournamentOps:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
+    async def listened(self) -> None:
+        """Wait until every listener call in progress has returned (and those they caused)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
     # -- finding tournaments ------------------------------------------------------------------
 
     async def tournament(self, tournament_id: int) -> TournamentRow:
@@ -732,7 +737,17 @@ class TournamentOps:
                     return started
                 await self._catch_up(found, busy)
                 await self._settle_forfeits(found)
-                started += await self._create_games(found)
+                made = await self._create_games(found)
+                if made:  # a best-of match's next game, or the games a stop left uncreated
+                    started += made
+                    self._notify(
+                        TournamentChange(
+                            tournament_id,
+                            "games",
+                            found.round,
+                            games=tuple(v.game_id for v in made),
+                        )
+                    )
                 games = await self.core.storage.tournament_games(tournament_id)
                 entrants = await self.entrants(tournament_id)
                 if found.format == "knockout":
