@@ -33,6 +33,7 @@ from bot.ui.leagues.league_commands import ChallengeButton
 from bot.ui.live_board import LiveBoardButton
 from bot.ui.privacy import ForgetButton
 from bot.ui.timing.chess_clock import PauseButton
+from bot.ui.tournaments.tournament_commands import TournamentButton
 from bot.ui.turn.abandon import AbandonButton
 from bot.ui.turn.undo import UndoButton
 from bot.ui.watching.follow import FollowButton
@@ -60,6 +61,13 @@ LOBBY_PERSONAS = {
 }
 LEAGUE_PERSONAS = {
     "league organiser": ("olga", frozenset({ORG, M})),
+    "member": ("dave", frozenset({M})),
+    "server admin": ("erin", frozenset({A, M})),
+    "member of another server": ("frank", frozenset({X})),
+    "admin of another server": ("gina", frozenset({X})),
+}
+TOURNAMENT_PERSONAS = {
+    "tournament organiser": ("olga", frozenset({ORG, M})),
     "member": ("dave", frozenset({M})),
     "server admin": ("erin", frozenset({A, M})),
     "member of another server": ("frank", frozenset({X})),
@@ -99,6 +107,9 @@ class Scene:
         self.lobby_id = 0
         self.league_name = "Spring"
         self.league_game = 0
+        self.tournament_name = "Open"
+        self.tournament_id = 0
+        self.tournament_game = 0
 
     @property
     def bot(self) -> Any:
@@ -166,6 +177,25 @@ class Scene:
         row = await manager.leagues.challenge(league.id, olga.id, "olga", [(dave.id, "dave")])
         self.league_game = row.id
 
+    async def tournament(self, *, started: bool) -> None:
+        """Tournament Open of the home server, organised by olga (who does not manage the
+        server), dave and pat signed up; ``started``: round 1 is being played (its game is
+        ``tournament_game``)."""
+        manager = self.bot.manager
+        olga = self.people["olga"]
+        found = await manager.tournaments.create_tournament(
+            self.home.id, self.channel.id, olga.id, self.tournament_name, admin=True
+        )
+        self.tournament_id = found.id
+        for name in ("dave", "pat"):
+            await manager.tournaments.sign_up(found.id, self.people[name].id, name)
+        if started:
+            manager.seeds = lambda: 7
+            views = await manager.tournaments.start_tournament(found.id, olga.id, admin=False)
+            self.tournament_game = views[0].game_id
+        await manager.tournaments.listened()
+        await self.env.settle()
+
     async def fingerprint(self) -> Any:
         """Everything a refused act must leave as it was: games, seats, follows, leagues."""
         manager = self.bot.manager
@@ -184,8 +214,20 @@ class Scene:
             leagues.append(
                 (league, sorted(m.user_id for m in members if m.left_at is None), len(audit))
             )
+        contests = []
+        for found in await manager.tournaments.guild_tournaments(self.home.id):
+            entrants = await manager.tournaments.entrants(found.id)
+            audit = await storage.tournament_audit(found.id, 100)
+            contests.append(
+                (
+                    found.state,
+                    found.round,
+                    sorted((e.user_id, e.checked_in, e.dropped_round) for e in entrants),
+                    len(audit),
+                )
+            )
         settings = await manager.records.guild_settings(self.home.id)
-        return sorted(games, key=lambda g: g[0]), leagues, settings
+        return sorted(games, key=lambda g: g[0]), leagues, contests, settings
 
 
 # -- how each row is used ------------------------------------------------------------------------
@@ -205,6 +247,10 @@ def slash(command: str, /, **options: Any) -> Use:
                 value = scene.league_game
             elif value == "LEAGUE":
                 value = scene.league_name
+            elif value == "TOURNAMENT":
+                value = scene.tournament_name
+            elif value == "TOURNAMENT_GAME":
+                value = scene.tournament_game
             elif value == "RECORD":
                 value = ("r.json", json.dumps(await record(scene)).encode())
             elif value == "OPPONENT":  # someone of the caller's own server
@@ -430,6 +476,52 @@ ROWS: dict[str, tuple[str, list[Use]]] = {
     "league log": ("league", [slash("league log", league="LEAGUE")]),
     "league annul": ("league", [slash("league annul", game="LEAGUE_GAME", reason="why")]),
     "autocomplete league": ("server", [autocomplete("league join", "league")]),
+    "tournament create": ("server", [slash("tournament create", name="Autumn")]),
+    "tournament signup": (
+        "tournament",
+        [
+            slash("tournament signup", tournament="TOURNAMENT"),
+            answer(TournamentButton, lambda s: ids.TournamentOp(s.tournament_id, "signup")),
+        ],
+    ),
+    "tournament withdraw": (
+        "tournament",
+        [
+            slash("tournament withdraw", tournament="TOURNAMENT"),
+            answer(TournamentButton, lambda s: ids.TournamentOp(s.tournament_id, "withdraw")),
+        ],
+    ),
+    "tournament checkin": (
+        "tournament",
+        [
+            slash("tournament checkin", tournament="TOURNAMENT"),
+            answer(TournamentButton, lambda s: ids.TournamentOp(s.tournament_id, "checkin")),
+        ],
+    ),
+    "tournament checkin open": (
+        "tournament",
+        [slash("tournament checkin", tournament="TOURNAMENT", open=True)],
+    ),
+    "tournament start": ("tournament", [slash("tournament start", tournament="TOURNAMENT")]),
+    "tournament standings": (
+        "tournament",
+        [slash("tournament standings", tournament="TOURNAMENT")],
+    ),
+    "tournament drop": ("tournament", [slash("tournament drop", tournament="TOURNAMENT")]),
+    "tournament drop player": (
+        "tournament",
+        [slash("tournament drop", tournament="TOURNAMENT", player="OPPONENT", reason="why")],
+    ),
+    "tournament annul": (
+        "tournament game",
+        [slash("tournament annul", game="TOURNAMENT_GAME", reason="why")],
+    ),
+    "tournament cancel": (
+        "tournament",
+        [slash("tournament cancel", reason="done", tournament="TOURNAMENT")],
+    ),
+    "tournament log": ("tournament", [slash("tournament log", tournament="TOURNAMENT")]),
+    "autocomplete tournament": ("server", [autocomplete("tournament signup", "tournament")]),
     "autocomplete place cell": ("game", [autocomplete("carcassonne place", "cell", game="GAME")]),
     "autocomplete place rotation": (
         "game",
@@ -497,6 +589,8 @@ SUBJECT_PERSONAS = {
     "game": GAME_PERSONAS,
     "lobby": LOBBY_PERSONAS,
     "league": LEAGUE_PERSONAS,
+    "tournament": TOURNAMENT_PERSONAS,
+    "tournament game": TOURNAMENT_PERSONAS,
     "server": SERVER_PERSONAS,
 }
 

@@ -1,6 +1,7 @@
 """Every row of the authorisation policy, tried through Discord with every role: the player in
-turn, a player, the creator, an admitted follower, a member, an admin, a league organiser, and
-a member and an admin of another server; games and lobbies both public and private.
+turn, a player, the creator, an admitted follower, a member, an admin, a league's or a
+tournament's organiser, and a member and an admin of another server; games and lobbies both
+public and private.
 
 A caller the row allows is let through (the policy says so for that row); anyone else is
 refused privately with the row's words (another server's people as if the number did not
@@ -50,6 +51,8 @@ async def test_a_row_with_every_role(
         await scene.lobby(private=private)
     elif subject == "league":
         await scene.league()
+    elif subject in ("tournament", "tournament game"):
+        await scene.tournament(started=subject == "tournament game")
     personas = persona_roles_for(row, subject)
     # The refused first: an allowed act may change the game (a resignation, a start).
     order = sorted(personas.items(), key=lambda kv: expected_allowed(row, kv[1][1], private))
@@ -72,6 +75,9 @@ async def test_a_row_with_every_role(
             if outsider and subject == "league" and not decided:
                 # League names are looked up in the caller's own server only.
                 assert any("There is no league called" in t for t in texts), (where, texts)
+            elif outsider and subject == "tournament" and not decided:
+                # So are tournament names.
+                assert any("There is no tournament called" in t for t in texts), (where, texts)
             else:
                 assert decided, f"{where}: the policy was not asked ({texts})"
                 assert not decided[-1].allowed, (where, texts)
