@@ -157,8 +157,12 @@ async def test_a_swiss_of_eight_in_three_rounds_by_post(
     others = [g for g in second if g is not bobs]
     assert others[0].game_id is not None
     await finish(simcord_env, bot, others[0].game_id)
-    bot = await restart(simcord_env, tmp_path)
+    # As if the bot had stopped before opening a game's thread: the restart opens it.
     assert others[1].game_id is not None
+    await bot.manager.records.set_messages(others[1].game_id, thread_id=None, message_id=None)
+    bot = await restart(simcord_env, tmp_path)
+    reopened = (await bot.manager.game(others[1].game_id)).thread_id
+    assert reopened is not None and reopened == channel.threads[-1].id
     await finish_by_commands(table, people, others[1].game_id)
     dropped = await bob.slash(channel, "tournament drop")
     assert any("left **Open**" in t for t in said(dropped)), said(dropped)
@@ -197,7 +201,8 @@ async def test_a_swiss_of_eight_in_three_rounds_by_post(
     assert len(over) == 1 and f"Winner: <@{winner}>" in over[0].content
     assert picture_sizes(simcord_env, over[0])
     assert f"Finished. Winner: <@{winner}>" in embed_text(lobby_message(table, "Open"))
-    assert len(channel.threads) == 4 + 4 + 3  # every game in its thread, none for the bye
+    # Every game in its thread (one twice: the restart's), none for the bye.
+    assert len(channel.threads) == 4 + 4 + 3 + 1
 
     # The standings, public; the log for the organiser only.
     shown = await alice.slash(channel, "tournament standings")
