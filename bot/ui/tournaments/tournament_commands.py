@@ -34,7 +34,7 @@ from discord.app_commands import Choice
 from discord.app_commands import locale_str as _
 
 import catalogs
-from bot import tournaments
+from bot import leagues, tournaments
 from bot.errors import ManagerError
 from bot.i18n import shown_text
 from bot.manager.tournaments import TournamentChange, TournamentTable
@@ -786,6 +786,20 @@ class TournamentGroup(app_commands.Group):
         action = "tournament drop player" if other else "tournament drop"
         found = await resolve(interaction, tournament, action)
         target = player.id if player is not None and other else user.id
+        # The refusals are private: checked before the public answer.
+        entrant = next(
+            (e for e in await bot_of(interaction).manager.tournaments.entrants(found.id)
+             if e.user_id == target),
+            None,
+        )  # fmt: skip
+        if entrant is None:
+            raise tournaments.NotEntered(player=f"<@{target}>", tournament=found.name)
+        if not entrant.playing:
+            raise tournaments.AlreadyDropped(player=f"<@{target}>", tournament=found.name)
+        if not found.open:
+            raise tournaments.NotRunning(tournament=found.name)
+        if other:
+            leagues.check_reason(reason or "")
         await interaction.response.defer(thinking=True)
         await bot_of(interaction).manager.tournaments.drop_out(
             found.id, target, user.id, admin=is_admin(interaction), why=reason or ""
@@ -854,6 +868,10 @@ class TournamentGroup(app_commands.Group):
         tournament: TournamentName | None = None,
     ) -> None:
         found = await resolve(interaction, tournament, "tournament cancel")
+        # The refusals of what was typed are private too: checked before the public answer.
+        leagues.check_reason(reason)
+        if not found.open:
+            raise tournaments.NotRunning(tournament=found.name)
         await interaction.response.defer(thinking=True)
         await bot_of(interaction).manager.tournaments.cancel(
             found.id, interaction.user.id, reason, admin=is_admin(interaction)
