@@ -185,12 +185,10 @@ def state_line(table: TournamentTable, locale: str) -> str:
         return tt("state_round", locale, round=found.round)
     if found.round > found.rounds:
         return tt("state_final", locale)
-    end = (
-        f" · {tt('deadline', locale, when=f'<t:{int(found.round_deadline)}:R>')}"
-        if (found.round_deadline)
-        else ""
-    )
-    return tt("state_round_of", locale, round=found.round, rounds=found.rounds) + end
+    text = tt("state_round_of", locale, round=found.round, rounds=found.rounds)
+    if found.round_deadline:
+        text += " · " + tt("deadline", locale, when=f"<t:{int(found.round_deadline)}:R>")
+    return text
 
 
 def ordinal(rank: int, locale: str) -> str:
