@@ -129,3 +129,27 @@ def lobby_message_fr(table: Table, name: str) -> discord.Message:
     ]
     assert len(found) == 1
     return found[0]
+
+
+async def test_a_leagues_organiser_creates_its_tournament_and_nobody_else_does(
+    simcord_env: simcord.Env,
+) -> None:
+    table = Table(simcord_env, players=2)
+    olga, dave = table.players
+    manager = table.bot.manager
+    league = await manager.leagues.create_league(
+        table.guild.id, table.channel.id, olga.id, "Spring", admin=True
+    )
+    refused = await olga.slash(table.channel, "tournament create", name="Solo")
+    assert refused.ephemeral and any("manage the server" in t for t in said(refused))
+    refused = await dave.slash(table.channel, "tournament create", name="Cup", league="Spring")
+    assert refused.ephemeral and any("league's organiser" in t for t in said(refused))
+    made = await olga.slash(table.channel, "tournament create", name="Cup", league="Spring")
+    assert any("Tournament **Cup** created" in t for t in said(made)), said(made)
+    found = await manager.tournaments.find_tournament(table.guild.id, "Cup")
+    assert found.league_id == league.id and found.organiser_id == olga.id
+    # Its organiser organises it: check-in is hers to open, not a member's.
+    refused = await dave.slash(table.channel, "tournament checkin", open=True)
+    assert refused.ephemeral and any("tournament's organiser" in t for t in said(refused))
+    opened = await olga.slash(table.channel, "tournament checkin", open=True)
+    assert any("Check-in for **Cup** is open" in t for t in said(opened)), said(opened)
