@@ -91,7 +91,13 @@ FREE_TEXT = {"tournament": tournaments.NAME_LENGTH, "reason": 300, "name": 100}
 #: Texts that are not markdown (a thread's name): their parameters are shown as they are.
 PLAIN = frozenset({"thread_name"})
 #: The texts that count something, and which of their numbers chooses the plural form.
-COUNTED = {"entrants": "count", "more_entrants": "count", "more_tables": "count"}
+COUNTED = {
+    "entrants": "count",
+    "more_entrants": "count",
+    "more_tables": "count",
+    "format_swiss": "rounds",
+    "format_swiss_final": "rounds",
+}
 
 
 def tt(key: str, locale: str | None, **params: Any) -> str:
@@ -448,7 +454,9 @@ async def announce_round(bot: CarcassonneBot, change: TournamentChange) -> None:
         (g for g in rows if g.round == change.round and g.game_no == 1), key=lambda g: g.table
     )
     mentioned: set[int] = set()
-    lines = [tt("round_title", locale, tournament=found.name, round=change.round)]
+    final = found.format == "swiss_final" and change.round > (found.rounds or 0)
+    title = "final_title" if final else "round_title"
+    lines = [tt(title, locale, tournament=found.name, round=change.round)]
     for game in current:
         mentions = [who(p) for p in game.players if p not in mentioned]
         mentioned.update(game.players)

@@ -219,3 +219,44 @@ async def test_a_swiss_of_eight_in_three_rounds_by_post(
         assert action in entries, entries
     assert "annulled a result of round 1 #" in entries and "wrong rule" in entries
     assert "dropped a player in round 2" in entries
+
+
+async def test_swiss_rounds_then_a_final_table(simcord_env: simcord.Env) -> None:
+    """Four players, one Swiss round, then the top three at a final table: its announcement
+    names the finalists once each, and the final's winner wins the tournament."""
+    table = Table(simcord_env, players=4)
+    people = table.players
+    zoe = admin_of(table, simcord_env)
+    bot = table.bot
+    shorten(bot)
+    await zoe.slash(
+        table.channel, "tournament create", name="Final", format="swiss_final", rounds=1, advance=3
+    )
+    tid = (await bot.manager.tournaments.find_tournament(table.guild.id, "Final")).id
+    for person in people:
+        await person.slash(table.channel, "tournament signup")
+    assert "Swiss, 1 round, then a final table of 3" in embed_text(lobby_message(table, "Final"))
+    await zoe.slash(table.channel, "tournament start")
+    await settled(simcord_env, bot)
+    for game in await tables(bot, tid, 1):
+        assert game.game_id is not None
+        await finish(simcord_env, bot, game.game_id)
+    (final,) = await tables(bot, tid, 2)
+    assert len(final.players) == 3
+    posted = announcements(table, "**Final**: the final table is set (round 2).")
+    assert len(posted) == 1
+    for person in people:
+        expected = 1 if person.id in final.players else 0
+        assert posted[0].content.count(f"<@{person.id}>") == expected, person.name
+    assert picture_sizes(simcord_env, posted[0])
+    assert final.game_id is not None
+    await finish(simcord_env, bot, final.game_id)
+    done = await bot.manager.tournaments.table(tid)
+    (decided,) = await tables(bot, tid, 2)
+    assert decided.ranks is not None
+    winner = decided.players[decided.ranks.index(1)]
+    assert done.tournament.state == "finished" and done.places[0] in decided.players
+    over = announcements(table, "**Final** is over.")
+    assert len(over) == 1 and f"Winner: <@{done.places[0]}>" in over[0].content
+    assert decided.ranks.count(1) > 1 or done.places[0] == winner  # a sole winner wins it
+    assert picture_sizes(simcord_env, over[0])
