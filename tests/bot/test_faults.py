@@ -612,14 +612,14 @@ OPERATIONS = [
     ),
     Operation("abandon", (1, 3), _abandon_prepare, _abandon_run, _abandon_told, _abandon_goes_on),
     Operation("pause agreed", (3, 4), _pause_prepare, _pause_run, _pause_told, _pause_goes_on),
-    Operation("league result", (5, 7), _league_prepare, _resign_run, _league_told, _league_goes_on),
-    _scheduled("timeout", (12, 15), _timeout_prepare, "timeout"),
+    Operation("league result", (6, 8), _league_prepare, _resign_run, _league_told, _league_goes_on),
+    _scheduled("timeout", (13, 16), _timeout_prepare, "timeout"),
     _scheduled("clock expiry", (8, 11), _clock_prepare, "timeout", clock=True),
-    _scheduled("turn start notice", (12, 12), _start_prepare, "start"),
-    _scheduled("reminder", (13, 13), _reminder_prepare, "reminder"),
-    _scheduled("start notice sent again", (12, 12), _start_again_prepare, "start"),
-    _scheduled("timeout announced again", (14, 15), _timeout_again_prepare, "timeout"),
-    _scheduled("pause ends", (9, 9), _resume_prepare, "clock_resumed"),
+    _scheduled("turn start notice", (13, 13), _start_prepare, "start"),
+    _scheduled("reminder", (14, 14), _reminder_prepare, "reminder"),
+    _scheduled("start notice sent again", (13, 13), _start_again_prepare, "start"),
+    _scheduled("timeout announced again", (15, 16), _timeout_again_prepare, "timeout"),
+    _scheduled("pause ends", (10, 10), _resume_prepare, "clock_resumed"),
 ]
 
 
