@@ -221,6 +221,13 @@ POLICY: dict[str, Rule] = {
         "annuls a tournament game's result, with a reason (logged); the pairing stands",
         "tournament_organisers_only",
     ),
+    "tournament replay": rule(
+        T,
+        {ORGANISER, ADMIN},
+        "has a game of the round in play played again, with a reason (logged): its result "
+        "does not count, its table plays a new game",
+        "tournament_organisers_only",
+    ),
     "tournament cancel": rule(
         T,
         {ORGANISER, ADMIN},

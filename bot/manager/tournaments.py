@@ -39,14 +39,28 @@ its pairing stands (a round paired after it is not paired again; the standings c
 knockout an annulled game of a match still in play is replaced by another game of the match;
 once the bracket's next round is paired, its games can no longer be annulled.
 
+**Replaying** (the organiser, logged with a reason: :meth:`TournamentOps.replay_game`): a table
+of the round in play is played again. Its game, finished or still in play (then stopped), counts
+for nothing (annulled, as above), and a new game of the same players at the same table and
+round is created and started at once (the table's next ``game_no``); the round goes on when it
+is decided. Not for a game of an earlier round (its results paired the rounds since), a game
+annulled or replayed already (replay the table's latest game), a table with a player gone, nor
+once the tournament is over.
+
 Who may do what, from two facts the Discord layer passes: ``admin`` (the member can manage the
 server) and the tournament's organiser. Creating one needs ``admin`` or organising the league
-it belongs to; opening check-in, starting, annulling, cancelling, dropping someone else and
-reading the log need the organiser or ``admin``. ``forget-me`` during a tournament makes the
-player "former player N" in its entrants, tables and log as everywhere (their games in play are
-resigned first, so their tables count them as they left); the standings add up the same, and a
-former player is paired no more (their knockout matches are forfeited), as after a drop-out.
-``keep_days`` deletes a finished game's record only: its table keeps its decided result.
+it belongs to; opening check-in, starting, annulling, replaying, cancelling, dropping someone
+else and reading the log need the organiser or ``admin``. ``forget-me`` during a tournament
+makes the player "former player N" in its entrants, tables and log as everywhere (their games
+in play are resigned first, so their tables count them as they left); the standings add up the
+same, and a former player is paired no more (their knockout matches are forfeited), as after a
+drop-out.
+
+``keep_days`` deletes a finished game's record only, and a tournament needs nothing of it once
+its table is decided: the table's ranks, scores and absentees are stored with the table, so the
+standings, pairings, brackets and replays never read a game's record. A finished game whose
+table is not decided yet (a stop before its end was recorded) is kept until it is: deciding it
+reads its moves (see ``EXPIRED`` in :mod:`bot.storage.sql_privacy`).
 """
 
 from __future__ import annotations
@@ -102,8 +116,10 @@ from bot.tournaments import (
     NotEntered,
     NoTournament,
     NoTournamentResult,
+    NotReplayable,
     NotRunning,
     NotTournamentGame,
+    PastRound,
     Result,
     SeveralTournaments,
     SignupClosed,
@@ -132,8 +148,10 @@ class TournamentChange:
 
     ``kind``: ``created``, ``signup``, ``withdrawn``, ``checkin`` (check-in opened),
     ``checked_in``, ``round`` (a round paired: ``games`` are its started games), ``games`` (a
-    best-of match's next games), ``result`` (a table decided), ``dropped``, ``annulled``,
-    ``finished``, ``cancelled``.
+    best-of match's next games), ``result`` (a table decided), ``deadline`` (``game_id``
+    stopped at the round's deadline; ``user_id``: the player whose turn it was, counted absent
+    under the ``forfeit`` policy), ``dropped``, ``annulled``, ``replayed`` (``game_id``
+    annulled, ``games``: the new game of its table), ``finished``, ``cancelled``.
     """
 
     tournament_id: int
@@ -875,7 +893,9 @@ class TournamentOps:
             if row.status != "active":
                 continue
             current = row.current_user
+            late = None
             if found.timeout_policy == "forfeit" and current in table.players:
+                late = current
                 await self.core.storage.mark_absent(table, (*table.absent, current))
             try:
                 ended = await manager.abandon(table.game_id, found.organiser_id, admin=True)
@@ -886,6 +906,9 @@ class TournamentOps:
             marked = await self.core.storage.tournament_game(table.game_id)
             await self._decide_stopped(marked or table, ended, set())
             stopped.append(row.id)
+            self._notify(
+                TournamentChange(found.id, "deadline", found.round, user_id=late, game_id=row.id)
+            )
             log.info("tournament %s: game %s decided at the deadline", found.id, row.id)
         return stopped
 
@@ -933,6 +956,98 @@ class TournamentOps:
         if found.format == "knockout":
             await self.advance(found.id)  # the match plays another game
         return dataclasses.replace(table, annulled_at=now)
+
+    async def replay_game(
+        self,
+        game_id: int,
+        by: int,
+        why: str,
+        *,
+        admin: bool,
+        guild_id: int | None = None,
+    ) -> TurnView:
+        """The organiser has a table of the round in play played again, with a reason (logged):
+        its game (finished, or stopped if still in play) counts for nothing, and a new game of
+        the same players at the same table and round is created and started (returned; see
+        the module)."""
+        text = leagues.check_reason(why)
+        table = await self.core.storage.tournament_game(game_id)
+        if table is None:
+            raise NotTournamentGame(game_id=game_id)
+        found = await self.tournament(table.tournament_id)
+        if guild_id is not None and found.guild_id != guild_id:
+            raise NotTournamentGame(game_id=game_id)
+        await self._organising(found, by, admin)
+        if found.state != "running":
+            raise NotRunning(tournament=found.name)
+        if table.round != found.round:
+            raise PastRound(game_id=game_id, round=table.round, current=found.round)
+        entrants = {e.user_id: e for e in await self.entrants(found.id)}
+        for player in table.players:
+            if not in_play(entrants[player]):
+                raise AlreadyDropped(player=f"<@{player}>", tournament=found.name)
+        manager = cast("GameManager", self.core)
+        # Stopped before the tournament's lock is taken: a game ending holds its own lock and
+        # then waits for the tournament's (its end listener), so the two are never held at once
+        # the other way round.
+        if not table.decided:
+            try:
+                await manager.abandon(game_id, by, admin=True)
+            except ManagerError as error:  # it ended meanwhile: its end listener decided it
+                log.info("tournament game %s not stopped: %s", game_id, error.key)
+                async with self.core.lock(game_id):
+                    pass
+        async with self._lock(found.id):
+            found = await self.tournament(found.id)
+            table = await self.core.storage.tournament_game(game_id)
+            assert table is not None
+            if found.state != "running":
+                raise NotRunning(tournament=found.name)
+            if table.round != found.round:
+                raise PastRound(game_id=game_id, round=table.round, current=found.round)
+            games = await self.core.storage.tournament_games(found.id)
+            same = [g for g in games if (g.round, g.table) == (table.round, table.table)]
+            if table.annulled_at is not None or any(g.game_no > table.game_no for g in same):
+                raise NotReplayable(game_id=game_id)
+            if not table.decided:  # stopped here, or its end not recorded: decided first
+                row = await self.core.game(game_id)
+                if row.status == "finished" and not self.core.lock(game_id).locked():
+                    async with self.core.hold(game_id) as live:
+                        await self._decide(table, live.row, live.game)
+                elif row.status == "abandoned":
+                    await self._decide_stopped(table, row, set())
+                table = await self.core.storage.tournament_game(game_id)
+                assert table is not None
+                if not table.decided:
+                    raise NotReplayable(game_id=game_id)
+            now = self.core.clock()
+            audit = TournamentAudit(
+                found.id, by, "replay", now, reason=text, round=table.round, game_id=game_id
+            )
+            if not await self.core.storage.annul_tournament_game(table, now, audit):
+                raise NotReplayable(game_id=game_id)
+            again = TournamentGame(
+                found.id, table.round, table.table, table.players, table.game_no + 1
+            )
+            await self.core.storage.add_tournament_games([again])
+            log.warning("tournament %s: game %s replayed (by %s): %s", found.id, game_id, by, text)
+            made = await self._create_games(await self.tournament(found.id))
+        fresh = [v for v in made if v.game_id != game_id]
+        replay = next(
+            (v for v in fresh if {s.user_id for s in v.game.seats} >= set(table.players)), None
+        )
+        if replay is None:  # pragma: no cover - its players are in play: the game is made
+            raise NotReplayable(game_id=game_id)
+        self._notify(
+            TournamentChange(
+                found.id,
+                "replayed",
+                table.round,
+                game_id=game_id,
+                games=tuple(v.game_id for v in fresh),
+            )
+        )
+        return replay
 
     async def cancel(self, tournament_id: int, by: int, why: str, *, admin: bool) -> TournamentRow:
         """The organiser cancels the tournament (logged): its games in play are abandoned."""

@@ -40,7 +40,8 @@ RECORD_TABLES = (
 
 #: Finished games a server keeps no longer: ended more than its ``keep_days`` ago, not in a
 #: league season still open, and with nothing left to compute from their record (a finished
-#: game's statistics stored for its whole log; a league game that counts has its result).
+#: game's statistics stored for its whole log; a league game that counts has its result; a
+#: tournament game has its table decided).
 EXPIRED = (
     "SELECT g.id FROM games g JOIN guild_settings s ON s.guild_id = g.guild_id "
     "WHERE s.keep_days IS NOT NULL AND g.deleted_at IS NULL "
@@ -54,6 +55,8 @@ EXPIRED = (
     "ON z.league_id = k.league_id AND z.season = k.season WHERE k.game_id = g.id "
     "AND g.status = 'finished' AND g.ended_at <= z.closed_at "
     "AND NOT EXISTS (SELECT 1 FROM league_results r WHERE r.game_id = g.id)) "
+    "AND NOT EXISTS (SELECT 1 FROM tournament_games u WHERE u.game_id = g.id "
+    "AND u.decided_at IS NULL) "
     "ORDER BY g.ended_at, g.id LIMIT ?"
 )
 

@@ -516,6 +516,10 @@ ROWS: dict[str, tuple[str, list[Use]]] = {
         "tournament game",
         [slash("tournament annul", game="TOURNAMENT_GAME", reason="why")],
     ),
+    "tournament replay": (
+        "tournament game",
+        [slash("tournament replay", game="TOURNAMENT_GAME", reason="why")],
+    ),
     "tournament cancel": (
         "tournament",
         [slash("tournament cancel", reason="done", tournament="TOURNAMENT")],

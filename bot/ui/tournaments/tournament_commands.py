@@ -6,7 +6,9 @@ manager checks), ``signup`` and ``withdraw`` (also the buttons of the sign-up me
 check-in), ``start`` (the organiser: round 1 is paired and its games started), ``standings``
 (the Swiss standings or the bracket, as pictures, public as the leagues' standings), ``drop``
 (a player leaves; the organiser drops someone else with a reason), ``annul`` (the organiser, a
-game's result, with a reason), ``cancel`` and ``log`` (the organiser).
+game's result, with a reason), ``replay`` (the organiser: a game of the round in play is played
+again, with a reason), ``cancel`` and ``log`` (the organiser). A game the round's deadline stops
+gets one line in its thread saying so and how it was decided (kind ``deadline``).
 
 Each tournament keeps one sign-up message in its channel (:func:`refresh`, after every change
 the manager tells, :func:`on_change`): the rules, the entrants, then the current round's tables
@@ -425,6 +427,8 @@ async def open_thread(
     await bot.manager.records.set_messages(game.game_id, thread_id=thread.id, message_id=None)
     players = ", ".join(who(p) for p in game.players)
     key = "welcome_match" if found.best_of > 1 else "welcome"
+    if key == "welcome" and game.game_no > 1:  # a table replayed
+        key = "welcome_replay"
     welcome = tt(
         key,
         locale,
@@ -506,13 +510,31 @@ async def announce_end(bot: CarcassonneBot, tournament_id: int) -> None:
     )
 
 
+async def deadline_line(bot: CarcassonneBot, change: TournamentChange) -> None:
+    """One line in the thread of a game the round's deadline stopped: how it was decided."""
+    assert change.game_id is not None
+    row = await bot.manager.game(change.game_id)
+    if row.thread_id is None:
+        return
+    found = await bot.manager.tournaments.tournament(change.tournament_id)
+    locale = await server_locale(bot, found)
+    if change.user_id is None:
+        text = tt("deadline_ended", locale)
+    else:
+        text = tt("deadline_ended_absent", locale, player=who(change.user_id))
+    channel = await post.game_channel(bot, row)
+    await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+
+
 async def on_change(bot: CarcassonneBot, change: TournamentChange) -> None:
     """The manager's tournament listener: threads and announcements for new rounds and games,
     the final announcement, and the sign-up message kept current."""
     if change.kind == "round":
         await announce_round(bot, change)
-    elif change.kind in ("games", "annulled", "dropped"):
+    elif change.kind in ("games", "annulled", "dropped", "replayed"):
         await open_threads(bot, change.tournament_id)
+    elif change.kind == "deadline":
+        await deadline_line(bot, change)
     elif change.kind == "finished":
         await announce_end(bot, change.tournament_id)
     await refresh(bot, change.tournament_id)
@@ -857,6 +879,47 @@ class TournamentGroup(app_commands.Group):
         await interaction.response.send_message(
             text, allowed_mentions=discord.AllowedMentions.none()
         )
+
+    @app_commands.command(
+        name=_("replay"),
+        description=_("Replay a game of the round in play (the organiser, with a reason)"),
+    )
+    @app_commands.rename(game=_("game"), reason=_("reason"))
+    @app_commands.describe(game=_("Game number"), reason=_("Why (kept in the tournament's log)"))
+    async def replay(
+        self, interaction: discord.Interaction, game: GameNumber, reason: Reason
+    ) -> None:
+        manager = bot_of(interaction).manager
+        link = await manager.storage.tournament_game(game)
+        if link is None:
+            raise tournaments.NotTournamentGame(game_id=game)
+        found = await manager.tournaments.tournament(link.tournament_id)
+        await access.authorise(interaction, "tournament replay", tournament=found, game_id=game)
+        # The refusals of what was typed are private too: checked before the public answer.
+        leagues.check_reason(reason)
+        if found.state != "running":
+            raise tournaments.NotRunning(tournament=found.name)
+        if link.round != found.round:
+            raise tournaments.PastRound(game_id=game, round=link.round, current=found.round)
+        await interaction.response.defer(thinking=True)
+        view = await manager.tournaments.replay_game(
+            game,
+            interaction.user.id,
+            reason,
+            admin=is_admin(interaction),
+            guild_id=interaction.guild_id,
+        )
+        text = tt(
+            "replayed",
+            public_locale(interaction),
+            game_id=game,
+            tournament=found.name,
+            table=link.table,
+            new_id=view.game_id,
+            by=interaction.user.mention,
+            reason=reason,
+        )
+        await interaction.followup.send(text, allowed_mentions=discord.AllowedMentions.none())
 
     @app_commands.command(
         name=_("cancel"), description=_("Cancel a tournament and stop its games (the organiser)")
