@@ -414,8 +414,17 @@ async def test_the_round_deadline_decides_the_games_still_in_play(mgr: GameManag
     scheduler = Scheduler(mgr, FakeNotifier(clock), clock=clock, retention_every=None)
     assert (await scheduler.tick()).round_deadlines == [], "not due yet"
     clock.now = start + DAY
+    changes: list[TournamentChange] = []
+
+    async def listen(change: TournamentChange) -> None:
+        changes.append(change)
+
+    mgr.tournaments.on_tournament_change(listen)
     report = await scheduler.tick()
     assert report.round_deadlines == [late.game_id] and not report.forced
+    await mgr.tournaments.listened()
+    told = [(c.kind, c.round, c.game_id, c.user_id) for c in changes if c.kind == "deadline"]
+    assert told == [("deadline", 1, late.game_id, waiting)], "the late player counted absent"
     (decided,) = [
         g for g in await mgr.storage.tournament_games(found.id) if g.game_id == late.game_id
     ]
@@ -509,3 +518,133 @@ async def test_the_storage_pairs_a_round_once_and_decides_a_table_once(database:
         assert await storage.running_tournaments(due_by=50.0) == []
     finally:
         await storage.close()
+
+
+async def test_replaying_a_swiss_table_of_the_round_in_play(mgr: GameManager) -> None:
+    """A finished game of the round in play and a game still in play are replayed: their
+    results count for nothing, their tables play new games with the same players; a game of an
+    earlier round, a game replayed already, a non-organiser, another server and a finished
+    tournament are refused."""
+    changes: list[TournamentChange] = []
+
+    async def listen(change: TournamentChange) -> None:
+        changes.append(change)
+
+    mgr.tournaments.on_tournament_change(listen)
+    found = await open_tournament(mgr, 4, format="swiss", rounds=2)
+    await mgr.tournaments.start_tournament(found.id, ADMIN, admin=True)
+    done, running = await in_play(mgr, found.id)
+    assert done.game_id is not None and running.game_id is not None
+    await finish(mgr, done.game_id, random.Random(3))
+    with pytest.raises(OnlyOrganisers):
+        await mgr.tournaments.replay_game(done.game_id, PLAYERS[0], "misplayed", admin=False)
+    with pytest.raises(tournaments.NotTournamentGame):
+        await mgr.tournaments.replay_game(
+            done.game_id, ADMIN, "misplayed", admin=True, guild_id=GUILD + 1
+        )
+    with pytest.raises(ReasonNeeded):
+        await mgr.tournaments.replay_game(done.game_id, ADMIN, " ", admin=False)
+    again = await mgr.tournaments.replay_game(done.game_id, ADMIN, "misplayed", admin=False)
+    assert {s.user_id for s in again.game.seats} == set(done.players)
+    assert again.game.status == "active" and again.game_id != done.game_id
+    with pytest.raises(tournaments.NotReplayable):
+        await mgr.tournaments.replay_game(done.game_id, ADMIN, "twice", admin=True)
+    # The game still in play is stopped, and its table plays again too.
+    other = await mgr.tournaments.replay_game(running.game_id, ADMIN, "wrong tiles", admin=True)
+    assert (await mgr.game(running.game_id)).status == "abandoned"
+    assert {s.user_id for s in other.game.seats} == set(running.players)
+    games = await mgr.storage.tournament_games(found.id)
+    by_table = {(g.table, g.game_no): g for g in games if g.round == 1}
+    assert set(by_table) == {(1, 1), (1, 2), (2, 1), (2, 2)}
+    old = [g for g in by_table.values() if g.game_no == 1]
+    assert all(g.decided and g.annulled_at is not None for g in old)
+    assert {by_table[(done.table, 2)].game_id, by_table[(running.table, 2)].game_id} == {
+        again.game_id,
+        other.game_id,
+    }
+    table = await mgr.tournaments.table(found.id)
+    assert table.tournament.round == 1, "the round waits for the replays"
+    assert all(s.points == 0 for s in table.standings)
+    log = await mgr.tournaments.tournament_log(found.id, ADMIN, admin=True)
+    assert [(a.action, a.game_id, a.reason, a.round) for a in log[:2]] == [
+        ("replay", running.game_id, "wrong tiles", 1),
+        ("replay", done.game_id, "misplayed", 1),
+    ]
+    await mgr.tournaments.listened()
+    replayed = [c for c in changes if c.kind == "replayed"]
+    assert [(c.game_id, c.games) for c in replayed] == [
+        (done.game_id, (again.game_id,)),
+        (running.game_id, (other.game_id,)),
+    ]
+    # The replays decide round 1: round 2 is paired from their results.
+    rng = random.Random(4)
+    for game_id in (again.game_id, other.game_id):
+        await finish(mgr, game_id, rng)
+    table = await mgr.tournaments.table(found.id)
+    assert table.tournament.round == 2
+    assert sum(s.points for s in table.standings) == 2
+    with pytest.raises(tournaments.PastRound) as past:
+        await mgr.tournaments.replay_game(again.game_id, ADMIN, "too late", admin=True)
+    assert "round 1" in past.value.message("en") and "round 2" in past.value.message("en")
+    await play_all(mgr, found.id)
+    assert (await mgr.tournaments.tournament(found.id)).state == "finished"
+    last = next(g for g in await mgr.storage.tournament_games(found.id) if g.round == 2)
+    assert last.game_id is not None
+    with pytest.raises(tournaments.NotRunning):
+        await mgr.tournaments.replay_game(last.game_id, ADMIN, "after the end", admin=True)
+
+
+async def test_replaying_a_knockout_match(mgr: GameManager) -> None:
+    """A knockout match's game replayed, finished or in play: the match's next game is the
+    replay (no other game is added), and the bracket counts the replays only."""
+    found = await open_tournament(mgr, 4, name="Cup", format="knockout")
+    await mgr.tournaments.start_tournament(found.id, ADMIN, admin=True)
+    done, running = await in_play(mgr, found.id)
+    assert done.game_id is not None and running.game_id is not None
+    await finish(mgr, done.game_id, random.Random(2))
+    again = await mgr.tournaments.replay_game(done.game_id, ADMIN, "misdeal", admin=True)
+    other = await mgr.tournaments.replay_game(running.game_id, ADMIN, "misdeal", admin=True)
+    games = [g for g in await mgr.storage.tournament_games(found.id) if g.round == 1]
+    assert sorted((g.table, g.game_no) for g in games) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    assert {g.game_id for g in games if g.game_no == 2} == {again.game_id, other.game_id}
+    assert len(await in_play(mgr, found.id)) == 2
+    bracket = await mgr.tournaments.bracket(found.id)
+    assert bracket is not None and all(m.advancing is None for m in bracket.rounds[0])
+    rng = random.Random(6)
+    for game_id in (again.game_id, other.game_id):
+        await finish(mgr, game_id, rng)
+    table = await mgr.tournaments.table(found.id)
+    assert table.tournament.round == 2
+    assert table.bracket is not None
+    for match in table.bracket.rounds[0]:
+        assert len(match.games) == 1 and match.advancing is not None
+    with pytest.raises(tournaments.PastRound):
+        await mgr.tournaments.replay_game(again.game_id, ADMIN, "too late", admin=True)
+    await play_all(mgr, found.id)
+    assert (await mgr.tournaments.tournament(found.id)).state == "finished"
+
+
+async def test_keep_days_leaves_a_running_tournament_its_standings(mgr: GameManager) -> None:
+    """Finished games of a running tournament past the server's keep_days lose their record:
+    the standings, stored with the tables, are those of before, and the round goes on."""
+    clock = FakeClock()
+    mgr.clock = clock
+    found = await open_tournament(mgr, 4, format="swiss", rounds=3)
+    await mgr.tournaments.start_tournament(found.id, ADMIN, admin=True)
+    rng = random.Random(5)
+    first = await in_play(mgr, found.id)
+    for table in first:
+        assert table.game_id is not None
+        await finish(mgr, table.game_id, rng)
+    before = await mgr.tournaments.table(found.id)
+    assert before.tournament.round == 2
+    await mgr.records.update_guild_settings(GUILD, keep_days=1)
+    clock.now += 2 * DAY
+    deleted = await mgr.privacy.delete_expired()
+    assert {t.game_id for t in first} <= set(deleted)
+    after = await mgr.tournaments.table(found.id)
+    assert after.standings == before.standings
+    assert after.games == before.games
+    assert after.tournament.round == 2
+    await play_all(mgr, found.id)
+    assert (await mgr.tournaments.tournament(found.id)).state == "finished"
