@@ -901,6 +901,13 @@ class TournamentGroup(app_commands.Group):
             raise tournaments.NotRunning(tournament=found.name)
         if link.round != found.round:
             raise tournaments.PastRound(game_id=game, round=link.round, current=found.round)
+        later = [
+            g
+            for g in await manager.storage.tournament_games(found.id)
+            if (g.round, g.table) == (link.round, link.table) and g.game_no > link.game_no
+        ]
+        if link.annulled_at is not None or later:
+            raise tournaments.NotReplayable(game_id=game)
         await interaction.response.defer(thinking=True)
         view = await manager.tournaments.replay_game(
             game,
