@@ -633,15 +633,29 @@ async def test_keep_days_leaves_a_running_tournament_its_standings(mgr: GameMana
     await mgr.tournaments.start_tournament(found.id, ADMIN, admin=True)
     rng = random.Random(5)
     first = await in_play(mgr, found.id)
-    for table in first:
+    unrecorded, *others = first
+    for table in others:
         assert table.game_id is not None
         await finish(mgr, table.game_id, rng)
-    before = await mgr.tournaments.table(found.id)
-    assert before.tournament.round == 2
+    # As if the bot had stopped before recording a game's end: its table is undecided.
+    decide = mgr.tournaments._decide
+
+    async def not_recorded(*args: object) -> bool:
+        return False
+
+    mgr.tournaments._decide = not_recorded  # type: ignore[method-assign]
+    assert unrecorded.game_id is not None
+    await finish(mgr, unrecorded.game_id, rng)
+    assert (await mgr.game(unrecorded.game_id)).status == "finished"
     await mgr.records.update_guild_settings(GUILD, keep_days=1)
     clock.now += 2 * DAY
     deleted = await mgr.privacy.delete_expired()
-    assert {t.game_id for t in first} <= set(deleted)
+    assert {t.game_id for t in others} == set(deleted), "kept until its table is decided"
+    mgr.tournaments._decide = decide  # type: ignore[method-assign]
+    await mgr.tournaments.tick()
+    before = await mgr.tournaments.table(found.id)
+    assert before.tournament.round == 2
+    assert await mgr.privacy.delete_expired() == [unrecorded.game_id]
     after = await mgr.tournaments.table(found.id)
     assert after.standings == before.standings
     assert after.games == before.games
