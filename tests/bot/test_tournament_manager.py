@@ -643,7 +643,7 @@ async def test_keep_days_leaves_a_running_tournament_its_standings(mgr: GameMana
     async def not_recorded(*args: object) -> bool:
         return False
 
-    mgr.tournaments._decide = not_recorded  # type: ignore[method-assign]
+    mgr.tournaments._decide = not_recorded  # type: ignore[method-assign,assignment]
     assert unrecorded.game_id is not None
     await finish(mgr, unrecorded.game_id, rng)
     assert (await mgr.game(unrecorded.game_id)).status == "finished"
