@@ -80,12 +80,16 @@ async def test_another_servers_people_see_nothing_of_a_tournament(
     await settled(simcord_env, table.bot)
     (game,) = await table.bot.manager.storage.tournament_games(found.id)
     assert game.game_id is not None
-    refused = await gina.slash(away_channel, "tournament annul", game=game.game_id, reason="x")
-    assert refused.ephemeral
-    assert any(f"There is no game #{game.game_id} here" in t for t in said(refused)), said(refused)
+    for command in ("tournament annul", "tournament replay"):
+        refused = await gina.slash(away_channel, command, game=game.game_id, reason="x")
+        assert refused.ephemeral, command
+        assert any(f"There is no game #{game.game_id} here" in t for t in said(refused)), said(
+            refused
+        )
     # A member of the server who does not organise is refused what organisers do.
     organising: tuple[tuple[str, dict[str, Any]], ...] = (
         ("tournament annul", {"game": game.game_id, "reason": "I lost"}),
+        ("tournament replay", {"game": game.game_id, "reason": "I lost"}),
         ("tournament cancel", {"reason": "bored", "tournament": "Open"}),
         ("tournament drop", {"player": bob, "reason": "rude", "tournament": "Open"}),
         ("tournament log", {"tournament": "Open"}),
@@ -96,6 +100,7 @@ async def test_another_servers_people_see_nothing_of_a_tournament(
         text = "Only the tournament's organiser or members who can manage the server"
         assert any(text in t for t in said(refused)), (command, said(refused))
     assert (await table.bot.manager.tournaments.tournament(found.id)).state == "running"
+    assert (await table.bot.manager.game(game.game_id)).status == "active", "not replayed"
     assert all(e.playing for e in await table.bot.manager.tournaments.entrants(found.id))
 
 
