@@ -284,7 +284,10 @@ class ManagerBase:
     # -- loading ----------------------------------------------------------------------------
 
     async def read_row(self, game_id: int) -> GameRow:
-        """The game's row as stored now (read from the database: :class:`GameNotFound`)."""
+        """The game's row as stored now (read from the database: :class:`GameNotFound`, also
+        for a number no database row can have, such as one typed into an autocomplete)."""
+        if not 0 < game_id < 2**63:
+            raise GameNotFound(game_id=game_id)
         row = await self.storage.get_game(game_id)
         if row is None:
             raise GameNotFound(game_id=game_id)

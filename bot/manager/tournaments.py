@@ -415,6 +415,17 @@ class TournamentOps:
     async def entrants(self, tournament_id: int) -> list[TournamentEntrant]:
         return await self.core.storage.tournament_entrants(tournament_id)
 
+    async def games_of(self, tournament_id: int) -> list[TournamentGame]:
+        """Every table of every round so far: its players, its game, its result."""
+        return await self.core.storage.tournament_games(tournament_id)
+
+    async def running_tournaments(self) -> list[TournamentRow]:
+        return await self.core.storage.running_tournaments()
+
+    async def game_table(self, game_id: int) -> TournamentGame | None:
+        """The tournament table a game is played at (None: no tournament's game)."""
+        return await self.core.storage.tournament_game(game_id)
+
     async def _entrant(self, tournament: TournamentRow, user_id: int) -> TournamentEntrant:
         for entrant in await self.entrants(tournament.id):
             if entrant.user_id == user_id:

@@ -127,6 +127,10 @@ async def test_a_figure_step_refuses_wrong_spots_and_a_second_tile(manager: Game
 async def test_unknown_and_unstarted_games_are_refused(manager: GameManager) -> None:
     with pytest.raises(GameNotFound, match="#999"):
         await manager.play_turn(999, ALICE, Pass(), turn=0)
+    # Numbers no database row can have (typed into an autocomplete) are not found either.
+    for number in (2**63, -1, 0):
+        with pytest.raises(GameNotFound):
+            await manager.game(number)
     row = await manager.lobbies.create_lobby(ALICE, "Alice")
     with pytest.raises(NotActive):
         await manager.play_turn(row.id, ALICE, Pass(), turn=0)

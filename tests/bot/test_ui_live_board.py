@@ -161,7 +161,7 @@ async def test_the_sync_creates_the_entry_point_command_when_the_board_is_served
     serve(table, monkeypatch)
     with activities_enabled():
         synced = await table.bot.tree.sync()
-    assert {c.name for c in synced} == {"carcassonne", "league"}
+    assert {c.name for c in synced} == {"carcassonne", "league", "tournament"}
     (sent,) = entry_points(synced_global(simcord_env))
     assert sent == {
         "name": "launch",
@@ -193,7 +193,7 @@ async def test_without_the_board_the_sync_sends_no_entry_point_command(
     with activities_enabled():
         await table.bot.tree.sync()
     sent = synced_global(simcord_env)
-    assert {c["name"] for c in sent} == {"carcassonne", "league"}
+    assert {c["name"] for c in sent} == {"carcassonne", "league", "tournament"}
     assert entry_points(sent) == []
 
 

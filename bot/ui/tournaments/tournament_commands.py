@@ -99,6 +99,8 @@ COUNTED = {
     "more_tables": "count",
     "format_swiss": "rounds",
     "format_swiss_final": "rounds",
+    "advance": "n",
+    "started": "games",
 }
 
 
@@ -111,7 +113,8 @@ def tt(key: str, locale: str | None, **params: Any) -> str:
         }
     counted = COUNTED.get(key)
     if counted is not None:
-        return catalogs.plural("tournament_ui", key, int(params[counted]), locale, **params)
+        rest = {k: v for k, v in params.items() if k != "n"}  # plural() gives it as {n}
+        return catalogs.plural("tournament_ui", key, int(params[counted]), locale, **rest)
     return catalogs.text("tournament_ui", key, locale, **params)
 
 
@@ -401,7 +404,7 @@ async def open_threads(bot: CarcassonneBot, tournament_id: int) -> dict[int, dis
     async with lock:
         found = await manager.tournaments.tournament(tournament_id)
         locale = await server_locale(bot, found)
-        for game in await manager.storage.tournament_games(tournament_id):
+        for game in await manager.tournaments.games_of(tournament_id):
             if game.game_id is None or game.decided:
                 continue
             row = await manager.game(game.game_id)
@@ -453,7 +456,7 @@ async def announce_round(bot: CarcassonneBot, change: TournamentChange) -> None:
     table = await manager.tournaments.table(change.tournament_id)
     found = table.tournament
     locale = await server_locale(bot, found)
-    rows = await manager.storage.tournament_games(found.id)
+    rows = await manager.tournaments.games_of(found.id)
     current = sorted(
         (g for g in rows if g.round == change.round and g.game_no == 1), key=lambda g: g.table
     )
@@ -547,7 +550,7 @@ async def resume(bot: CarcassonneBot) -> None:
     manager = bot.manager
     try:
         await manager.tournaments.tick()
-        for found in await manager.storage.running_tournaments():
+        for found in await manager.tournaments.running_tournaments():
             await open_threads(bot, found.id)
             await refresh(bot, found.id)
     except Exception:
@@ -856,7 +859,7 @@ class TournamentGroup(app_commands.Group):
         self, interaction: discord.Interaction, game: GameNumber, reason: Reason
     ) -> None:
         manager = bot_of(interaction).manager
-        link = await manager.storage.tournament_game(game)
+        link = await manager.tournaments.game_table(game)
         if link is not None:
             found = await manager.tournaments.tournament(link.tournament_id)
             await access.authorise(interaction, "tournament annul", tournament=found, game_id=game)
@@ -890,7 +893,7 @@ class TournamentGroup(app_commands.Group):
         self, interaction: discord.Interaction, game: GameNumber, reason: Reason
     ) -> None:
         manager = bot_of(interaction).manager
-        link = await manager.storage.tournament_game(game)
+        link = await manager.tournaments.game_table(game)
         if link is None:
             raise tournaments.NotTournamentGame(game_id=game)
         found = await manager.tournaments.tournament(link.tournament_id)
@@ -903,7 +906,7 @@ class TournamentGroup(app_commands.Group):
             raise tournaments.PastRound(game_id=game, round=link.round, current=found.round)
         later = [
             g
-            for g in await manager.storage.tournament_games(found.id)
+            for g in await manager.tournaments.games_of(found.id)
             if (g.round, g.table) == (link.round, link.table) and g.game_no > link.game_no
         ]
         if link.annulled_at is not None or later:
