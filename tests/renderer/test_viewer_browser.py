@@ -15,6 +15,7 @@ import http.server
 import os
 import random
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -101,10 +102,22 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]
         server.server_close()
 
 
+def viewer_state(driver: Any, seconds: float = 10.0) -> dict[str, Any]:
+    """The page's state once its script has set it (on a loaded machine that can come a little
+    after the load event, when the page's code runs from a link's fragment)."""
+    end = time.monotonic() + seconds
+    while True:
+        state = driver.execute_script("return window.viewerState")
+        if state is not None or time.monotonic() > end:
+            assert state is not None, "the viewer never set its state"
+            return dict(state)
+        time.sleep(0.05)
+
+
 def walk(driver: Any, record: dict[str, Any]) -> None:
     """Step through every frame with the page's own buttons, checking each against the engine."""
     expected = engine_frames(record)
-    state = driver.execute_script("return window.viewerState")
+    state = viewer_state(driver)
     assert state.get("error") is None, state
     assert state["frames"] == len(expected)
     driver.execute_script("document.getElementById('first').click()")
@@ -213,7 +226,7 @@ def test_a_game_without_turns_is_one_still_frame(browser: Any, tmp_path: Path) -
     page = tmp_path / "start.html"
     page.write_text(standalone_page(record, "fr"), "utf-8")
     browser.get(page.as_uri())
-    state = browser.execute_script("return window.viewerState")
+    state = viewer_state(browser)
     assert (state["frames"], state["tiles"], state["figures"]) == (1, 1, 0)
     assert browser.find_element("id", "turn-label").text == "Début"
     assert not browser.find_element("id", "play").is_enabled()
