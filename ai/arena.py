@@ -43,6 +43,10 @@ class Match:
     game: str = "carcassonne"
     expansions: tuple[str, ...] = ()
     options: tuple[tuple[str, Any], ...] = ()
+    #: Switch the players' wall-time guard off (the expert's): each decision then searches its
+    #: whole budget, so a loaded machine cannot weaken it and strength is measured alike
+    #: anywhere; the time a decision takes is still measured (its CPU time answers the target).
+    unguarded: bool = False
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,19 @@ class Outcome:
     seconds: tuple[float, ...]  # --a's time per decision
     cpu: tuple[float, ...] = ()  # --a's CPU time per decision (its thread's)
     guarded: int = 0  # --a's decisions cut short by its wall-time guard (the expert's)
+
+
+def seated(match: Match, deal: int, a_seat: int) -> list[Any]:
+    """The players of deal ``deal``, ``--a`` in seat ``a_seat``, guards off if the match says so."""
+    seats = [
+        make_player(match.a if s == a_seat else match.b, seed=deal * 10 + s)
+        for s in range(match.players)
+    ]
+    if match.unguarded:
+        for player in seats:
+            if hasattr(player, "guard_seconds"):
+                player.guard_seconds = math.inf
+    return seats
 
 
 def play_one(match: Match, deal: int, a_seat: int) -> Outcome:
@@ -65,10 +82,7 @@ def play_one(match: Match, deal: int, a_seat: int) -> Outcome:
         options=dict(match.options),
     )
     game = Game(setup)
-    seats = [
-        make_player(match.a if s == a_seat else match.b, seed=deal * 10 + s)
-        for s in range(match.players)
-    ]
+    seats = seated(match, deal, a_seat)
     seconds: list[float] = []
     cpu: list[float] = []
     while not game.finished:
@@ -249,6 +263,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--stop-at", type=float, help="stop once the win share is clearly above or below this"
     )
     arena.add_argument("--min-games", type=int, default=100)
+    arena.add_argument(
+        "--no-guard",
+        action="store_true",
+        help="switch the expert's wall-time guard off: the whole budget searched at any load",
+    )
     review.add_command(commands)
     args = parser.parse_args(argv)
     if args.command == "review":
@@ -260,6 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.game,
         tuple(args.expansion),
         tuple(sorted(dict(args.option).items())),
+        unguarded=args.no_guard,
     )
     result = run(match, args.games, args.seed, args.jobs, args.log, args.stop_at, args.min_games)
     print(json.dumps(result, indent=1))

@@ -264,6 +264,14 @@ def test_an_arena_plays_each_deal_from_every_seat() -> None:
     assert result["wilson_95"][0] <= result["win_share"] <= result["wilson_95"][1]
 
 
+def test_an_unguarded_match_switches_the_experts_wall_time_guard_off() -> None:
+    guarded = arena_module.seated(Match("expert", "hard", 2), 5, 0)
+    unguarded = arena_module.seated(Match("expert", "hard", 2, unguarded=True), 5, 0)
+    assert math.isfinite(guarded[0].guard_seconds)
+    assert unguarded[0].guard_seconds == math.inf
+    assert not hasattr(unguarded[1], "guard_seconds")  # hard has no guard to switch off
+
+
 def test_an_arena_with_a_log_resumes_where_it_stopped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
