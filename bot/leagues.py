@@ -31,7 +31,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from openskill.models import PlackettLuce
 
@@ -425,20 +425,32 @@ class LeagueError(ManagerError):
     characters, no markdown, no mentions."""
 
     key: ClassVar[str] = "league_not_found"
+    #: The catalog context of its texts, and the longest each free-text parameter is shown.
+    context: ClassVar[str] = "league"
+    free_text: ClassVar[Mapping[str, int]] = FREE_TEXT
 
     def __init__(self, **params: Any) -> None:
+        free = self.free_text
         self.params = {
-            k: shown_text(v, FREE_TEXT[k]) if k in FREE_TEXT and isinstance(v, str) else v
+            k: shown_text(v, free[k]) if k in free and isinstance(v, str) else v
             for k, v in params.items()
         }
         ValueError.__init__(self, self.message("en"))
 
     def message(self, locale: str | None = None) -> str:
-        return catalogs.text("league", self.key, locale, **self.params)
+        return catalogs.text(self.context, self.key, locale, **self.params)
+
+
+E = TypeVar("E", bound="LeagueError")
+
+
+def error_kind(base: type[E], key: str) -> type[E]:
+    """A refusal of ``base`` with the text ``key`` (its class named after the key)."""
+    return type("".join(part.title() for part in key.split("_")), (base,), {"key": key})
 
 
 def _error(key: str) -> type[LeagueError]:
-    return type("".join(part.title() for part in key.split("_")), (LeagueError,), {"key": key})
+    return error_kind(LeagueError, key)
 
 
 LeagueNotFound = _error("league_not_found")

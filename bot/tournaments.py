@@ -45,13 +45,11 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import networkx as nx
 
-import catalogs
-from bot.errors import ManagerError
-from bot.i18n import shown_text
+from bot.leagues import LeagueError, error_kind
 
 FORMATS = ("swiss", "knockout", "swiss_final")
 BEST_OF = (1, 3, 5)
@@ -523,25 +521,17 @@ NAME_LENGTH = 50
 FREE_TEXT = {"tournament": NAME_LENGTH, "name": NAME_LENGTH, "names": 10 * (NAME_LENGTH + 2)}
 
 
-class TournamentError(ManagerError):
+class TournamentError(LeagueError):
     """A refusal about tournaments, in the player's language (catalog context
     ``tournament``); the names in it are shown harmlessly (:func:`bot.i18n.shown_text`)."""
 
     key: ClassVar[str] = "tournament_not_found"
-
-    def __init__(self, **params: Any) -> None:
-        self.params = {
-            k: shown_text(v, FREE_TEXT[k]) if k in FREE_TEXT and isinstance(v, str) else v
-            for k, v in params.items()
-        }
-        ValueError.__init__(self, self.message("en"))
-
-    def message(self, locale: str | None = None) -> str:
-        return catalogs.text("tournament", self.key, locale, **self.params)
+    context: ClassVar[str] = "tournament"
+    free_text: ClassVar[Mapping[str, int]] = FREE_TEXT
 
 
 def _error(key: str) -> type[TournamentError]:
-    return type("".join(part.title() for part in key.split("_")), (TournamentError,), {"key": key})
+    return error_kind(TournamentError, key)
 
 
 TournamentNotFound = _error("tournament_not_found")
