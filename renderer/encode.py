@@ -4,13 +4,23 @@ Encoding a full-colour board spends most of its time filtering RGB rows; mapping
 fixed palette (learned once from a sheet of every tile, figure and interface colour) makes the
 PNG about three times smaller and the whole encode several times faster, with no visible loss
 on this flat, procedural art.
+
+The palette image's PNG is written here (:func:`palette_png`): its rows unfiltered (a palette
+image gains little from PNG's filters) and deflated by ISA-L (``isal``), which at its level 1
+compresses these pictures 4 times faster than zlib's fastest level and a little smaller (on the
+turn pictures of ``python -m benchmarks.encoding``: 2.3 ms of CPU and 112 KB a picture, against
+9.8 ms and 119 KB for zlib, 11.3 ms and 120 KB for Pillow's own PNG writer, and 50 ms and
+121 KB for lossless WebP). The file is an ordinary 8-bit palette PNG that every client reads.
 """
 
 from __future__ import annotations
 
 import io
+import struct
 import threading
+import zlib
 
+from isal import isal_zlib
 from PIL import Image, ImageDraw
 
 from engine.core.tiles import kinds_by_name
@@ -19,8 +29,11 @@ from renderer import palette as pal
 from renderer.figures import ROLE_SCALE, figure_icon
 from renderer.tileart import tile_image
 
-#: zlib level 1: the fastest; a palette image compresses well even so.
+#: zlib level 1: the fastest; a palette image compresses well even so (full-colour pictures).
 PNG_LEVEL = 1
+#: ISA-L's deflate level for palette pictures (0 to 3): 1 is as fast as 0 and 13 % smaller.
+ISAL_LEVEL = 1
+SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SAMPLE_SETS = ("base", "abbey_mayor", "inns_cathedrals", "traders_builders", "river")
 
 #: One palette per game family: a game drawn in other colours (Hunters & Gatherers' woods and
@@ -103,6 +116,33 @@ def encode_png(
         palette = shared_palette(family)
         if image.mode != "RGB":
             image = image.convert("RGB")
-        image = image.quantize(palette=palette, dither=Image.Dither.NONE)
+        return palette_png(image.quantize(palette=palette, dither=Image.Dither.NONE))
     image.save(out, format="PNG", compress_level=PNG_LEVEL)
     return out.getvalue()
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack("!I", len(data)) + kind + data + struct.pack("!I", zlib.crc32(kind + data))
+
+
+def palette_png(image: Image.Image) -> bytes:
+    """The PNG of a palette image (mode P, no transparency): 8 bits a pixel, each row unfiltered
+    (filter byte 0), deflated by ISA-L."""
+    if image.mode != "P":
+        raise ValueError(f"a palette image is needed, not {image.mode}")
+    width, height = image.size
+    # One column more on the left, index 0 everywhere: each row's filter byte (0, none) comes
+    # out of the same copy as its pixels.
+    framed = Image.new("P", (width + 1, height), 0)
+    framed.paste(image, (1, 0))
+    colours = bytes(image.getpalette("RGB") or ())
+    header = struct.pack("!IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    return b"".join(
+        (
+            SIGNATURE,
+            _chunk(b"IHDR", header),
+            _chunk(b"PLTE", colours[: 3 * 256]),
+            _chunk(b"IDAT", isal_zlib.compress(framed.tobytes(), ISAL_LEVEL)),
+            _chunk(b"IEND", b""),
+        )
+    )
