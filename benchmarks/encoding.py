@@ -27,7 +27,7 @@ from ai.players import RandomPlayer
 from bot.turn_view import turn_screen
 from engine import Game, Setup
 from engine.core.game import new_game
-from renderer.encode import palette_png, shared_palette
+from renderer.encode import palette_png, shared_palette, unfiltered_rows
 from renderer.options import RenderOptions
 from renderer.phone import TileCard, turn_picture
 
@@ -84,12 +84,6 @@ def _pillow(level: int) -> Callable[[Image.Image], bytes]:
     return write
 
 
-def _rows(image: Image.Image) -> bytes:
-    framed = Image.new("P", (image.width + 1, image.height), 0)
-    framed.paste(image, (1, 0))
-    return framed.tobytes()
-
-
 def _webp(method: int) -> Callable[[Image.Image], bytes]:
     def write(image: Image.Image) -> bytes:
         out = io.BytesIO()
@@ -102,10 +96,10 @@ def _webp(method: int) -> Callable[[Image.Image], bytes]:
 WAYS: dict[str, Callable[[Image.Image], bytes]] = {
     "png pillow zlib 1": _pillow(1),
     "png pillow zlib 6": _pillow(6),
-    "png unfiltered zlib 1": lambda image: zlib.compress(_rows(image), 1),
-    "png unfiltered isal 0": lambda image: isal_zlib.compress(_rows(image), 0),
+    "png unfiltered zlib 1": lambda image: zlib.compress(unfiltered_rows(image), 1),
+    "png unfiltered isal 0": lambda image: isal_zlib.compress(unfiltered_rows(image), 0),
     "png unfiltered isal 1 (chosen)": palette_png,
-    "png unfiltered isal 2": lambda image: isal_zlib.compress(_rows(image), 2),
+    "png unfiltered isal 2": lambda image: isal_zlib.compress(unfiltered_rows(image), 2),
     "webp lossless method 0": _webp(0),
 }
 

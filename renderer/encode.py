@@ -110,13 +110,13 @@ def encode_png(
     image: Image.Image, *, full_colour: bool = False, family: str = "carcassonne"
 ) -> bytes:
     """PNG bytes of ``image``; mapped to its game family's palette unless ``full_colour``."""
-    out = io.BytesIO()
     legible.sent(image)
     if not full_colour:
         palette = shared_palette(family)
         if image.mode != "RGB":
             image = image.convert("RGB")
         return palette_png(image.quantize(palette=palette, dither=Image.Dither.NONE))
+    out = io.BytesIO()
     image.save(out, format="PNG", compress_level=PNG_LEVEL)
     return out.getvalue()
 
@@ -125,16 +125,22 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack("!I", len(data)) + kind + data + struct.pack("!I", zlib.crc32(kind + data))
 
 
+def unfiltered_rows(image: Image.Image) -> bytes:
+    """The rows of a palette image as PNG's image data holds them before deflating: each behind
+    its filter byte, 0 (none)."""
+    # One column more on the left, index 0 everywhere: each row's filter byte comes out of the
+    # same copy as its pixels.
+    framed = Image.new("P", (image.width + 1, image.height), 0)
+    framed.paste(image, (1, 0))
+    return framed.tobytes()
+
+
 def palette_png(image: Image.Image) -> bytes:
     """The PNG of a palette image (mode P, no transparency): 8 bits a pixel, each row unfiltered
     (filter byte 0), deflated by ISA-L."""
     if image.mode != "P":
         raise ValueError(f"a palette image is needed, not {image.mode}")
     width, height = image.size
-    # One column more on the left, index 0 everywhere: each row's filter byte (0, none) comes
-    # out of the same copy as its pixels.
-    framed = Image.new("P", (width + 1, height), 0)
-    framed.paste(image, (1, 0))
     colours = bytes(image.getpalette("RGB") or ())
     header = struct.pack("!IIBBBBB", width, height, 8, 3, 0, 0, 0)
     return b"".join(
@@ -142,7 +148,7 @@ def palette_png(image: Image.Image) -> bytes:
             SIGNATURE,
             _chunk(b"IHDR", header),
             _chunk(b"PLTE", colours[: 3 * 256]),
-            _chunk(b"IDAT", isal_zlib.compress(framed.tobytes(), ISAL_LEVEL)),
+            _chunk(b"IDAT", isal_zlib.compress(unfiltered_rows(image), ISAL_LEVEL)),
             _chunk(b"IEND", b""),
         )
     )
