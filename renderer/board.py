@@ -110,6 +110,18 @@ def cross_out(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], tile: i
         draw.line((a, b), fill=pal.DEAD_MARK, width=width)
 
 
+def grid(draw: ImageDraw.ImageDraw, left: int, top: int, cols: int, rows: int, tile: int) -> None:
+    """Empty squares, ``cols`` by ``rows`` of ``tile`` pixels from (``left``, ``top``): each
+    square's lines and the closing lines right of and under the last ones (the pixels of one
+    outlined rectangle per square, drawn as a fill and a line per row and column)."""
+    right, bottom = left + cols * tile, top + rows * tile
+    draw.rectangle((left, top, right, bottom), fill=pal.EMPTY)
+    for k in range(cols + 1):
+        draw.line((left + k * tile, top, left + k * tile, bottom), fill=pal.EMPTY_LINE)
+    for k in range(rows + 1):
+        draw.line((left, top + k * tile, right, top + k * tile), fill=pal.EMPTY_LINE)
+
+
 def make_frame(
     cells: Iterable[Pos],
     options: RenderOptions,
@@ -196,10 +208,7 @@ def draw_board(
     image = Image.new("RGB", frame.size, pal.BACKGROUND)
     draw = ImageDraw.Draw(image)
     t = frame.tile
-    for gx in range(frame.cols):
-        for gy in range(frame.rows):
-            x0, y0, x1, y1 = frame.box((frame.min_x + gx, frame.min_y + gy))
-            draw.rectangle((x0, y0, x1, y1), fill=pal.EMPTY, outline=pal.EMPTY_LINE)
+    grid(draw, frame.left, frame.top, frame.cols, frame.rows, t)
     if options.coordinates:
         _coordinates(draw, frame)
     for pos in dead:
