@@ -28,6 +28,9 @@ SpotKey = int | str
 Window = tuple[int, int, int, int]
 #: A rectangle in a picture: left, top, right, bottom.
 Box = tuple[int, int, int, int]
+#: The picture of a frame's squares alone, from every tile and every dead square of the board
+#: (see :mod:`renderer.layers`).
+SquaresBase = Callable[["Frame", Mapping[Pos, PlacedTile], Sequence[Pos]], Image.Image]
 
 
 @dataclass(slots=True)
@@ -187,10 +190,15 @@ def draw_board(
     measures: Measures | None = None,
     ghosts: tuple[Pos, Sequence[GhostSpot], int] | None = None,
     dead: Iterable[Pos] = (),
+    squares: SquaresBase | None = None,
 ) -> tuple[Image.Image, Frame]:
     """Draw the board; return the image and its frame (for tests and overlays).
 
     ``dead`` squares (empty, and no tile left can fill them) are crossed out.
+
+    ``squares`` (see :mod:`renderer.layers`) gives the picture of the squares alone (the empty
+    squares, the dead ones crossed out, the tiles: what only a tile placed changes) for the
+    frame, from every tile and dead square of the board, instead of drawing them.
 
     ``window`` draws only that part of the board; ``measures`` collects what a phone reader
     must read (see :class:`Measures`). ``ghosts`` (square, spots, player) draws a see-through
@@ -200,24 +208,35 @@ def draw_board(
     frame = make_frame(
         cells, options, [*(candidates or {}), *([ghost[0]] if ghost else [])], window
     )
+    every_tile = tiles
     if window is not None:
         inside = window_test(window)
         tiles = {p: t for p, t in tiles.items() if inside(p)}
         figures = [f for f in figures if inside(f.pos)]
         candidates = {p: v for p, v in (candidates or {}).items() if inside(p)}
-    image = Image.new("RGB", frame.size, pal.BACKGROUND)
-    draw = ImageDraw.Draw(image)
     t = frame.tile
-    grid(draw, frame.left, frame.top, frame.cols, frame.rows, t)
-    if options.coordinates:
-        _coordinates(draw, frame)
-    for pos in dead:
-        if 0 <= pos[0] - frame.min_x < frame.cols and 0 <= pos[1] - frame.min_y < frame.rows:
+    every_dead = list(dead)
+    shown_dead = [
+        pos
+        for pos in every_dead
+        if 0 <= pos[0] - frame.min_x < frame.cols and 0 <= pos[1] - frame.min_y < frame.rows
+    ]
+    if squares is not None and not options.coordinates:
+        image = squares(frame, every_tile, every_dead)
+        draw = ImageDraw.Draw(image)
+    else:
+        image = Image.new("RGB", frame.size, pal.BACKGROUND)
+        draw = ImageDraw.Draw(image)
+        grid(draw, frame.left, frame.top, frame.cols, frame.rows, t)
+        if options.coordinates:
+            _coordinates(draw, frame)
+        for pos in shown_dead:
             cross_out(draw, frame.box(pos), t)
-            marks.used("dead")
-    for pos, placed in tiles.items():
-        x0, y0, _, _ = frame.box(pos)
-        image.paste(tile_image(placed.oriented, t), (x0, y0))
+        for pos, placed in tiles.items():
+            x0, y0, _, _ = frame.box(pos)
+            image.paste(tile_image(placed.oriented, t), (x0, y0))
+    if shown_dead:
+        marks.used("dead")
     if ghost is not None:
         _ghost(image, frame, *ghost)
     if last is not None and last in tiles:

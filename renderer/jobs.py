@@ -22,9 +22,10 @@ from renderer.board import Pos
 from renderer.encode import encode_png
 from renderer.endgame import render_game_end
 from renderer.help import help_picture
+from renderer.layers import Canvas, Canvases
 from renderer.options import RenderOptions
 from renderer.phone import TileCard, turn_picture
-from renderer.recent import RecentGames
+from renderer.recent import RecentGames, game_key
 from renderer.render import render_board, render_figure_spots, render_preview
 from renderer.replay import REPLAY_LIMIT, render_replay
 from renderer.review import MomentData, moment_picture
@@ -105,6 +106,9 @@ class Job:
 PLAIN = ("stats", "review", "standings", "bracket")
 #: The games this process drew lately, so that a game's next picture replays only its new moves.
 RECENT = RecentGames()
+#: The squares of the games this process drew lately, so that a turn picture redraws only the
+#: squares its move changed (:mod:`renderer.layers`).
+CANVASES = Canvases()
 
 
 def run(job: Job) -> tuple[bytes, tuple[str, ...]]:
@@ -112,12 +116,24 @@ def run(job: Job) -> tuple[bytes, tuple[str, ...]]:
     the picture."""
     if job.kind in PLAIN:
         return draw(None, job)
-    return draw(RECENT.game(job.record), job)
+    game = RECENT.game(job.record)
+    key = game_key(job.record) if job.kind == "turn" else None
+    if key is None:
+        return draw(game, job)
+    canvas = CANVASES.canvas(key)
+    try:
+        with canvas.lock:
+            return draw(game, job, canvas)
+    finally:
+        CANVASES.trim()
 
 
-def draw(game: Game | None, job: Job) -> tuple[bytes, tuple[str, ...]]:
+def draw(
+    game: Game | None, job: Job, canvas: Canvas | None = None
+) -> tuple[bytes, tuple[str, ...]]:
     """The picture of ``job`` for ``game`` (already built, never changed; None for the kinds
-    of :data:`PLAIN`): the same in a thread or a worker."""
+    of :data:`PLAIN`): the same in a thread or a worker, with or without the ``canvas`` of the
+    game's squares as its last picture left them (a turn picture only)."""
     if job.kind == "stats":
         return encode_png(stats_picture(job.extra, job.options), full_colour=True), ()
     if job.kind == "review":
@@ -148,10 +164,10 @@ def draw(game: Game | None, job: Job) -> tuple[bytes, tuple[str, ...]]:
         game = game.fork()
         game.play(tried)
     with pal.seat_styles(job.styles):
-        return _draw(game, job)
+        return _draw(game, job, canvas)
 
 
-def _draw(game: Game, job: Job) -> tuple[bytes, tuple[str, ...]]:
+def _draw(game: Game, job: Job, canvas: Canvas | None = None) -> tuple[bytes, tuple[str, ...]]:
     options, extra = job.options, job.extra
     if job.kind == "board":
         return render_board(game, options, candidates=job.candidates or None), ()
@@ -166,6 +182,7 @@ def _draw(game: Game, job: Job) -> tuple[bytes, tuple[str, ...]]:
             card=job.card,
             whole=job.whole,
             features=extra.get("features"),
+            canvas=canvas,
         )
         return encode_png(picture.image, family=game.setup.game), picture.hidden
     if job.kind == "spots":

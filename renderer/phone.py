@@ -54,6 +54,7 @@ from renderer.tileart import tile_image
 
 if TYPE_CHECKING:
     from engine import Game
+    from renderer.layers import Canvas
 
 #: A figure spot on the board: square and spot (a record's ``at``).
 SpotAt = tuple[int, int, SpotKey]
@@ -228,10 +229,15 @@ def turn_picture(
     card: TileCard | None = None,
     whole: bool = False,
     features: Mapping[tuple[int, int, int | str], str] | None = None,
+    canvas: Canvas | None = None,
 ) -> PhonePicture:
     """The phone picture of the board now (see the module's text). ``whole`` draws every square
     however large the board (``/carcassonne board``); ``features`` letters features of a
-    family's own picture (The Castle's wall-tile targets)."""
+    family's own picture (The Castle's wall-tile targets).
+
+    On a ``canvas`` (:mod:`renderer.layers`: the game's squares as its last picture left them)
+    the squares are brought up to date rather than drawn: the same picture, drawn faster.
+    """
     options = options or RenderOptions()
     own = families.pictures(game.setup.game).phone
     if own is not None:
@@ -248,12 +254,13 @@ def turn_picture(
     inside = window_test(shown)
     far = [pos for pos in candidates if not inside(pos)]
     insets = insets_for(far)
-    board = board_part(game, options, shown, tile, candidates, measures, whole=whole)
+    board = board_part(game, options, shown, tile, candidates, measures, whole=whole, canvas=canvas)
     parts: list[tuple[Image.Image, list[tuple[str, Pos, Box]]]] = []
     if card is not None:
         parts.append((card_picture(game, card, options, measures), []))
     parts.append(board)
     if insets:
+        # The close-ups move with the far squares: drawn whole, not kept.
         parts.append(insets_part(game, options, shown, insets, candidates, measures))
     lettered = {pos for part in parts for _, pos, _ in part[1]}
     hidden = tuple(label for pos, label in candidates.items() if pos not in lettered)
@@ -291,10 +298,12 @@ def board_part(
     *,
     whole: bool = False,
     spots: Mapping[SpotAt, str] | None = None,
+    canvas: Canvas | None = None,
 ) -> tuple[Image.Image, list[tuple[str, Pos, Box]]]:
     """The squares of ``shown``, ``tile`` pixels each, with the lettered squares among them
     (or the lettered ``spots``: square and figure spot, each letter at its spot, none over
-    another); also each letter drawn, its square and its box."""
+    another); also each letter drawn, its square and its box. On a ``canvas``, its squares
+    of that size are brought up to date rather than drawn."""
     opts = board_options(options, shown, tile, LABEL_SCALE if whole else letter_scale(tile))
     own = Measures([], [], [])
     inside = window_test(shown)
@@ -307,6 +316,7 @@ def board_part(
         window=shown,
         measures=own,
         dead=game.dead_squares() if options.dead_squares else (),
+        squares=None if canvas is None else canvas.squares(tile),
     )
     if spots:
         spot_letters(board, frame, game, {k: v for k, v in spots.items() if inside(k[:2])}, own)

@@ -24,6 +24,15 @@ from engine import Game, action_from_json
 KEPT = 4096
 
 
+def game_key(record: Mapping[str, Any]) -> str | None:
+    """What names a record's game between its pictures: the record without its actions (None
+    for a record that cannot be named so)."""
+    try:
+        return json.dumps({k: v for k, v in record.items() if k != "actions"}, sort_keys=True)
+    except (TypeError, ValueError):
+        return None
+
+
 class RecentGames:
     """Engine states of the records drawn lately, least recently used dropped first; safe to
     share between threads (each caller gets its own fork)."""
@@ -37,9 +46,8 @@ class RecentGames:
         """The game of ``record``, as :meth:`engine.Game.from_record` builds it (the same errors
         for a record that does not play), never shared with another caller."""
         actions = record.get("actions", [])
-        try:
-            key = json.dumps({k: v for k, v in record.items() if k != "actions"}, sort_keys=True)
-        except (TypeError, ValueError):  # not a record this cache can name: no shortcut
+        key = game_key(record)
+        if key is None:  # not a record this cache can name: no shortcut
             return Game.from_record(dict(record))
         with self._lock:
             kept = self._kept.pop(key, None)
