@@ -28,6 +28,7 @@ from bot.turn_view import turn_screen
 from engine import Game, Setup
 from engine.core.game import new_game
 from renderer.encode import palette_png, shared_palette, unfiltered_rows
+from renderer.jobs import Job
 from renderer.options import RenderOptions
 from renderer.phone import TileCard, turn_picture
 
@@ -64,15 +65,21 @@ def random_games(count: int, seed: int = 1, players: int = 2) -> list[Game]:
     return games
 
 
-def bot_turn_picture(game: Game) -> Image.Image:
-    """The picture the bot posts for ``game``'s decision (see bot.ui.turn.post.prompt)."""
+def bot_turn_job(game: Game) -> Job:
+    """The turn picture the bot posts for ``game``'s decision (see bot.ui.turn.post.prompt):
+    the drawn tile and its rotations, the lettered squares, the dead squares crossed out."""
     screen = turn_screen(game)
     card = None
     if screen.tile is not None and screen.card:
         card = TileCard(screen.tile, {r: f"{r}°" for r in screen.card})
     labels = screen.labels if screen.phase in ("tile", "abbey_end") else {}
-    options = RenderOptions(dead_squares=True)
-    return turn_picture(game, options, candidates=labels, card=card).image
+    return Job("turn", game.record(), RenderOptions(dead_squares=True), (), labels, card)
+
+
+def bot_turn_picture(game: Game) -> Image.Image:
+    """The picture of :func:`bot_turn_job`, not encoded."""
+    job = bot_turn_job(game)
+    return turn_picture(game, job.options, candidates=job.candidates, card=job.card).image
 
 
 def _pillow(level: int) -> Callable[[Image.Image], bytes]:

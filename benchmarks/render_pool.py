@@ -72,12 +72,12 @@ async def measure(
         await pool.warm()
         rates = []
         for _ in range(2):
-            own, drawing = cpu_seconds(pool.pids)
+            own, _, drawing = cpu_seconds(pool.pids)
             started = time.perf_counter()
             await asyncio.gather(*(pool.draw(job) for job in work))
             wall = time.perf_counter() - started
             rates.append(len(work) / wall)
-        own_after, drawing_after = cpu_seconds(pool.pids)
+        own_after, _, drawing_after = cpu_seconds(pool.pids)
         per = 1000 / len(work)
         busy = (drawing_after - drawing) / (workers * wall)
         return rates[0], rates[1], (own_after - own) * per, (drawing_after - drawing) * per, busy

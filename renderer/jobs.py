@@ -11,6 +11,7 @@ bot from the game itself when it has none, the same bytes either way.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -109,6 +110,9 @@ RECENT = RecentGames()
 #: The squares of the games this process drew lately, so that a turn picture redraws only the
 #: squares its move changed (:mod:`renderer.layers`).
 CANVASES = Canvases()
+#: This process's CPU seconds spent on turn pictures, by stage: rebuilding the game from its
+#: record (``replay``), drawing the picture (``drawing``), writing its PNG (``encoding``).
+SPENT: dict[str, float] = dict.fromkeys(("replay", "drawing", "encoding"), 0.0)
 
 
 def run(job: Job) -> tuple[bytes, tuple[str, ...]]:
@@ -116,7 +120,10 @@ def run(job: Job) -> tuple[bytes, tuple[str, ...]]:
     the picture."""
     if job.kind in PLAIN:
         return draw(None, job)
+    started = time.thread_time()
     game = RECENT.game(job.record)
+    if job.kind == "turn":
+        SPENT["replay"] += time.thread_time() - started
     key = game_key(job.record) if job.kind == "turn" else None
     if key is None:
         return draw(game, job)
@@ -125,7 +132,22 @@ def run(job: Job) -> tuple[bytes, tuple[str, ...]]:
         with canvas.lock:
             return draw(game, job, canvas)
     finally:
-        CANVASES.trim()
+        CANVASES.trim(canvas)
+
+
+def kept() -> dict[str, int]:
+    """What this process keeps between pictures, and how often a picture found it: the games'
+    engine states (:data:`RECENT`) and their squares (:data:`CANVASES`, with their bytes)."""
+    return {
+        "games": len(RECENT),
+        "games_found": RECENT.found,
+        "games_missed": RECENT.missed,
+        "canvases": len(CANVASES),
+        "canvases_found": CANVASES.found,
+        "canvases_missed": CANVASES.missed,
+        "canvas_bytes": CANVASES.nbytes,
+        **{f"{stage}_us": round(seconds * 1e6) for stage, seconds in SPENT.items()},
+    }
 
 
 def draw(
@@ -175,6 +197,7 @@ def _draw(game: Game, job: Job, canvas: Canvas | None = None) -> tuple[bytes, tu
         shown, _ = help_picture(game, options, candidates=job.candidates, card=job.card)
         return encode_png(shown.image, family=game.setup.game), shown.hidden
     if job.kind == "turn":
+        started = time.thread_time()
         picture = turn_picture(
             game,
             options,
@@ -184,7 +207,11 @@ def _draw(game: Game, job: Job, canvas: Canvas | None = None) -> tuple[bytes, tu
             features=extra.get("features"),
             canvas=canvas,
         )
-        return encode_png(picture.image, family=game.setup.game), picture.hidden
+        drawn = time.thread_time()
+        data = encode_png(picture.image, family=game.setup.game)
+        SPENT["drawing"] += drawn - started
+        SPENT["encoding"] += time.thread_time() - drawn
+        return data, picture.hidden
     if job.kind == "spots":
         return render_figure_spots(game, extra["spots"], options), ()
     if job.kind == "preview":

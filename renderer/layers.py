@@ -35,10 +35,12 @@ from renderer.tileart import tile_image
 #: Squares kept around the part shown, on every side: the part moves with the last tile.
 MARGIN = 2
 #: The bytes of kept squares a worker holds at most, all games together (least recently drawn
-#: games dropped first): about 20 games with a part of 13 by 16 squares of 73 pixels, many
-#: more of smaller boards. Enough for the live games, whose moves come seconds apart; a
-#: play-by-post game's next move comes after thousands of others and is drawn whole.
-BUDGET = 128 * 1024 * 1024
+#: games dropped first): about 5 games with a part of 13 by 16 squares of 73 pixels, more of
+#: smaller boards. Enough for the live games of a quiet bot, whose moves come seconds apart; on
+#: a busy one a game's next move comes after hundreds of others' (play-by-post games after
+#: thousands) and is drawn whole whatever the budget (``python -m benchmarks.load`` prints the
+#: share of pictures that found their squares), so more memory would buy nothing.
+BUDGET = 32 * 1024 * 1024
 
 
 class Squares:
@@ -160,11 +162,15 @@ class Canvas:
     """What a worker keeps of one game between its pictures: its squares, by tile size (the
     part shown and the close-ups of far squares may differ), the last two sizes used."""
 
-    def __init__(self) -> None:
+    def __init__(self, key: str | None = None) -> None:
+        #: The game it is kept for in :class:`Canvases` (None: a canvas of its own).
+        self.key = key
         self._squares: OrderedDict[int, Squares] = OrderedDict()
         #: Held while a picture draws on the canvas (pictures of one game may come from two
         #: threads of the bot when it has no workers).
         self.lock = threading.Lock()
+        #: The bytes :class:`Canvases` counted for this canvas when it last trimmed.
+        self.counted = 0
 
     def squares(self, tile: int) -> Squares:
         found = self._squares.pop(tile, None) or Squares(tile)
@@ -190,6 +196,7 @@ class Canvases:
         self.budget = budget
         self._kept: OrderedDict[str, Canvas] = OrderedDict()
         self._lock = threading.Lock()
+        self._total = 0  # the bytes counted of the kept canvases
         self.found = 0
         self.missed = 0
 
@@ -198,24 +205,29 @@ class Canvases:
         with self._lock:
             found = self._kept.pop(key, None)
             if found is None:
-                found = Canvas()
+                found = Canvas(key)
                 self.missed += 1
             else:
                 self.found += 1
             self._kept[key] = found
             return found
 
-    def trim(self) -> None:
-        """Drop the least recently drawn canvases until the rest fit in the budget."""
+    def trim(self, drawn: Canvas) -> None:
+        """Count the bytes of canvas ``drawn`` as they are now, then drop the least recently
+        drawn canvases until the rest fit in the budget (the last one is always kept)."""
         with self._lock:
-            total = sum(c.nbytes for c in self._kept.values())
-            while total > self.budget and len(self._kept) > 1:
+            if drawn.key is not None and self._kept.get(drawn.key) is drawn:
+                self._total += drawn.nbytes - drawn.counted
+                drawn.counted = drawn.nbytes
+            while self._total > self.budget and len(self._kept) > 1:
                 _, dropped = self._kept.popitem(last=False)
-                total -= dropped.nbytes
+                self._total -= dropped.counted
+                dropped.counted = 0
 
     @property
     def nbytes(self) -> int:
-        return sum(c.nbytes for c in self._kept.values())
+        """The bytes of the kept canvases, as counted when each was last drawn."""
+        return self._total
 
     def __len__(self) -> int:
         return len(self._kept)

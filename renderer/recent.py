@@ -41,6 +41,9 @@ class RecentGames:
         self.size = size
         self._kept: OrderedDict[str, tuple[list[Any], Game]] = OrderedDict()
         self._lock = threading.Lock()
+        #: Records whose kept state was brought up to date, and records replayed whole.
+        self.found = 0
+        self.missed = 0
 
     def game(self, record: Mapping[str, Any]) -> Game:
         """The game of ``record``, as :meth:`engine.Game.from_record` builds it (the same errors
@@ -59,6 +62,10 @@ class RecentGames:
         if game is None:
             game = Game.from_record(dict(record))
         with self._lock:
+            if kept is not None and game is kept[1]:
+                self.found += 1
+            else:
+                self.missed += 1
             self._kept[key] = (list(actions), game)
             while len(self._kept) > self.size:
                 self._kept.popitem(last=False)

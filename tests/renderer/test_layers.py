@@ -8,12 +8,11 @@ import dataclasses
 import pytest
 
 from ai.players import RandomPlayer
-from bot.turn_view import turn_screen
+from benchmarks.encoding import bot_turn_job
 from engine import Game, Setup
 from renderer.jobs import CANVASES, Job, draw, run
 from renderer.layers import Canvas, Canvases
 from renderer.options import RenderOptions
-from renderer.phone import TileCard
 
 #: Every family; Carcassonne alone and with every expansion at once.
 VARIANTS = [
@@ -25,15 +24,9 @@ VARIANTS = [
 
 
 def turn_job(game: Game, options: RenderOptions | None = None) -> Job:
-    """The turn picture the bot posts for the decision now: the drawn tile and its rotations,
-    the lettered squares, the dead squares crossed out."""
-    screen = turn_screen(game)
-    card = None
-    if screen.tile is not None and screen.card:
-        card = TileCard(screen.tile, {r: f"{r}°" for r in screen.card})
-    labels = screen.labels if screen.phase in ("tile", "abbey_end") else {}
-    options = options or RenderOptions(dead_squares=True)
-    return Job("turn", game.record(), options, candidates=labels, card=card)
+    """The turn picture the bot posts for the decision now (with other ``options``)."""
+    job = bot_turn_job(game)
+    return job if options is None else dataclasses.replace(job, options=options)
 
 
 @pytest.mark.parametrize(("family", "expansions"), VARIANTS, ids=lambda v: str(v))
@@ -93,5 +86,6 @@ def test_a_worker_keeps_the_squares_of_its_recent_games_within_its_budget() -> N
         state = Game(Setup(("A", "B"), seed=seed))
         canvas = small.canvas(f"game {seed}")
         draw(state, turn_job(state), canvas)
-        small.trim()
-    assert len(small) == 1 and small.nbytes > 0  # only the last game's squares are kept
+        small.trim(canvas)
+    # Only the last game's squares are kept, and counted.
+    assert len(small) == 1 and small.nbytes == canvas.nbytes > 0

@@ -50,9 +50,12 @@ def _same_state(a: Game, b: Game) -> None:
 @pytest.mark.parametrize("setup", SETUPS, ids=["base", "abbey_mayor_hand", "hunters", "castle"])
 def test_a_game_drawn_move_after_move_reaches_the_replayed_state(setup: Setup) -> None:
     recent = RecentGames()
-    for record in _records(setup, 80)[::3]:  # a picture every few actions
+    records = _records(setup, 80)[::3]  # a picture every few actions
+    for record in records:
         _same_state(recent.game(record), Game.from_record(record))
     assert len(recent) == 1
+    # Only the first picture replayed its record whole.
+    assert (recent.missed, recent.found) == (1, len(records) - 1)
 
 
 def test_the_turn_picture_is_the_same_bytes_as_from_a_replay() -> None:
