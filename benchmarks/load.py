@@ -121,6 +121,15 @@ async def serve(
     rng = random.Random(games)
     made = 0
 
+    async def advance(game_id: int, view: TurnView, moves: int | None) -> TurnView:
+        """``game_id`` ``moves`` random actions on (None: to its end), from its ``view``."""
+        while not view.finished and (moves is None or moves > 0):
+            assert view.user_id is not None
+            action = pick(view, rng)
+            view = (await manager.play_turn(game_id, view.user_id, action, turn=view.turn)).view
+            moves = None if moves is None else moves - 1
+        return view
+
     async def new_game(moves: int) -> int | None:
         """A new game of the next variant, ``moves`` random actions in (None if they ended it)."""
         nonlocal made
@@ -131,24 +140,29 @@ async def serve(
         )
         await manager.lobbies.join(row.id, 2, "B")
         view = await manager.lobbies.start(row.id, 1, seed=made)
-        for _ in range(moves):
-            if view.finished:
-                return None
-            assert view.user_id is not None
-            action = pick(view, rng)
-            view = (await manager.play_turn(row.id, view.user_id, action, turn=view.turn)).view
+        view = await advance(row.id, view, moves)
         return None if view.finished else row.id
+
+    async def play_out(game_id: int) -> None:
+        """Play ``game_id`` to its end (its end picture drawn) and start a new game in its
+        place, at a random stage (its picture drawn)."""
+        await advance(game_id, await manager.decision(game_id), None)
+        await picture(await manager.engine_copy(game_id))
+        while (new := await new_game(rng.randrange(0, 120))) is None:
+            pass
+        ids.append(new)
+        await picture(await manager.engine_copy(new))
 
     async def picture(game: Game) -> None:
         """The picture the bot posts after a move of ``game``, drawn by a worker."""
         end = Job("end", game.record(), RenderOptions()) if game.finished else None
         await pool.draw(end or bot_turn_job(game))
 
+    ids: list[int] = []
     try:
         await pool.warm()
         collector.settle()  # as the bot does after its start-up
         main_empty = rss_mb(os.getpid())
-        ids: list[int] = []
         while len(ids) < games:  # every stage of a game: 0 to 120 actions in
             game_id = await new_game(rng.randrange(0, 120))
             if game_id is not None:
@@ -229,21 +243,6 @@ async def serve(
         # picture drawn) and each replaced by a new one at a random stage (its picture drawn).
         churned = []
         for first in range(0, churn, 16):
-
-            async def play_out(game_id: int) -> None:
-                view = await manager.decision(game_id)
-                while not view.finished:
-                    assert view.user_id is not None
-                    action = pick(view, rng)
-                    view = (
-                        await manager.play_turn(game_id, view.user_id, action, turn=view.turn)
-                    ).view
-                await picture(await manager.engine_copy(game_id))
-                while (new := await new_game(rng.randrange(0, 120))) is None:
-                    pass
-                ids.append(new)
-                await picture(await manager.engine_copy(new))
-
             batch = ids[first : min(first + 16, churn)]
             await asyncio.gather(*(play_out(g) for g in batch))
             churned.extend(batch)

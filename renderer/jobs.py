@@ -121,12 +121,11 @@ def run(job: Job) -> tuple[bytes, tuple[str, ...]]:
     if job.kind in PLAIN:
         return draw(None, job)
     started = time.thread_time()
-    game = RECENT.game(job.record)
-    if job.kind == "turn":
-        SPENT["replay"] += time.thread_time() - started
-    key = game_key(job.record) if job.kind == "turn" else None
-    if key is None:
+    key = game_key(job.record)
+    game = RECENT.game(job.record, key)
+    if job.kind != "turn" or key is None:
         return draw(game, job)
+    SPENT["replay"] += time.thread_time() - started
     canvas = CANVASES.canvas(key)
     try:
         with canvas.lock:

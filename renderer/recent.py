@@ -45,11 +45,12 @@ class RecentGames:
         self.found = 0
         self.missed = 0
 
-    def game(self, record: Mapping[str, Any]) -> Game:
+    def game(self, record: Mapping[str, Any], key: str | None = None) -> Game:
         """The game of ``record``, as :meth:`engine.Game.from_record` builds it (the same errors
-        for a record that does not play), never shared with another caller."""
+        for a record that does not play), never shared with another caller; ``key``: the
+        record's :func:`game_key`, if the caller has it already."""
         actions = record.get("actions", [])
-        key = game_key(record)
+        key = key if key is not None else game_key(record)
         if key is None:  # not a record this cache can name: no shortcut
             return Game.from_record(dict(record))
         with self._lock:
