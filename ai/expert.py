@@ -51,6 +51,16 @@ from engine import Action, Game, Phase
 BUDGETS = {"carcassonne": 20_000, "hunters": 7_000, "castle": 5_000}
 #: The budget of a game not named there.
 BUDGET = 20_000
+#: ... but a Carcassonne game with any of these expansions searches this many: its positions
+#: cost about 8 times a base game's at 4 players (more kinds of tile unseen, more places and
+#: figures to reply with, larger boards), 0.2 ms each on this machine.
+COSTLY = ("inns_cathedrals", "traders_builders")
+COSTLY_BUDGET = 5_000
+#: The fewest draws a sampled search values each candidate over (:meth:`ExpertPlayer._first`).
+SAMPLED = 8
+#: How much more than the best candidate by one ply another may cost (it may open the next
+#: player more places): the draws are sampled when this many times its cost would not fit.
+HEADROOM = 2.0
 #: The fewest candidates searched when there are that many (the best by one ply and one more).
 FEWEST = 2
 #: The most candidates searched.
@@ -72,6 +82,20 @@ CHANCE_SPREAD = 2.5
 GUARD_SECONDS = 1.8
 
 
+def costly(obs: Game) -> bool:
+    """Whether ``obs``'s setup is a Carcassonne game with any of the :data:`COSTLY` expansions:
+    its search may sample the draws (:meth:`ExpertPlayer._first`). The other setups' fewest
+    candidates over every draw fit in their budgets (their rows were measured so)."""
+    setup = obs.setup
+    return setup.game == "carcassonne" and any(name in setup.expansions for name in COSTLY)
+
+
+def budget_of(obs: Game) -> int:
+    """The positions a tile decision of ``obs``'s setup searches (:data:`BUDGETS`,
+    :data:`COSTLY_BUDGET`)."""
+    return COSTLY_BUDGET if costly(obs) else BUDGETS.get(obs.setup.game, BUDGET)
+
+
 @dataclass
 class SearchStats:
     """What the last decisions cost: positions searched, candidates, guard stops."""
@@ -80,6 +104,7 @@ class SearchStats:
     candidates: int = 0
     guarded: int = 0
     decisions: int = 0
+    sampled: int = 0
 
 
 @dataclass
@@ -124,7 +149,7 @@ class ExpertPlayer(EndgamePlayer):
         spent = len(ranked)
         cost = 0
         found: list[tuple[float, tuple[Action, ...]]] = []
-        budget = self.budget if self.budget is not None else BUDGETS.get(obs.setup.game, BUDGET)
+        budget = self.budget if self.budget is not None else budget_of(obs)
         for index, (value, actions) in enumerate(ranked[:WIDEST]):
             if index >= FEWEST:
                 if best_one_ply - value > WITHIN * _scale(obs):
@@ -134,7 +159,11 @@ class ExpertPlayer(EndgamePlayer):
                 if time.perf_counter() - started > self.guard_seconds:
                     self.stats.guarded += 1
                     break
-            expected, used = self._expected(obs, seat, actions, worlds, leaf)
+            if index == 0:
+                left = budget - spent
+                expected, used, worlds = self._first(obs, seat, actions, worlds, leaf, left)
+            else:
+                expected, used = self._expected(obs, seat, actions, worlds, leaf)
             cost = max(cost, used)
             spent += used
             found.append((expected, actions))
@@ -185,6 +214,38 @@ class ExpertPlayer(EndgamePlayer):
             worlds.append((world, float(count)))
         return worlds
 
+    def _first(
+        self,
+        obs: Game,
+        seat: int,
+        actions: tuple[Action, ...],
+        worlds: list[tuple[Game, float]],
+        leaf: Callable[[Game, int], float],
+        budget: int,
+    ) -> tuple[float, int, list[tuple[Game, float]]]:
+        """The best candidate by one ply searched (as :meth:`_expected`), and the deals every
+        candidate is searched over: all of them, unless the setup is :func:`costly` and
+        :data:`FEWEST` candidates over all of them would not fit in ``budget`` (with
+        :data:`HEADROOM`); then a sample of the draws that fits (at least :data:`SAMPLED`), each
+        drawn as often as the unseen tiles make it likely. The deals are valued one by one, and
+        what they cost on average tells what a candidate over all of them would cost."""
+        summed = (0.0, 0.0, 0)
+        sampled = costly(obs) and len(worlds) > SAMPLED
+        for index in range(len(worlds)):
+            summed = self._values(obs, seat, actions, worlds[index : index + 1], leaf, summed)
+            each = summed[2] / (index + 1)
+            if sampled and each * len(worlds) * FEWEST * HEADROOM > budget:
+                break
+        else:
+            return summed[0] / summed[1], summed[2], worlds
+        draws = max(SAMPLED, int(budget // (each * FEWEST * HEADROOM)))
+        rng = decision_rng(self.seed, obs, "draws")
+        picked = Counter(rng.choices(range(len(worlds)), [w for _, w in worlds], k=draws))
+        sample = [(worlds[i][0], float(n)) for i, n in sorted(picked.items())]
+        total, weights, used = self._values(obs, seat, actions, sample, leaf)
+        self.stats.sampled += 1
+        return total / weights, used + summed[2], sample
+
     def _expected(
         self,
         obs: Game,
@@ -195,8 +256,21 @@ class ExpertPlayer(EndgamePlayer):
     ) -> tuple[float, int]:
         """The mean worth to ``seat`` of its whole turn ``actions`` in each deal, after the
         next player's reply; and the positions that cost."""
-        total = weights = 0.0
-        used = 0
+        total, weights, used = self._values(obs, seat, actions, worlds, leaf)
+        return total / weights, used
+
+    def _values(
+        self,
+        obs: Game,
+        seat: int,
+        actions: tuple[Action, ...],
+        worlds: list[tuple[Game, float]],
+        leaf: Callable[[Game, int], float],
+        start: tuple[float, float, int] = (0.0, 0.0, 0),
+    ) -> tuple[float, float, int]:
+        """``seat``'s worth of ``actions`` summed over ``worlds`` (each times its weight), the
+        weights, and the positions that cost, added to ``start``."""
+        total, weights, used = start
         for deal, weight in worlds:
             world = deal.fork()
             for action in actions:
@@ -207,7 +281,7 @@ class ExpertPlayer(EndgamePlayer):
                 used += replies
             total += weight * leaf(world, seat)
             weights += weight
-        return total / weights, used
+        return total, weights, used
 
     def _leaf(self, world: Game, seat: int) -> float:
         """What a searched position is worth to ``seat``: its chance to win (averaged over the

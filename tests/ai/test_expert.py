@@ -163,3 +163,47 @@ def test_an_appraisal_values_the_turn_played_beside_the_best_in_points() -> None
     assert appraised[0][0] - dict((a, v) for v, a in appraised)[worst] > 1.0
     assert all(-200 < value < 200 for value in values)  # points, not chances
     assert expert(budget=6000).appraise(game, seat, worst) == appraised
+
+
+def test_a_costly_setup_searches_a_sample_of_the_draws_within_its_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A Big Box position costs about 8 base ones: the expert searches a smaller budget, and when
+    # its fewest candidates over every draw would not fit, a sample of the draws (each drawn as
+    # often as its unseen tiles make it likely), the same sample for every candidate.
+    big = ("abbey_mayor", "inns_cathedrals", "traders_builders", "river")
+    rules = {"farmers": "classic"}
+    setup = Setup(players=("A", "B", "C", "D"), seed=4, expansions=big, options=rules)
+    game = to_a_tile(Game(setup), moves=60, seed=4)
+    seat = game.actor
+    assert expert_module.budget_of(game) == expert_module.COSTLY_BUDGET
+    assert expert_module.budget_of(mid_game()) == expert_module.BUDGETS["carcassonne"]
+    draws = next_draws(observe(game, seat))
+    valued: list[list[tuple[Game, float]]] = []
+    real = ExpertPlayer._values
+
+    def counted(self: ExpertPlayer, obs: Game, seat: int, turn: Any, worlds: Any, *a: Any) -> Any:
+        valued.append(list(worlds))
+        return real(self, obs, seat, turn, worlds, *a)
+
+    monkeypatch.setattr(ExpertPlayer, "_values", counted)
+    player = expert()
+    decision = player.choose(game, seat)
+    assert decision in options(observe(game, seat))
+    stats = player.stats
+    assert stats.sampled == 1 and stats.candidates >= expert_module.FEWEST
+    assert stats.positions <= 1.2 * expert_module.COSTLY_BUDGET
+    # The first candidate's first deals are valued one by one till the cost is clear; then every
+    # candidate is valued over the same sample of the draws: fewer than there are, weighed by
+    # how often each was drawn.
+    probe = [deals for deals in valued if len(deals) == 1]
+    sample = valued[len(probe)]
+    assert valued[len(probe) :] == [sample] * stats.candidates
+    assert sum(w for _, w in sample) >= expert_module.SAMPLED and len(sample) < len(draws)
+    assert {deal.stack[-1] for deal, _ in sample} <= set(draws)
+    monkeypatch.undo()
+    again = expert()
+    assert again.choose(game, seat) == decision and vars(again.stats) == vars(stats)
+    other = game.fork()
+    other.stack = determinize(observe(game, seat), seat, random.Random(1)).stack
+    assert other.stack != game.stack and expert().choose(other, seat) == decision
