@@ -238,6 +238,8 @@ async def serve(
 
         workers_rss = [round(rss_mb(pid)) for pid in sorted(pool.pids)]
         main_rss = round(rss_mb(os.getpid()))
+        scanned = len(gc.get_objects())  # what a full collection scans (not the frozen)
+        awake = manager.cache.awake()
         gc_max = round(max(pauses, default=0.0), 1)
         # Games come and go: ``churn`` of the active games played to their end (their end
         # picture drawn) and each replaced by a new one at a random stage (its picture drawn).
@@ -282,6 +284,10 @@ async def serve(
             # The bot's garbage collections: their time per move and the longest pause.
             "gc_ms_per_move": round(sum(pauses) / moves, 2),
             "gc_pause_max_ms": gc_max,
+            # The objects a full collection of the bot scans, and the games of its live-game
+            # cache holding their engine state (bot.live.ENGINE_STATES; the others rest).
+            "gc_objects": scanned,
+            "engine_states": awake,
             "main_rss_mb": main_rss,
             "workers_rss_mb": workers_rss,
             "all_rss_mb": main_rss + sum(workers_rss),

@@ -34,7 +34,7 @@ from discord.ext import tasks
 from bot import logs, metrics
 from bot.activity.settings import ActivityConfigError, ActivitySettings
 from bot.errors import ManagerError
-from bot.live import LIVE_GAMES
+from bot.live import ENGINE_STATES, LIVE_GAMES
 from bot.logs import FORMATS
 from bot.storage.backends import shown
 
@@ -131,6 +131,9 @@ class Settings:
     review_budget: int | None = None
     #: Games kept in memory, ready to move without a replay (see bot.live.LIVE_GAMES).
     live_games: int = LIVE_GAMES
+    #: Of them, the most recently used that keep their engine state (see
+    #: bot.live.ENGINE_STATES); the others rebuild it from their log at their next use.
+    engine_states: int = ENGINE_STATES
     #: The address of the hosted viewer page (``python -m renderer viewer``): ``/carcassonne
     #: replay`` then shows a link button to the game there; None: no button.
     viewer_url: str | None = None
@@ -194,6 +197,9 @@ class Settings:
         live = env.get("LIVE_GAMES", "").strip() or str(LIVE_GAMES)
         if not live.isdigit() or not 1 <= int(live) <= 1_000_000:
             raise SystemExit(f"LIVE_GAMES must be a number from 1 to 1000000, got {live!r}")
+        states = env.get("ENGINE_STATES", "").strip() or str(ENGINE_STATES)
+        if not states.isdigit() or not 1 <= int(states) <= 1_000_000:
+            raise SystemExit(f"ENGINE_STATES must be a number from 1 to 1000000, got {states!r}")
         art = env.get("ART_CACHE", "").strip()
         if art.lower() in ("off", "none", "0"):
             art_cache = None
@@ -215,6 +221,7 @@ class Settings:
             review_workers=int(reviews),
             review_budget=int(budget) if budget else None,
             live_games=int(live),
+            engine_states=int(states),
             token=token,
             database=database_of(env),
             shard_count=shard_count,
@@ -345,6 +352,7 @@ class CarcassonneBot(discord.AutoShardedClient):
             reviews=ReviewWorkers(self.settings.review_workers),
             review_budget=self.settings.review_budget,
             cache_size=self.settings.live_games,
+            engine_states=self.settings.engine_states,
         )
         self.computer_turns = ComputerTurns(self, pace=self.settings.computer_pace)
         log.info("database %s ready", shown(self.settings.database))

@@ -40,7 +40,7 @@ from bot.errors import (
     Unsure,
     reason,
 )
-from bot.live import LIVE_GAMES, LiveCache, LiveGame, replay
+from bot.live import ENGINE_STATES, LIVE_GAMES, LiveCache, LiveGame, replay
 from bot.outcomes import TurnView
 from bot.storage import (
     TIMEOUT_POLICIES,
@@ -99,6 +99,7 @@ class ManagerBase:
         *,
         renderer: Renderer | None = None,
         cache_size: int = LIVE_GAMES,
+        engine_states: int = ENGINE_STATES,
         clock: Callable[[], float] = time.time,
         seeds: Callable[[], int] = lambda: secrets.randbits(62),
         reminder_at: float = REMINDER_AT,
@@ -111,7 +112,7 @@ class ManagerBase:
         self.renderer = renderer
         #: Where computer players' turns are decided (worker processes).
         self.computers = computers or ComputerPlayers()
-        self.cache = LiveCache(cache_size)
+        self.cache = LiveCache(cache_size, engine_states)
         self._clock = clock
         #: Draws a new game's seed (``seeds()``); a test sets it to fix the stack.
         self.seeds = seeds

@@ -26,7 +26,7 @@ from bot.live import LiveGame
 from bot.manager import GameManager
 from bot.manager.leagues import LeagueOps
 from bot.manager.stats import StatsOps
-from engine import Game
+from engine import Game, Setup
 from engine.core.events import PlayerLeft
 
 
@@ -63,6 +63,76 @@ async def test_the_cache_is_bounded_and_evicted_games_reload(database: str) -> N
         assert views[0].game_id in manager.cache and moved.view.game_id == views[0].game_id
     finally:
         await manager.close()
+
+
+async def test_games_beyond_the_engine_states_rest_packed_and_wake_the_same(
+    database: str,
+) -> None:
+    # Of the games kept, only the most recently used hold their engine state; the others hold
+    # their row and their log packed, and rebuild the state by a replay at their next use. Moves,
+    # undos and records of resting games give what a manager that never rested them gives.
+    variants = [
+        ("carcassonne", ()),
+        ("carcassonne", ("abbey_mayor", "traders_builders")),
+        ("hunters", ()),
+    ]
+    resting = await GameManager.open(database, engine_states=2)
+    views = []
+    try:
+        for seed in range(6):
+            family, expansions = variants[seed % len(variants)]
+            views.append(await started_game(resting, seed=seed, game=family, expansions=expansions))
+        rng = random.Random(3)
+        for step in range(150):
+            index = rng.randrange(len(views))
+            view = views[index]
+            if view.finished:
+                continue
+            if step % 25 == 24 and view.turn > 0:
+                asker = ALICE if view.user_id == BOB else BOB
+                await resting.undo(view.game_id, asker)
+                await resting.undo(view.game_id, view.user_id or ALICE)
+                views[index] = await resting.decision(view.game_id)
+                continue
+            views[index] = (await play_random(resting, view, rng)).view
+            assert resting.cache.awake() <= 2
+        assert len(resting.cache) == 6
+        records = {v.game_id: await resting.records.full_record(v.game_id) for v in views}
+        states = {}
+        for view in views:
+            live = resting.cache.get(view.game_id)
+            assert live is not None
+            states[view.game_id] = (live.game.snapshot(), list(live.log))
+        assert resting.cache.awake() <= 2
+    finally:
+        await resting.close()
+    fresh = await GameManager.open(database)
+    try:
+        for view in views:
+            assert await fresh.records.full_record(view.game_id) == records[view.game_id]
+            live = await fresh._live(view.game_id)
+            assert (live.game.snapshot(), live.log) == states[view.game_id]
+    finally:
+        await fresh.close()
+
+
+def test_a_resting_game_packs_its_log_and_drops_its_state() -> None:
+    from bot.live import LiveCache
+    from bot.storage import ActionRow
+
+    cache = LiveCache(3, states=1)
+    state = Game(Setup(players=("A", "B"), seed=1))
+    games = []
+    for game_id in (1, 2, 3, 4):
+        row = type("Row", (), {"id": game_id})()
+        log = [ActionRow(0, 0, 0, 7, {"type": "tile", "x": 1, "y": [0, 1]}, None, 2.5)]
+        games.append(LiveGame(row, state, log))
+        cache.put(games[-1])
+    assert len(cache) == 3 and 1 not in cache
+    assert [g.resting for g in games[1:]] == [True, True, False]
+    assert games[1]._game is None and isinstance(games[1]._packed, bytes)
+    assert games[1].log == games[3].log and not games[1].resting
+    assert cache.get(2) is games[1] and games[3].resting
 
 
 async def test_a_player_takes_back_their_own_moves_until_the_next_player_acts(

@@ -16,7 +16,7 @@ from conftest_ui import Table, assert_png, close_bots, make_bot, said
 from discord import app_commands
 
 from bot.app import CarcassonneBot, Settings
-from bot.live import LIVE_GAMES
+from bot.live import ENGINE_STATES, LIVE_GAMES
 from bot.ui.translator import Translator
 
 HOUR = 3600.0
@@ -377,13 +377,18 @@ def test_the_scheduler_interval_is_read_from_the_environment() -> None:
             Settings.from_env({**base, "SCHEDULER_SECONDS": bad})
 
 
-def test_the_live_games_kept_are_read_from_the_environment() -> None:
+def test_the_live_games_and_engine_states_kept_are_read_from_the_environment() -> None:
     base = {"DISCORD_TOKEN": "token"}
     assert Settings.from_env(base).live_games == LIVE_GAMES
     assert Settings.from_env({**base, "LIVE_GAMES": "300"}).live_games == 300
     for bad in ("0", "many", "-5", "10000000"):
         with pytest.raises(SystemExit, match="LIVE_GAMES must be a number"):
             Settings.from_env({**base, "LIVE_GAMES": bad})
+    assert Settings.from_env(base).engine_states == ENGINE_STATES
+    assert Settings.from_env({**base, "ENGINE_STATES": "64"}).engine_states == 64
+    for bad in ("0", "some", "10000000"):
+        with pytest.raises(SystemExit, match="ENGINE_STATES must be a number"):
+            Settings.from_env({**base, "ENGINE_STATES": bad})
 
 
 async def test_a_reminder_sent_again_after_a_crash_is_not_shown_twice(
