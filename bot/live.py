@@ -26,7 +26,7 @@ LIVE_GAMES = 8192
 #: log at their next use (a replay: 0.3 to 5 ms). A full garbage collection scans every object
 #: held, so a bot holding 5,000 games' states paused for most of a second; with this many it
 #: stays within about 50 ms.
-ENGINE_STATES = 256
+ENGINE_STATES = 128
 
 
 def record_head(game: GameRow) -> dict[str, Any]:

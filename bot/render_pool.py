@@ -69,6 +69,7 @@ def serve(sock: socket.socket, art_cache: str | None) -> None:
     """A worker process: answer each call read from ``sock``, in order, until the bot closes
     it. An answer is ``(True, value)`` or ``(False, exception)``."""
     start_worker(art_cache)
+    trim = collector.Trim()
     with sock, sock.makefile("rwb") as stream:
         while head := stream.read(HEADER.size):
             if len(head) < HEADER.size:
@@ -84,6 +85,7 @@ def serve(sock: socket.socket, art_cache: str | None) -> None:
                     data = pickle.dumps((False, RuntimeError(repr(error))))
             stream.write(HEADER.pack(len(data)) + data)
             stream.flush()
+            trim.due()  # after the answer: the bot does not wait for it
 
 
 def home_of(record: Mapping[str, Any], workers: int) -> int | None:
