@@ -35,6 +35,7 @@ from ai.evaluate import spent_end_values, tiles_left
 from ai.observation import determinize, observe
 from ai.players import (
     EndgamePlayer,
+    costly,
     decision_rng,
     lead,
     next_draws,
@@ -51,13 +52,13 @@ from engine import Action, Game, Phase
 BUDGETS = {"carcassonne": 20_000, "hunters": 7_000, "castle": 5_000}
 #: The budget of a game not named there.
 BUDGET = 20_000
-#: ... but a Carcassonne game with any of these expansions searches this many: its positions
-#: cost about 8 times a base game's at 4 players (more kinds of tile unseen, more places and
-#: figures to reply with, larger boards), 0.2 ms each on this machine.
-COSTLY = ("inns_cathedrals", "traders_builders")
-COSTLY_BUDGET = 5_000
+#: ... but a :func:`ai.players.costly` setup (Carcassonne with Inns & Cathedrals or Traders &
+#: Builders) searches this many: its positions cost about 10 to 20 times a base game's at 4
+#: players (more kinds of tile unseen, more places and figures to reply with, larger boards),
+#: 0.2 to 0.5 ms each on this machine.
+COSTLY_BUDGET = 2_500
 #: The fewest draws a sampled search values each candidate over (:meth:`ExpertPlayer._first`).
-SAMPLED = 8
+SAMPLED = 6
 #: How much more than the best candidate by one ply another may cost (it may open the next
 #: player more places): the draws are sampled when this many times its cost would not fit.
 HEADROOM = 2.0
@@ -80,14 +81,6 @@ LEAF = "chance"
 CHANCE_SPREAD = 2.5
 #: Never search longer than this (seconds): the budget ends far sooner on this machine.
 GUARD_SECONDS = 1.8
-
-
-def costly(obs: Game) -> bool:
-    """Whether ``obs``'s setup is a Carcassonne game with any of the :data:`COSTLY` expansions:
-    its search may sample the draws (:meth:`ExpertPlayer._first`). The other setups' fewest
-    candidates over every draw fit in their budgets (their rows were measured so)."""
-    setup = obs.setup
-    return setup.game == "carcassonne" and any(name in setup.expansions for name in COSTLY)
 
 
 def budget_of(obs: Game) -> int:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import gc
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -224,6 +224,31 @@ REPLY_TURNS = 4
 #: The most decisions of its own turn the hard level still takes there after its tile and
 #: figure (a wagon to move) before the next player's reply.
 REPLY_OWN_STEPS = 4
+#: Carcassonne with any of these expansions is costly to search: about 60 kinds of tile unseen
+#: at once and several hundred whole turns to reply with (more places, more figures), so that a
+#: mean over every draw took the hard level 2 to 30 s of CPU a tile decision at 4 players.
+COSTLY = ("inns_cathedrals", "traders_builders")
+#: There the reply is valued over this many draws sampled from the unseen tiles
+#: (:func:`sampled_draws`), the same for every turn compared.
+REPLY_DRAWS = 8
+
+
+def costly(obs: Game) -> bool:
+    """Whether ``obs``'s setup is a Carcassonne game with any of the :data:`COSTLY`
+    expansions."""
+    setup = obs.setup
+    return setup.game == "carcassonne" and any(name in setup.expansions for name in COSTLY)
+
+
+def sampled_draws(draws: Mapping[str, int], count: int, rng: random.Random) -> dict[str, int]:
+    """``count`` draws from ``draws`` (tile kinds, each with how many are unseen), each kind
+    drawn as often as its unseen tiles make it likely (with replacement), merged: a kind's
+    weight is how often it was drawn, so a mean over them estimates the mean over ``draws``;
+    ``draws`` itself when it has no more kinds than that."""
+    if len(draws) <= count:
+        return dict(draws)
+    names = sorted(draws)
+    return dict(sorted(Counter(rng.choices(names, [draws[n] for n in names], k=count)).items()))
 
 
 @dataclass
@@ -265,10 +290,13 @@ class EndgamePlayer(OnePlyPlayer):
 
     def _reply(self, obs: Game, seat: int) -> Action:
         """The best of the :data:`REPLY_TURNS` best whole turns by one ply, each valued after
-        the next player's greedy reply, averaged over every tile that player may draw."""
+        the next player's greedy reply, averaged over every tile that player may draw (over
+        :data:`REPLY_DRAWS` of them sampled in a :func:`costly` setup)."""
         turns = self._best_turns(obs, seat, REPLY_TURNS)
         chosen = turns[0]
         draws = next_draws(obs)
+        if costly(obs):
+            draws = sampled_draws(draws, REPLY_DRAWS, decision_rng(self.seed, obs, "reply"))
         if len(turns) > 1 and draws:
             expected = [self._after_reply(obs, seat, actions, draws) for actions in turns]
             chosen = turns[max(range(len(turns)), key=lambda i: (expected[i], -i))]

@@ -502,3 +502,37 @@ def test_the_hard_level_plays_for_the_win_against_several_and_for_the_margin_aga
     by_lead = one_ply(game, 0, values, lead)
     by_chance = one_ply(game, 0, values, chooser.objective)
     assert [s.value for s in by_chance] == [s.value for s in by_lead]
+
+
+@pytest.mark.parametrize("costly", [True, False])
+def test_the_hard_reply_samples_the_draws_only_in_a_costly_setup(
+    costly: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With Inns & Cathedrals or Traders & Builders a mean over every draw cost the hard level up
+    # to 30 s a decision at 4 players: it values each turn over REPLY_DRAWS sampled draws
+    # there, the same for every turn compared and for any order of the hidden tiles.
+    expansions = ("abbey_mayor", "traders_builders") if costly else ("abbey_mayor",)
+    setup = Setup(players=("A", "B", "C", "D"), seed=6, expansions=expansions)
+    game = to_a_tile(Game(setup), moves=50, seed=6)
+    seat = game.actor
+    draws = next_draws(observe(game, seat))
+    assert len(draws) > players_module.REPLY_DRAWS
+    seen: list[dict[str, int]] = []
+    real = EndgamePlayer._after_reply
+
+    def counted(self: EndgamePlayer, obs: Game, seat: int, actions: Any, got: Any) -> float:
+        seen.append(dict(got))
+        return real(self, obs, seat, actions, got)
+
+    monkeypatch.setattr(EndgamePlayer, "_after_reply", counted)
+    decision = make_player("hard", seed=2).choose(game, seat)
+    assert seen and all(s == seen[0] for s in seen)
+    if costly:
+        assert sum(seen[0].values()) == players_module.REPLY_DRAWS
+        assert set(seen[0]) <= set(draws)
+    else:
+        assert seen[0] == dict(draws)
+    other = game.fork()
+    other.stack = determinize(observe(game, seat), seat, random.Random(3)).stack
+    assert other.stack != game.stack
+    assert make_player("hard", seed=2).choose(other, seat) == decision
