@@ -19,9 +19,12 @@ from typing import Any
 
 from engine import Game, action_from_json
 
-#: Games a worker keeps (about 80 KB each): more than the active games of its bot process, so
-#: that a game's next picture finds its state (a game falling out is replayed whole, once).
-KEPT = 4096
+#: Games a worker keeps (about 86 KB each, so 88 MB): a game falling out is replayed whole at
+#: its next picture (0.3 to 5 ms). A game's pictures go to one worker, so with 2 workers the
+#: pictures of about 2,000 active games find their state; at 5,000 games about two in five do,
+#: and keeping them all would take 430 MB more, past what 1.5 GB for the bot and its workers
+#: allows.
+KEPT = 1024
 
 
 def game_key(record: Mapping[str, Any]) -> str | None:
