@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pickle
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.lobby import player_names
@@ -77,7 +77,7 @@ class LiveGame:
     replay, which gives the same state: the engine is deterministic).
     """
 
-    __slots__ = ("_game", "_log", "_packed", "row")
+    __slots__ = ("_game", "_log", "_packed", "_woken", "row")
 
     def __init__(self, row: GameRow, game: Game, log: list[ActionRow] | None = None) -> None:
         self.row = row
@@ -86,15 +86,22 @@ class LiveGame:
         #: ``game.actions``; only ever replaced, never changed in place.
         self._log: list[ActionRow] | None = [] if log is None else log
         self._packed: bytes | None = None
+        #: Told this game's id when it wakes (its cache's, which then rests another).
+        self._woken: Callable[[int], None] | None = None
 
     @property
     def game(self) -> Game:
         if self._game is None:
-            self._game = replay(self.row, self.log)
+            self.game = replay(self.row, self.log)
+            assert self._game is not None
         return self._game
 
     @game.setter
     def game(self, game: Game) -> None:
+        # A game woken by a move that was under way when it was rested (it held the game
+        # meanwhile) is awake again: its cache counts it, and rests another.
+        if self._game is None and self._woken is not None:
+            self._woken(self.row.id)
         self._game = game
 
     @property
@@ -160,12 +167,16 @@ class LiveCache:
     def put(self, live: LiveGame) -> None:
         self._games[live.row.id] = live
         self._games.move_to_end(live.row.id)
+        live._woken = self._wake
         self._wake(live.row.id)
         while len(self._games) > self.size:
-            gone, _ = self._games.popitem(last=False)
+            gone, evicted = self._games.popitem(last=False)
             self._awake.pop(gone, None)
+            evicted._woken = None
 
     def _wake(self, game_id: int) -> None:
+        if game_id not in self._games:
+            return
         self._awake[game_id] = None
         self._awake.move_to_end(game_id)
         while len(self._awake) > self.states:
@@ -175,7 +186,9 @@ class LiveCache:
                 live.rest()
 
     def drop(self, game_id: int) -> None:
-        self._games.pop(game_id, None)
+        dropped = self._games.pop(game_id, None)
+        if dropped is not None:
+            dropped._woken = None
         self._awake.pop(game_id, None)
 
     def awake(self) -> int:

@@ -133,6 +133,14 @@ def test_a_resting_game_packs_its_log_and_drops_its_state() -> None:
     assert games[1]._game is None and isinstance(games[1]._packed, bytes)
     assert games[1].log == games[3].log and not games[1].resting
     assert cache.get(2) is games[1] and games[3].resting
+    # A move under way when its game was rested adopts its change: the game is awake again and
+    # counted so, and another rests.
+    games[2].adopt(LiveGame(games[2].row, state, games[2].log))
+    assert not games[2].resting and games[1].resting and cache.awake() == 1
+    cache.drop(3)
+    games[2].rest()
+    games[2].game = state  # dropped: no longer its cache's
+    assert cache.awake() == 0
 
 
 async def test_a_player_takes_back_their_own_moves_until_the_next_player_acts(
