@@ -8,6 +8,7 @@ recently used evicted first) so that a move costs one engine call, not a replay.
 from __future__ import annotations
 
 import pickle
+import sys
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -52,6 +53,29 @@ def replay(game: GameRow, actions: Sequence[ActionRow]) -> Game:
     for row in actions:
         state.play(action_from_json(row.action))
     return state
+
+
+#: The references a game's own parts hold to it (its expansions' states, its family's board
+#: hooks), by setup: a fork's, measured once (:func:`_let_go`).
+_OWN_REFERENCES: dict[tuple[str, tuple[str, ...]], int] = {}
+
+
+def _let_go(game: Game | None, held: int) -> None:
+    """``game``, just dropped by a live game (``held``: the references the caller still holds),
+    freed now rather than by the next full garbage collection: its reference cycles (its
+    expansions point back at it) broken, if nothing but its own parts refers to it any more.
+    Held elsewhere (a move under way, a picture being drawn), it is left as it is."""
+    if game is None:
+        return
+    key = (game.setup.game, tuple(game.setup.expansions))
+    own = _OWN_REFERENCES.get(key)
+    if own is None:
+        probe = game.fork()
+        own = _OWN_REFERENCES[key] = sys.getrefcount(probe) - 2
+        probe.release()
+        del probe
+    if sys.getrefcount(game) - 2 - held <= own:
+        game.release()
 
 
 def autoplay_action(game: Game) -> Action:
@@ -130,7 +154,9 @@ class LiveGame:
             ]
             self._packed = pickle.dumps(fields, protocol=pickle.HIGHEST_PROTOCOL)
             self._log = None
-        self._game = None
+        game, self._game = self._game, None
+        _let_go(game, held=1)
+        del game
 
     def draft(self) -> LiveGame:
         """A copy to compute a change on: the engine state forked (about 8 µs), the row (a
@@ -140,7 +166,11 @@ class LiveGame:
     def adopt(self, draft: LiveGame, rows: Sequence[ActionRow] = ()) -> None:
         """Make ``draft`` live, its log followed by ``rows``, once its write is durable. No
         await between the write and this: a reader never sees half of a change."""
+        old = self._game
         self.row, self.game, self.log = draft.row, draft.game, [*draft.log, *rows]
+        if old is not self._game:
+            _let_go(old, held=1)
+        del old
 
 
 class LiveCache:

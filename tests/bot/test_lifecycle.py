@@ -376,3 +376,42 @@ async def test_listings_by_channel_user_and_whose_turn(manager: GameManager) -> 
     assert [g.id for g in await manager.records.games_awaiting(ALICE)] == [one.game_id]
     assert [g.id for g in await manager.records.games_awaiting(BOB)] == [two.game_id]
     assert await manager.records.games_awaiting(CAROL) == []
+
+
+def test_a_dropped_engine_state_is_freed_at_once_unless_something_still_holds_it() -> None:
+    # A game's expansions point back at it: dropped, its state would wait for a full garbage
+    # collection (a long pause with thousands of games). A live game breaks those cycles when it
+    # rests or adopts a change, but only if nothing else holds the state (a move under way, a
+    # picture being drawn), which then goes on playing by the whole rules.
+    import gc
+    import sys
+
+    from benchmarks.encoding import VARIANTS
+    from bot import live as live_module
+    from engine.cli import random_action
+
+    row = type("Row", (), {"id": 1})()
+    for family, expansions in VARIANTS:
+        setup = Setup(players=("A", "B"), seed=2, game=family, expansions=expansions)
+        game = Game(setup)
+        own = sys.getrefcount(game.fork()) - 1
+        for _ in range(40):  # what the release counts on: a game's own references never change
+            if game.finished:
+                break
+            game.play(random_action(game, random.Random(len(game.actions))))
+            assert sys.getrefcount(game) - 2 == own, (family, expansions)
+        gc.collect()
+        live = LiveGame(row, game)  # type: ignore[arg-type]
+        held = game
+        del game
+        live.rest()  # held elsewhere: untouched
+        assert bool(held.plugins) == bool(expansions) and held.legal_placements()
+        live.game = held
+        draft = live.draft()
+        del held
+        live.adopt(draft)  # the old state is no one's now: freed at once
+        del draft
+        assert gc.collect() == 0, (family, expansions)
+        live.rest()
+        assert gc.collect() == 0, (family, expansions)
+    assert live_module._OWN_REFERENCES
