@@ -401,7 +401,7 @@ def test_a_dropped_engine_state_is_freed_at_once_unless_something_still_holds_it
             game.play(random_action(game, random.Random(len(game.actions))))
             assert sys.getrefcount(game) - 2 == own, (family, expansions)
         gc.collect()
-        live = LiveGame(row, game)  # type: ignore[arg-type]
+        live = LiveGame(row, game)
         held = game
         del game
         live.rest()  # held elsewhere: untouched
