@@ -25,8 +25,8 @@ LIVE_GAMES = 8192
 #: ... of which this many, the most recently used, keep their engine state (about 60 KB and 300
 #: objects the garbage collector scans, 0 to 100 actions in); the others rebuild it from their
 #: log at their next use (a replay: 0.3 to 5 ms). A full garbage collection scans every object
-#: held, so a bot holding 5,000 games' states paused for most of a second; with this many it
-#: stays within about 50 ms.
+#: held, so a bot holding 5,000 games' states paused for most of a second; with this many the
+#: longest pause at 800 games was 84 ms (``benchmarks.load``).
 ENGINE_STATES = 128
 
 
